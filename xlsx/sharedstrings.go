@@ -1,0 +1,133 @@
+package xlsx
+
+import (
+	"strconv"
+	"strings"
+)
+
+// StringMode says how text cells are stored.
+type StringMode uint8
+
+const (
+	// StringsAuto shares repeated text through the shared strings table
+	// while the table stays under Options.SharedStringsBudget; text first
+	// seen after that is written inline. It keeps files small for the
+	// usual repetitive columns and memory bounded for unique ones.
+	StringsAuto StringMode = iota
+	// StringsShared puts all text in the shared strings table, however
+	// large it grows (memory grows with the distinct strings).
+	StringsShared
+	// StringsInline writes all text inside the cells: constant memory,
+	// larger files.
+	StringsInline
+)
+
+// DefaultSharedStringsBudget bounds the shared strings table in
+// StringsAuto mode.
+const DefaultSharedStringsBudget = 8 << 20
+
+// sstEntryOverhead estimates what one entry costs beyond its text: a map
+// entry, a slice element and the string header.
+const sstEntryOverhead = 64
+
+type sstEntry struct {
+	s    string // plain text, or the XML inside <si> for rich text
+	rich bool
+}
+
+// sharedStrings is the workbook's shared strings table. It is written
+// after the sheets, so it only has to be complete at Close.
+type sharedStrings struct {
+	index   map[string]uint32
+	rich    map[string]uint32
+	entries []sstEntry
+	used    int
+	budget  int // < 0: unlimited
+	refs    uint64
+}
+
+func newSharedStrings(budget int) *sharedStrings {
+	return &sharedStrings{index: map[string]uint32{}, rich: map[string]uint32{}, budget: budget}
+}
+
+// lookup returns s's index, adding s while the budget allows. ok is false
+// when s is new and the table is full: write it inline.
+func (t *sharedStrings) lookup(s string) (idx uint32, ok bool) {
+	if i, found := t.index[s]; found {
+		return i, true
+	}
+	if !t.room(len(s)) {
+		return 0, false
+	}
+	// The cell's text may alias a caller's reused buffer (Bytes).
+	s = strings.Clone(s)
+	i := uint32(len(t.entries))
+	t.entries = append(t.entries, sstEntry{s: s})
+	t.index[s] = i
+	return i, true
+}
+
+// lookupRich is lookup for rich text, keyed by its XML.
+func (t *sharedStrings) lookupRich(x []byte) (idx uint32, ok bool) {
+	if i, found := t.rich[string(x)]; found {
+		return i, true
+	}
+	if !t.room(len(x)) {
+		return 0, false
+	}
+	s := string(x)
+	i := uint32(len(t.entries))
+	t.entries = append(t.entries, sstEntry{s: s, rich: true})
+	t.rich[s] = i
+	return i, true
+}
+
+func (t *sharedStrings) room(n int) bool {
+	cost := n + sstEntryOverhead
+	if t.budget >= 0 && t.used+cost > t.budget {
+		return false
+	}
+	if len(t.entries) >= 1<<31-1 {
+		return false
+	}
+	t.used += cost
+	return true
+}
+
+// writeTo streams the part through emit, a chunk at a time.
+func (t *sharedStrings) writeTo(buf []byte, flushAt int, emit func([]byte) ([]byte, error)) ([]byte, error) {
+	b := append(buf, xmlHeader...)
+	b = append(b, `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="`...)
+	b = strconv.AppendUint(b, t.refs, 10)
+	b = append(b, `" uniqueCount="`...)
+	b = strconv.AppendInt(b, int64(len(t.entries)), 10)
+	b = append(b, `">`...)
+	var err error
+	for _, e := range t.entries {
+		b = append(b, "<si>"...)
+		if e.rich {
+			b = append(b, e.s...)
+		} else {
+			b = appendT(b, e.s)
+		}
+		b = append(b, "</si>"...)
+		if len(b) >= flushAt {
+			if b, err = emit(b); err != nil {
+				return b, err
+			}
+		}
+	}
+	return append(b, "</sst>"...), nil
+}
+
+// appendT writes <t>s</t>. Text was validated when it was added, so the
+// escaping cannot fail here.
+func appendT(b []byte, s string) []byte {
+	if needsPreserve(s) {
+		b = append(b, `<t xml:space="preserve">`...)
+	} else {
+		b = append(b, "<t>"...)
+	}
+	b, _ = appendText(b, s)
+	return append(b, "</t>"...)
+}

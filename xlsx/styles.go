@@ -1,0 +1,646 @@
+package xlsx
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Color is an RGB colour as hex, "RRGGBB" (or "#RRGGBB", or "AARRGGBB").
+// The empty Color means the default.
+type Color string
+
+// argb returns the colour as Excel stores it, "FFRRGGBB".
+func (c Color) argb() (string, error) {
+	s := strings.TrimPrefix(string(c), "#")
+	if len(s) == 6 {
+		s = "FF" + s
+	}
+	if len(s) != 8 {
+		return "", fmt.Errorf("%w: colour %q is not RRGGBB hex", ErrStyle, string(c))
+	}
+	for _, ch := range s {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", ch) {
+			return "", fmt.Errorf("%w: colour %q is not RRGGBB hex", ErrStyle, string(c))
+		}
+	}
+	return strings.ToUpper(s), nil
+}
+
+// Underline styles.
+type Underline uint8
+
+// Underline styles.
+const (
+	UnderlineNone Underline = iota
+	UnderlineSingle
+	UnderlineDouble
+	UnderlineSingleAccounting
+	UnderlineDoubleAccounting
+)
+
+// VertAlign raises or lowers text.
+type VertAlign uint8
+
+// Vertical text positions.
+const (
+	Baseline VertAlign = iota
+	Superscript
+	Subscript
+)
+
+// Font describes a font. Zero fields take Excel's default (Calibri 11,
+// automatic colour).
+type Font struct {
+	Name      string
+	Size      float64
+	Bold      bool
+	Italic    bool
+	Strike    bool
+	Underline Underline
+	VertAlign VertAlign
+	Color     Color
+}
+
+// Pattern is a fill pattern.
+type Pattern string
+
+// Fill patterns. PatternSolid is the usual background colour.
+const (
+	PatternNone            Pattern = ""
+	PatternSolid           Pattern = "solid"
+	PatternGray125         Pattern = "gray125"
+	PatternGray0625        Pattern = "gray0625"
+	PatternDarkGray        Pattern = "darkGray"
+	PatternMediumGray      Pattern = "mediumGray"
+	PatternLightGray       Pattern = "lightGray"
+	PatternDarkHorizontal  Pattern = "darkHorizontal"
+	PatternDarkVertical    Pattern = "darkVertical"
+	PatternDarkDown        Pattern = "darkDown"
+	PatternDarkUp          Pattern = "darkUp"
+	PatternDarkGrid        Pattern = "darkGrid"
+	PatternDarkTrellis     Pattern = "darkTrellis"
+	PatternLightHorizontal Pattern = "lightHorizontal"
+	PatternLightVertical   Pattern = "lightVertical"
+	PatternLightDown       Pattern = "lightDown"
+	PatternLightUp         Pattern = "lightUp"
+	PatternLightGrid       Pattern = "lightGrid"
+	PatternLightTrellis    Pattern = "lightTrellis"
+)
+
+// Fill is a cell background. Color is the pattern's foreground (the
+// colour of a solid fill), Background the colour between pattern dots.
+type Fill struct {
+	Pattern    Pattern
+	Color      Color
+	Background Color
+}
+
+// LineStyle is a border line style.
+type LineStyle string
+
+// Border line styles.
+const (
+	LineNone             LineStyle = ""
+	LineThin             LineStyle = "thin"
+	LineMedium           LineStyle = "medium"
+	LineThick            LineStyle = "thick"
+	LineDashed           LineStyle = "dashed"
+	LineDotted           LineStyle = "dotted"
+	LineDouble           LineStyle = "double"
+	LineHair             LineStyle = "hair"
+	LineMediumDashed     LineStyle = "mediumDashed"
+	LineDashDot          LineStyle = "dashDot"
+	LineMediumDashDot    LineStyle = "mediumDashDot"
+	LineDashDotDot       LineStyle = "dashDotDot"
+	LineMediumDashDotDot LineStyle = "mediumDashDotDot"
+	LineSlantDashDot     LineStyle = "slantDashDot"
+)
+
+// Line is one side of a border.
+type Line struct {
+	Style LineStyle
+	Color Color
+}
+
+// Border is a cell's border.
+type Border struct {
+	Left, Right, Top, Bottom Line
+	Diagonal                 Line
+	DiagonalUp, DiagonalDown bool
+}
+
+// HAlign is horizontal alignment.
+type HAlign string
+
+// Horizontal alignments.
+const (
+	HAlignGeneral          HAlign = ""
+	HAlignLeft             HAlign = "left"
+	HAlignCenter           HAlign = "center"
+	HAlignRight            HAlign = "right"
+	HAlignFill             HAlign = "fill"
+	HAlignJustify          HAlign = "justify"
+	HAlignCenterContinuous HAlign = "centerContinuous"
+	HAlignDistributed      HAlign = "distributed"
+)
+
+// VAlign is vertical alignment.
+type VAlign string
+
+// Vertical alignments.
+const (
+	VAlignBottom      VAlign = ""
+	VAlignTop         VAlign = "top"
+	VAlignCenter      VAlign = "center"
+	VAlignJustify     VAlign = "justify"
+	VAlignDistributed VAlign = "distributed"
+)
+
+// Alignment places text in a cell.
+type Alignment struct {
+	Horizontal  HAlign
+	Vertical    VAlign
+	Wrap        bool
+	ShrinkToFit bool
+	Indent      uint8
+	// Rotation is in degrees, -90..90, or 255 for vertical stacked text.
+	Rotation int16
+}
+
+// Style is everything a cell's look is made of. Register one with
+// Writer.AddStyle; equal styles share one entry in the file.
+type Style struct {
+	Font      Font
+	Fill      Fill
+	Border    Border
+	Alignment Alignment
+	// NumFmt is a number format code such as "0.00", "#,##0",
+	// "yyyy-mm-dd" or "[h]:mm:ss"; "" is General. Excel's built-in
+	// formats are recognised and referenced by their id.
+	NumFmt string
+}
+
+// builtinNumFmts are the format codes Excel knows by id without storing
+// them (ECMA-376 Part 1, 18.8.30).
+var builtinNumFmts = map[string]int{
+	"General": 0, "0": 1, "0.00": 2, "#,##0": 3, "#,##0.00": 4,
+	"0%": 9, "0.00%": 10, "0.00E+00": 11, "# ?/?": 12, "# ??/??": 13,
+	"mm-dd-yy": 14, "d-mmm-yy": 15, "d-mmm": 16, "mmm-yy": 17,
+	"h:mm AM/PM": 18, "h:mm:ss AM/PM": 19, "h:mm": 20, "h:mm:ss": 21,
+	"m/d/yy h:mm": 22, "#,##0 ;(#,##0)": 37, "#,##0 ;[Red](#,##0)": 38,
+	"#,##0.00;(#,##0.00)": 39, "#,##0.00;[Red](#,##0.00)": 40,
+	"mm:ss": 45, "[h]:mm:ss": 46, "mmss.0": 47, "##0.0E+0": 48, "@": 49,
+}
+
+// Default formats for date and time cells that have no number format.
+const (
+	defaultDateTimeFmt = "yyyy-mm-dd hh:mm:ss"
+	defaultDateFmt     = "yyyy-mm-dd"
+	defaultTimeFmt     = "hh:mm:ss"
+	defaultDurationFmt = "[h]:mm:ss"
+)
+
+const (
+	firstCustomNumFmt = 164
+	// Excel's limits on distinct formats per workbook.
+	maxCellFormats = 64000
+	maxFonts       = 1024
+)
+
+type xf struct {
+	numFmt, font, fill, border int
+	align                      Alignment
+	styleXF                    int // 1: the Hyperlink cell style
+}
+
+// styleSheet collects the styles of one workbook and writes styles.xml.
+type styleSheet struct {
+	fonts     []Font
+	fontIndex map[Font]int
+	fills     []Fill
+	fillIndex map[Fill]int
+	borders   []Border
+	bordIndex map[Border]int
+	numFmts   []string // custom codes, id = firstCustomNumFmt + index
+	numIndex  map[string]int
+	xfs       []xf
+	styles    []Style // styles[i] is the Style of xfs[i]
+	xfIndex   map[xf]StyleID
+
+	linkStyle StyleID // 0 until a link needs it
+	// dateVariant[id][k] caches the style a date-like cell of kind k gets
+	// when its own style id has no number format; 0 = not yet made.
+	dateVariant [][4]StyleID
+}
+
+func newStyleSheet() *styleSheet {
+	s := &styleSheet{
+		fontIndex: map[Font]int{},
+		fillIndex: map[Fill]int{},
+		bordIndex: map[Border]int{},
+		numIndex:  map[string]int{},
+		xfIndex:   map[xf]StyleID{},
+	}
+	s.fonts = append(s.fonts, Font{})
+	s.fontIndex[Font{}] = 0
+	s.fills = append(s.fills, Fill{}, Fill{Pattern: PatternGray125})
+	s.fillIndex[Fill{}] = 0
+	s.fillIndex[Fill{Pattern: PatternGray125}] = 1
+	s.borders = append(s.borders, Border{})
+	s.bordIndex[Border{}] = 0
+	s.xfs = append(s.xfs, xf{})
+	s.styles = append(s.styles, Style{})
+	s.xfIndex[xf{}] = 0
+	return s
+}
+
+func validateFont(f Font) error {
+	if f.Color != "" {
+		if _, err := f.Color.argb(); err != nil {
+			return err
+		}
+	}
+	if f.Size < 0 || f.Size > 409 {
+		return fmt.Errorf("%w: font size %g outside 1..409", ErrStyle, f.Size)
+	}
+	if len(f.Name) > 31 || !validAttrText(f.Name) {
+		return fmt.Errorf("%w: font name %q", ErrStyle, f.Name)
+	}
+	return nil
+}
+
+func (s *styleSheet) add(st Style) (StyleID, error) {
+	if err := validateFont(st.Font); err != nil {
+		return 0, err
+	}
+	for _, c := range []Color{st.Fill.Color, st.Fill.Background, st.Border.Left.Color, st.Border.Right.Color,
+		st.Border.Top.Color, st.Border.Bottom.Color, st.Border.Diagonal.Color} {
+		if c != "" {
+			if _, err := c.argb(); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if a := st.Alignment; a.Rotation != 255 && (a.Rotation < -90 || a.Rotation > 90) {
+		return 0, fmt.Errorf("%w: text rotation %d outside -90..90 (or 255)", ErrStyle, a.Rotation)
+	}
+	if !validAttrText(st.NumFmt) || len(st.NumFmt) > 255 {
+		return 0, fmt.Errorf("%w: number format %q", ErrStyle, st.NumFmt)
+	}
+	if st.Fill.Pattern == PatternNone && (st.Fill.Color != "" || st.Fill.Background != "") {
+		st.Fill.Pattern = PatternSolid // a colour alone means a solid fill
+	}
+	x := xf{align: st.Alignment}
+	var ok bool
+	if x.font, ok = s.fontIndex[st.Font]; !ok {
+		if len(s.fonts) >= maxFonts {
+			return 0, fmt.Errorf("%w: more than %d fonts", ErrStyle, maxFonts)
+		}
+		x.font = len(s.fonts)
+		s.fonts = append(s.fonts, st.Font)
+		s.fontIndex[st.Font] = x.font
+	}
+	if x.fill, ok = s.fillIndex[st.Fill]; !ok {
+		x.fill = len(s.fills)
+		s.fills = append(s.fills, st.Fill)
+		s.fillIndex[st.Fill] = x.fill
+	}
+	if x.border, ok = s.bordIndex[st.Border]; !ok {
+		x.border = len(s.borders)
+		s.borders = append(s.borders, st.Border)
+		s.bordIndex[st.Border] = x.border
+	}
+	x.numFmt = s.numFmtID(st.NumFmt)
+	return s.addXF(x, st)
+}
+
+func (s *styleSheet) addXF(x xf, st Style) (StyleID, error) {
+	if id, ok := s.xfIndex[x]; ok {
+		return id, nil
+	}
+	if len(s.xfs) >= maxCellFormats {
+		return 0, fmt.Errorf("%w: more than %d cell formats", ErrStyle, maxCellFormats)
+	}
+	id := StyleID(len(s.xfs))
+	s.xfs = append(s.xfs, x)
+	s.styles = append(s.styles, st)
+	s.xfIndex[x] = id
+	return id, nil
+}
+
+func (s *styleSheet) numFmtID(code string) int {
+	if code == "" {
+		return 0
+	}
+	if id, ok := builtinNumFmts[code]; ok {
+		return id
+	}
+	if i, ok := s.numIndex[code]; ok {
+		return firstCustomNumFmt + i
+	}
+	s.numIndex[code] = len(s.numFmts)
+	s.numFmts = append(s.numFmts, code)
+	return firstCustomNumFmt + len(s.numFmts) - 1
+}
+
+// hyperlink returns the style link cells get unless styled: Excel's
+// built-in Hyperlink cell style (blue, underlined).
+func (s *styleSheet) hyperlink() StyleID {
+	if s.linkStyle == 0 {
+		f := Font{Underline: UnderlineSingle, Color: themeHyperlink}
+		fi, ok := s.fontIndex[f]
+		if !ok {
+			fi = len(s.fonts)
+			s.fonts = append(s.fonts, f)
+			s.fontIndex[f] = fi
+		}
+		s.linkStyle, _ = s.addXF(xf{font: fi, styleXF: 1}, Style{Font: f})
+	}
+	return s.linkStyle
+}
+
+// themeHyperlink stands for the theme's hyperlink colour; it is not a
+// valid RGB value, so users cannot pass it by accident.
+const themeHyperlink Color = "theme:10"
+
+// dateStyle returns the style for a date-like cell: its own style when that
+// has a number format, else a variant of it with the default format for
+// the cell's kind.
+func (s *styleSheet) dateStyle(id StyleID, k cellKind) StyleID {
+	if s.xfs[id].numFmt != 0 {
+		return id
+	}
+	slot := int(k - kindDateTime) // kindDateTime, kindDate, kindTimeOfDay, kindDuration
+	if int(id) < len(s.dateVariant) {
+		if v := s.dateVariant[id][slot]; v != 0 {
+			return v
+		}
+	}
+	for len(s.dateVariant) <= int(id) {
+		s.dateVariant = append(s.dateVariant, [4]StyleID{})
+	}
+	code := [4]string{defaultDateTimeFmt, defaultDateFmt, defaultTimeFmt, defaultDurationFmt}[slot]
+	x := s.xfs[id]
+	x.numFmt = s.numFmtID(code)
+	st := s.styles[id]
+	st.NumFmt = code
+	v, err := s.addXF(x, st)
+	if err != nil {
+		v = id // out of formats: keep the cell's style rather than fail
+	}
+	s.dateVariant[id][slot] = v
+	return v
+}
+
+func appendFloatAttr(b []byte, name string, v float64) []byte {
+	b = append(b, ' ')
+	b = append(b, name...)
+	b = append(b, `="`...)
+	b = strconv.AppendFloat(b, v, 'f', -1, 64)
+	return append(b, '"')
+}
+
+func appendIntAttr(b []byte, name string, v int) []byte {
+	b = append(b, ' ')
+	b = append(b, name...)
+	b = append(b, `="`...)
+	b = strconv.AppendInt(b, int64(v), 10)
+	return append(b, '"')
+}
+
+func appendColor(b []byte, tag string, c Color, dflt string) []byte {
+	b = append(b, '<')
+	b = append(b, tag...)
+	switch {
+	case c == themeHyperlink:
+		b = append(b, ` theme="10"`...)
+	case c == "":
+		b = append(b, dflt...)
+	default:
+		argb, _ := c.argb() // validated in add
+		b = append(b, ` rgb="`...)
+		b = append(b, argb...)
+		b = append(b, '"')
+	}
+	return append(b, "/>"...)
+}
+
+// appendFont writes a font's children. In a rich text run the name element
+// is rFont; elsewhere it is name.
+func appendFontBody(b []byte, f Font, nameTag string) []byte {
+	if f.Bold {
+		b = append(b, "<b/>"...)
+	}
+	if f.Italic {
+		b = append(b, "<i/>"...)
+	}
+	if f.Strike {
+		b = append(b, "<strike/>"...)
+	}
+	switch f.Underline {
+	case UnderlineSingle:
+		b = append(b, "<u/>"...)
+	case UnderlineDouble:
+		b = append(b, `<u val="double"/>`...)
+	case UnderlineSingleAccounting:
+		b = append(b, `<u val="singleAccounting"/>`...)
+	case UnderlineDoubleAccounting:
+		b = append(b, `<u val="doubleAccounting"/>`...)
+	}
+	switch f.VertAlign {
+	case Superscript:
+		b = append(b, `<vertAlign val="superscript"/>`...)
+	case Subscript:
+		b = append(b, `<vertAlign val="subscript"/>`...)
+	}
+	size := f.Size
+	if size == 0 {
+		size = 11
+	}
+	b = append(b, `<sz val="`...)
+	b = strconv.AppendFloat(b, size, 'f', -1, 64)
+	b = append(b, `"/>`...)
+	b = appendColor(b, "color", f.Color, ` theme="1"`)
+	name := f.Name
+	if name == "" {
+		name = "Calibri"
+	}
+	b = append(b, '<')
+	b = append(b, nameTag...)
+	b = append(b, ` val="`...)
+	b = appendAttr(b, name)
+	b = append(b, `"/><family val="2"/>`...)
+	// The theme's minor font is Calibri; a hyperlink font is not tied to
+	// the scheme, as in Excel's own files.
+	if name == "Calibri" && f.Color != themeHyperlink {
+		b = append(b, `<scheme val="minor"/>`...)
+	}
+	return b
+}
+
+func appendLine(b []byte, tag string, l Line) []byte {
+	b = append(b, '<')
+	b = append(b, tag...)
+	if l.Style == LineNone {
+		return append(b, "/>"...)
+	}
+	b = append(b, ` style="`...)
+	b = appendAttr(b, string(l.Style))
+	b = append(b, `">`...)
+	b = appendColor(b, "color", l.Color, ` auto="1"`)
+	b = append(b, "</"...)
+	b = append(b, tag...)
+	return append(b, '>')
+}
+
+func appendAlignment(b []byte, a Alignment) []byte {
+	b = append(b, "<alignment"...)
+	if a.Horizontal != "" {
+		b = append(b, ` horizontal="`...)
+		b = append(b, a.Horizontal...)
+		b = append(b, '"')
+	}
+	if a.Vertical != "" {
+		b = append(b, ` vertical="`...)
+		b = append(b, a.Vertical...)
+		b = append(b, '"')
+	}
+	if a.Rotation != 0 {
+		r := int(a.Rotation)
+		if r < 0 {
+			r = 90 - r // Excel stores -1..-90 as 91..180
+		}
+		b = appendIntAttr(b, "textRotation", r)
+	}
+	if a.Wrap {
+		b = append(b, ` wrapText="1"`...)
+	}
+	if a.Indent != 0 {
+		b = appendIntAttr(b, "indent", int(a.Indent))
+	}
+	if a.ShrinkToFit {
+		b = append(b, ` shrinkToFit="1"`...)
+	}
+	return append(b, "/>"...)
+}
+
+// xml returns the styles part.
+func (s *styleSheet) xml() []byte {
+	b := make([]byte, 0, 2048+256*len(s.xfs))
+	b = append(b, xmlHeader...)
+	b = append(b, `<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">`...)
+	if len(s.numFmts) > 0 {
+		b = appendIntAttr(append(b, "<numFmts"...), "count", len(s.numFmts))
+		b = append(b, '>')
+		for i, code := range s.numFmts {
+			b = appendIntAttr(append(b, "<numFmt"...), "numFmtId", firstCustomNumFmt+i)
+			b = append(b, ` formatCode="`...)
+			b = appendAttr(b, code)
+			b = append(b, `"/>`...)
+		}
+		b = append(b, "</numFmts>"...)
+	}
+	b = appendIntAttr(append(b, "<fonts"...), "count", len(s.fonts))
+	b = append(b, '>')
+	for _, f := range s.fonts {
+		b = append(b, "<font>"...)
+		b = appendFontBody(b, f, "name")
+		b = append(b, "</font>"...)
+	}
+	b = append(b, "</fonts>"...)
+	b = appendIntAttr(append(b, "<fills"...), "count", len(s.fills))
+	b = append(b, '>')
+	for _, f := range s.fills {
+		b = append(b, `<fill><patternFill patternType="`...)
+		if f.Pattern == PatternNone {
+			b = append(b, `none"/></fill>`...)
+			continue
+		}
+		b = appendAttr(b, string(f.Pattern))
+		if f.Color == "" && f.Background == "" {
+			b = append(b, `"/></fill>`...)
+			continue
+		}
+		b = append(b, `">`...)
+		if f.Color != "" {
+			b = appendColor(b, "fgColor", f.Color, "")
+		}
+		b = appendColor(b, "bgColor", f.Background, ` indexed="64"`)
+		b = append(b, "</patternFill></fill>"...)
+	}
+	b = append(b, "</fills>"...)
+	b = appendIntAttr(append(b, "<borders"...), "count", len(s.borders))
+	b = append(b, '>')
+	for _, br := range s.borders {
+		b = append(b, "<border"...)
+		if br.DiagonalUp {
+			b = append(b, ` diagonalUp="1"`...)
+		}
+		if br.DiagonalDown {
+			b = append(b, ` diagonalDown="1"`...)
+		}
+		b = append(b, '>')
+		b = appendLine(b, "left", br.Left)
+		b = appendLine(b, "right", br.Right)
+		b = appendLine(b, "top", br.Top)
+		b = appendLine(b, "bottom", br.Bottom)
+		b = appendLine(b, "diagonal", br.Diagonal)
+		b = append(b, "</border>"...)
+	}
+	b = append(b, "</borders>"...)
+	linkFont := -1
+	if s.linkStyle != 0 {
+		linkFont = s.xfs[s.linkStyle].font
+	}
+	if linkFont < 0 {
+		b = append(b, `<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>`...)
+	} else {
+		b = append(b, `<cellStyleXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/>`...)
+		b = appendIntAttr(append(b, `<xf numFmtId="0"`...), "fontId", linkFont)
+		b = append(b, ` fillId="0" borderId="0" applyNumberFormat="0" applyFill="0" applyBorder="0" applyAlignment="0" applyProtection="0"><alignment vertical="top"/><protection locked="0"/></xf></cellStyleXfs>`...)
+	}
+	b = appendIntAttr(append(b, "<cellXfs"...), "count", len(s.xfs))
+	b = append(b, '>')
+	for _, x := range s.xfs {
+		b = appendIntAttr(append(b, "<xf"...), "numFmtId", x.numFmt)
+		b = appendIntAttr(b, "fontId", x.font)
+		b = appendIntAttr(b, "fillId", x.fill)
+		b = appendIntAttr(b, "borderId", x.border)
+		b = appendIntAttr(b, "xfId", x.styleXF)
+		if x.numFmt != 0 {
+			b = append(b, ` applyNumberFormat="1"`...)
+		}
+		if x.font != 0 && x.styleXF == 0 {
+			b = append(b, ` applyFont="1"`...)
+		}
+		if x.fill != 0 {
+			b = append(b, ` applyFill="1"`...)
+		}
+		if x.border != 0 {
+			b = append(b, ` applyBorder="1"`...)
+		}
+		hasAlign := x.align != Alignment{}
+		if hasAlign || x.styleXF != 0 {
+			b = append(b, ` applyAlignment="1"`...)
+		}
+		if x.styleXF != 0 {
+			b = append(b, ` applyProtection="1"`...)
+		}
+		if !hasAlign {
+			b = append(b, "/>"...)
+			continue
+		}
+		b = append(b, '>')
+		b = appendAlignment(b, x.align)
+		b = append(b, "</xf>"...)
+	}
+	b = append(b, "</cellXfs>"...)
+	if linkFont < 0 {
+		b = append(b, `<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>`...)
+	} else {
+		b = append(b, `<cellStyles count="2"><cellStyle name="Hyperlink" xfId="1" builtinId="8"/><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>`...)
+	}
+	b = append(b, `<dxfs count="0"/><tableStyles count="0" defaultTableStyle="TableStyleMedium9" defaultPivotStyle="PivotStyleLight16"/></styleSheet>`...)
+	return b
+}

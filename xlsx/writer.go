@@ -1,0 +1,441 @@
+package xlsx
+
+import (
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"runtime"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/klauspost/compress/flate"
+
+	"github.com/sheetstream/sheetstream/internal/deflate"
+	"github.com/sheetstream/sheetstream/internal/zipstream"
+)
+
+// Compression trades output size for speed.
+type Compression uint8
+
+const (
+	// CompressionBalanced is the default.
+	CompressionBalanced Compression = iota
+	// CompressionFastest deflates at the fastest level.
+	CompressionFastest
+	// CompressionSmallest spends the most time for the smallest file.
+	CompressionSmallest
+	// CompressionNone stores the XML uncompressed (in deflate's stored
+	// blocks, which every reader accepts).
+	CompressionNone
+)
+
+func (c Compression) level() (int, error) {
+	switch c {
+	case CompressionBalanced:
+		return 3, nil
+	case CompressionFastest:
+		return 1, nil
+	case CompressionSmallest:
+		return 9, nil
+	case CompressionNone:
+		return 0, nil
+	}
+	return 0, fmt.Errorf("xlsx: unknown compression %d", c)
+}
+
+// Properties are the document properties (File > Info in Excel).
+type Properties struct {
+	Title, Subject, Creator, Keywords, Description string
+	LastModifiedBy, Category, Company, Manager     string
+	// Created is the creation time; the zero time means now.
+	Created time.Time
+}
+
+// Options configure a Writer. The zero Options are sensible defaults.
+type Options struct {
+	// Strings chooses between shared and inline strings; see StringMode.
+	Strings StringMode
+	// SharedStringsBudget bounds the shared strings table's memory in
+	// StringsAuto mode, in bytes (0: DefaultSharedStringsBudget).
+	SharedStringsBudget int
+	// Date1904 uses the 1904 date system (dates count from 1904-01-01).
+	Date1904 bool
+	// Location, when set, converts every time value to this location
+	// before its wall clock is written. Excel has no time zones.
+	Location *time.Location
+	// Compression level of the zip entries.
+	Compression Compression
+	// Workers is the number of goroutines deflating in parallel
+	// (0: GOMAXPROCS). With 1, compression runs on the writing goroutine.
+	Workers int
+	// ChunkSize is the size of the pieces of sheet XML that are deflated
+	// in parallel (0: a default chosen by measurement).
+	ChunkSize int
+	// Properties are stored in docProps/core.xml and docProps/app.xml.
+	Properties Properties
+}
+
+// DefinedName is a workbook-level or sheet-level name for a range,
+// constant or formula.
+type DefinedName struct {
+	Name string
+	// RefersTo is a formula such as "Sheet1!$A$1:$B$10" (no leading "=").
+	RefersTo string
+	// Sheet scopes the name to one sheet; "" makes it global.
+	Sheet  string
+	Hidden bool
+}
+
+// Writer streams a workbook into an io.Writer. Add sheets one after
+// another and write their rows; Close finishes the file. Nothing is kept
+// on disk and memory does not grow with the number of rows.
+//
+// After any error the Writer stops: later calls, and Close, return that
+// error, so a broken file is never reported as written.
+type Writer struct {
+	opts    Options
+	zip     *zipstream.Writer
+	pool    *deflate.Pool
+	styles  *styleSheet
+	sst     *sharedStrings
+	sheets  []*Sheet
+	names   []DefinedName
+	partFW  *flate.Writer
+	partBuf outBuf
+	scratch []byte
+	err     error
+	closed  bool
+	created time.Time
+	level   int
+}
+
+type outBuf struct{ b []byte }
+
+func (o *outBuf) Write(p []byte) (int, error) { o.b = append(o.b, p...); return len(p), nil }
+
+// NewWriter returns a Writer that streams a workbook into w.
+func NewWriter(w io.Writer, opts Options) (*Writer, error) {
+	level, err := opts.Compression.level()
+	if err != nil {
+		return nil, err
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	pool, err := deflate.NewPool(level, workers, opts.ChunkSize)
+	if err != nil {
+		return nil, err
+	}
+	budget := opts.SharedStringsBudget
+	switch {
+	case opts.Strings == StringsShared:
+		budget = -1
+	case budget <= 0:
+		budget = DefaultSharedStringsBudget
+	}
+	created := opts.Properties.Created
+	if created.IsZero() {
+		created = time.Now()
+	}
+	return &Writer{
+		opts:    opts,
+		zip:     zipstream.NewWriter(w),
+		pool:    pool,
+		styles:  newStyleSheet(),
+		sst:     newSharedStrings(budget),
+		created: created.UTC().Truncate(time.Second),
+		level:   level,
+	}, nil
+}
+
+// fail records the first error; every later call returns it.
+func (w *Writer) fail(err error) error {
+	if w.err == nil {
+		w.err = err
+	}
+	return w.err
+}
+
+// AddStyle registers a style and returns its id for Cell.WithStyle.
+// Registering an equal style again returns the same id.
+func (w *Writer) AddStyle(st Style) (StyleID, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	if w.closed {
+		return 0, ErrClosed
+	}
+	return w.styles.add(st)
+}
+
+// DefineName adds a defined name to the workbook.
+func (w *Writer) DefineName(n DefinedName) error {
+	if w.err != nil {
+		return w.err
+	}
+	if !validDefinedName(n.Name) {
+		return fmt.Errorf("xlsx: invalid defined name %q", n.Name)
+	}
+	if n.RefersTo == "" || !validAttrText(n.RefersTo) {
+		return fmt.Errorf("xlsx: defined name %q: invalid reference %q", n.Name, n.RefersTo)
+	}
+	n.RefersTo = strings.TrimPrefix(n.RefersTo, "=")
+	for _, o := range w.names {
+		if strings.EqualFold(o.Name, n.Name) && o.Sheet == n.Sheet {
+			return fmt.Errorf("xlsx: defined name %q already exists", n.Name)
+		}
+	}
+	w.names = append(w.names, n)
+	return nil
+}
+
+// validDefinedName follows Excel's rule: a letter, underscore or backslash,
+// then letters, digits, underscores and dots; not a cell reference.
+func validDefinedName(s string) bool {
+	if s == "" || len(s) > 255 {
+		return false
+	}
+	if strings.HasPrefix(s, "_xlnm.") {
+		return true
+	}
+	for i, r := range s {
+		letter := r == '_' || r == '\\' || r > 127 || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+		if i == 0 && !letter || !letter && r != '.' && r != '?' && !('0' <= r && r <= '9') {
+			return false
+		}
+	}
+	if _, _, err := ParseCellName(strings.ToUpper(s)); err == nil {
+		return false
+	}
+	return !strings.EqualFold(s, "R") && !strings.EqualFold(s, "C")
+}
+
+// CheckSheetName reports whether name can be a sheet name: 1 to 31
+// characters, none of []:*?/\, not beginning or ending with an
+// apostrophe, and not "History", which Excel reserves.
+func CheckSheetName(name string) error {
+	n := utf8.RuneCountInString(name)
+	switch {
+	case name == "" || !utf8.ValidString(name):
+		return fmt.Errorf("%w: %q is empty or not UTF-8", ErrSheetName, name)
+	case n > 31 || utf16Len(name) > 31:
+		return fmt.Errorf("%w: %q is longer than 31 characters", ErrSheetName, name)
+	case strings.ContainsAny(name, `[]:*?/\`):
+		return fmt.Errorf("%w: %q contains one of []:*?/\\", ErrSheetName, name)
+	case name[0] == '\'' || name[len(name)-1] == '\'':
+		return fmt.Errorf("%w: %q begins or ends with an apostrophe", ErrSheetName, name)
+	case strings.EqualFold(name, "History"):
+		return fmt.Errorf("%w: Excel reserves the name %q", ErrSheetName, name)
+	case !validAttrText(name):
+		return fmt.Errorf("%w: %q contains control characters", ErrSheetName, name)
+	}
+	return nil
+}
+
+// AddSheet finishes the sheet being written, if any, and starts a new
+// one. Sheets appear in the workbook in the order they are added.
+func (w *Writer) AddSheet(name string, opts SheetOptions) (*Sheet, error) {
+	if w.err != nil {
+		return nil, w.err
+	}
+	if w.closed {
+		return nil, ErrClosed
+	}
+	if err := CheckSheetName(name); err != nil {
+		return nil, err
+	}
+	for _, s := range w.sheets {
+		if strings.EqualFold(s.name, name) {
+			return nil, fmt.Errorf("%w: %q is already used (names ignore case)", ErrSheetName, name)
+		}
+	}
+	if opts.TabColor != "" {
+		if _, err := opts.TabColor.argb(); err != nil {
+			return nil, err
+		}
+	}
+	if opts.FreezeRows < 0 || opts.FreezeRows >= MaxRows || opts.FreezeCols < 0 || opts.FreezeCols >= MaxColumns {
+		return nil, fmt.Errorf("%w: sheet %q: cannot freeze %d rows and %d columns", ErrRange, name, opts.FreezeRows, opts.FreezeCols)
+	}
+	if d := opts.Dimension; d != (Range{}) && !d.valid() {
+		return nil, fmt.Errorf("%w: sheet %q: dimension %v", ErrRange, name, d)
+	}
+	if len(w.sheets) > 0 {
+		if err := w.sheets[len(w.sheets)-1].finish(); err != nil {
+			return nil, err
+		}
+	}
+	s := &Sheet{w: w, name: name, index: len(w.sheets), opts: opts}
+	// The first visible sheet is the one Excel shows when it opens.
+	if opts.State == Visible && w.activeSheet() < 0 {
+		s.active = true
+	}
+	entry, err := w.zip.Create(fmt.Sprintf("xl/worksheets/sheet%d.xml", s.index+1))
+	if err != nil {
+		return nil, w.fail(err)
+	}
+	s.entry = entry
+	s.stream = w.pool.NewStream(entry)
+	s.buf = w.pool.Buffer()
+	w.sheets = append(w.sheets, s)
+	return s, nil
+}
+
+func (w *Writer) activeSheet() int {
+	for i, s := range w.sheets {
+		if s.active {
+			return i
+		}
+	}
+	return -1
+}
+
+func (w *Writer) timeValue(k cellKind, c *Cell) (float64, error) {
+	if k == kindDuration {
+		return float64(c.i) / nanosPerDay, nil
+	}
+	t := c.t
+	if w.opts.Location != nil {
+		t = t.In(w.opts.Location)
+	}
+	if k == kindTimeOfDay {
+		return timeFraction(t), nil
+	}
+	v, ok := excelSerial(t, w.opts.Date1904)
+	if k == kindDate {
+		v = math.Floor(v)
+	}
+	if !ok {
+		first := "1900-01-01"
+		if w.opts.Date1904 {
+			first = "1904-01-01"
+		}
+		return 0, fmt.Errorf("%w: %s is not within %s..9999-12-31", ErrDateRange, t.Format("2006-01-02"), first)
+	}
+	return v, nil
+}
+
+// writePart deflates a small part whole and adds it to the archive.
+func (w *Writer) writePart(name string, data []byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.partFW == nil {
+		fw, err := flate.NewWriter(nil, w.level)
+		if err != nil {
+			return w.fail(err)
+		}
+		w.partFW = fw
+	}
+	w.partBuf.b = w.partBuf.b[:0]
+	w.partFW.Reset(&w.partBuf)
+	if _, err := w.partFW.Write(data); err != nil {
+		return w.fail(err)
+	}
+	if err := w.partFW.Close(); err != nil {
+		return w.fail(err)
+	}
+	crc := crc32.ChecksumIEEE(data)
+	if err := w.zip.WriteFile(name, w.partBuf.b, crc, uint64(len(data))); err != nil {
+		return w.fail(err)
+	}
+	return nil
+}
+
+// writeSharedStrings streams the shared strings part, which may be large.
+func (w *Writer) writeSharedStrings() error {
+	entry, err := w.zip.Create("xl/sharedStrings.xml")
+	if err != nil {
+		return w.fail(err)
+	}
+	stream := w.pool.NewStream(entry)
+	b, err := w.sst.writeTo(w.pool.Buffer(), w.pool.ChunkSize(), stream.Submit)
+	if err != nil {
+		stream.Abort()
+		return w.fail(err)
+	}
+	crc, size, err := stream.Close(b)
+	if err == nil {
+		err = entry.Close(crc, size)
+	}
+	if err != nil {
+		return w.fail(err)
+	}
+	return nil
+}
+
+// Close finishes the last sheet, writes the workbook's remaining parts and
+// the zip directory. It does not close the underlying io.Writer. A
+// workbook with no sheets gets an empty "Sheet1", since Excel needs one.
+func (w *Writer) Close() error {
+	if w.closed {
+		return w.err
+	}
+	w.closed = true
+	defer w.pool.Close()
+	if w.err != nil {
+		if n := len(w.sheets); n > 0 && !w.sheets[n-1].finished {
+			w.sheets[n-1].finish()
+		}
+		return w.err
+	}
+	if len(w.sheets) == 0 {
+		w.closed = false
+		_, err := w.AddSheet("Sheet1", SheetOptions{})
+		w.closed = true
+		if err != nil {
+			return err
+		}
+	}
+	if err := w.sheets[len(w.sheets)-1].finish(); err != nil {
+		return err
+	}
+	if w.activeSheet() < 0 {
+		return w.fail(fmt.Errorf("%w: a workbook needs at least one visible sheet", ErrSheetName))
+	}
+	for _, n := range w.names {
+		if n.Sheet != "" && w.sheetIndex(n.Sheet) < 0 {
+			return w.fail(fmt.Errorf("xlsx: defined name %q refers to unknown sheet %q", n.Name, n.Sheet))
+		}
+	}
+	hasSST := len(w.sst.entries) > 0
+	if hasSST {
+		if err := w.writeSharedStrings(); err != nil {
+			return err
+		}
+	}
+	parts := []struct {
+		name string
+		data []byte
+	}{
+		{"xl/styles.xml", w.styles.xml()},
+		{"xl/theme/theme1.xml", []byte(themeXML)},
+		{"xl/workbook.xml", w.workbookXML()},
+		{"xl/_rels/workbook.xml.rels", w.workbookRels(hasSST)},
+		{"docProps/app.xml", w.appXML()},
+		{"docProps/core.xml", w.coreXML()},
+		{"_rels/.rels", []byte(packageRels)},
+		{"[Content_Types].xml", w.contentTypes(hasSST)},
+	}
+	for _, p := range parts {
+		if err := w.writePart(p.name, p.data); err != nil {
+			return err
+		}
+	}
+	if err := w.zip.Close(); err != nil {
+		return w.fail(err)
+	}
+	return nil
+}
+
+func (w *Writer) sheetIndex(name string) int {
+	for i, s := range w.sheets {
+		if strings.EqualFold(s.name, name) {
+			return i
+		}
+	}
+	return -1
+}
