@@ -1,0 +1,118 @@
+// Package pyread reads workbooks back with independent readers for tests:
+// openpyxl and python-calamine for values, openxml-audit (a port of
+// Microsoft's Open XML SDK validator) for conformance. The test command
+// installs them in a virtualenv and names its interpreter in
+// SHEETSTREAM_PYTHON.
+package pyread
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Python returns the interpreter that has the readers. Without one the test
+// is skipped, except under CI, where it fails: CI must run the real checks.
+func Python(t testing.TB) string {
+	t.Helper()
+	p := os.Getenv("SHEETSTREAM_PYTHON")
+	if p == "" {
+		msg := "SHEETSTREAM_PYTHON is not set: run the tests with `make test`, which installs openpyxl, python-calamine and openxml-audit"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return p
+}
+
+// Value is one cell as a reader saw it.
+type Value struct {
+	Type string // n, s, b, d, t, dur, e
+	V    any
+}
+
+// UnmarshalJSON reads the [type, value] pairs readback.py writes.
+func (v *Value) UnmarshalJSON(b []byte) error {
+	var pair [2]any
+	if err := json.Unmarshal(b, &pair); err != nil {
+		return err
+	}
+	t, ok := pair[0].(string)
+	if !ok {
+		return fmt.Errorf("pyread: bad value %s", b)
+	}
+	v.Type, v.V = t, pair[1]
+	return nil
+}
+
+func (v *Value) String() string {
+	if v == nil {
+		return "<empty>"
+	}
+	return fmt.Sprintf("%s:%v", v.Type, v.V)
+}
+
+// Equal compares two values; numbers compare as doubles.
+func (v *Value) Equal(o *Value) bool {
+	if v == nil || o == nil {
+		return v == nil && o == nil
+	}
+	if v.Type != o.Type {
+		return false
+	}
+	a, aok := v.V.(float64)
+	b, bok := o.V.(float64)
+	if aok && bok {
+		return a == b || math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b))
+	}
+	return v.V == o.V
+}
+
+// Result is what the readers found in one file.
+type Result struct {
+	Error      string                        `json:"error"`
+	Audit      []string                      `json:"audit"`
+	Warnings   []string                      `json:"warnings"`
+	Sheets     [][2]string                   `json:"sheets"`
+	Openpyxl   map[string][][]*Value         `json:"openpyxl"`
+	Calamine   map[string][][]*Value         `json:"calamine"`
+	Formulas   map[string]map[string]string  `json:"formulas"`
+	Merged     map[string][]string           `json:"merged"`
+	Links      map[string]map[string]string  `json:"links"`
+	Freeze     map[string]*string            `json:"freeze"`
+	Widths     map[string]map[string]float64 `json:"widths"`
+	Filters    map[string]*string            `json:"dims"`
+	HiddenCols map[string][]string           `json:"hidden_cols"`
+	HiddenRows map[string][]int              `json:"hidden_rows"`
+	Heights    map[string]map[string]float64 `json:"heights"`
+}
+
+func script() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "readback.py")
+}
+
+// Read runs the readers over paths in one Python process.
+func Read(t testing.TB, paths ...string) map[string]*Result {
+	t.Helper()
+	py := Python(t)
+	cmd := exec.Command(py, append([]string{script()}, paths...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("readback.py: %v\n%s", err, stderr.Bytes())
+	}
+	res := map[string]*Result{}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("readback.py output: %v", err)
+	}
+	return res
+}

@@ -1,0 +1,104 @@
+"""Read workbooks back with independent readers, for sheetstream's tests.
+
+Usage: readback.py FILE.xlsx... ; prints one JSON object keyed by file:
+  audit:     openxml-audit's errors (Open XML SDK rules, Office 2019)
+  warnings:  its findings below error severity
+  sheets:    sheet names in order, with openpyxl's visibility state
+  openpyxl:  values per sheet (data_only: formulas give their cached value)
+  formulas:  formula text per sheet and cell (openpyxl, normal mode)
+  calamine:  values per sheet from python-calamine
+  merged, links, freeze, widths, dims: layout as openpyxl sees it
+Each value is [type, value]: n (number), s (text), b (bool), d (date-time
+ISO 8601), t (time of day), dur (seconds), e (error), or null for empty.
+"""
+import datetime
+import json
+import sys
+import warnings
+
+import openpyxl
+import python_calamine
+from openxml_audit import OpenXmlValidator, ValidationSeverity
+
+warnings.simplefilter("ignore")
+
+
+def typed(v):
+    if v is None:
+        return None
+    if isinstance(v, bool):
+        return ["b", v]
+    if isinstance(v, (int, float)):
+        return ["n", v]
+    if isinstance(v, datetime.datetime):
+        return ["d", v.isoformat()]
+    if isinstance(v, datetime.date):
+        return ["d", datetime.datetime(v.year, v.month, v.day).isoformat()]
+    if isinstance(v, datetime.time):
+        return ["t", v.isoformat()]
+    if isinstance(v, datetime.timedelta):
+        return ["dur", v.total_seconds()]
+    if isinstance(v, str) and v in ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA"):
+        return ["e", v]
+    return ["s", str(v)]
+
+
+def trim(rows):
+    out = [list(r) for r in rows]
+    for r in out:
+        while r and r[-1] is None:
+            r.pop()
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def read(path, validator):
+    res = {}
+    try:
+        r = validator.validate(path)
+        res["audit"] = [str(e) for e in r.errors if e.severity == ValidationSeverity.ERROR]
+        res["warnings"] = [str(e) for e in r.errors if e.severity != ValidationSeverity.ERROR]
+    except Exception as e:  # a crash of the validator is a finding too
+        res["audit"] = ["validator failed: %r" % e]
+    wb = openpyxl.load_workbook(path, data_only=True)
+    res["sheets"] = [[ws.title, ws.sheet_state] for ws in wb.worksheets]
+    res["openpyxl"] = {}
+    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights"):
+        res[key] = {}
+    for ws in wb.worksheets:
+        res["openpyxl"][ws.title] = trim([[typed(c.value) for c in row] for row in ws.iter_rows()])
+        res["merged"][ws.title] = sorted(str(m) for m in ws.merged_cells.ranges)
+        res["links"][ws.title] = {c.coordinate: (c.hyperlink.target or "#" + (c.hyperlink.location or ""))
+                                  for row in ws.iter_rows() for c in row if c.hyperlink}
+        res["freeze"][ws.title] = ws.freeze_panes
+        res["widths"][ws.title] = {k: d.width for k, d in ws.column_dimensions.items() if d.customWidth}
+        res["hidden_cols"][ws.title] = sorted(k for k, d in ws.column_dimensions.items() if d.hidden)
+        res["hidden_rows"][ws.title] = sorted(k for k, d in ws.row_dimensions.items() if d.hidden)
+        res["heights"][ws.title] = {str(k): d.height for k, d in ws.row_dimensions.items() if d.height}
+        res["dims"][ws.title] = ws.auto_filter.ref
+    wbf = openpyxl.load_workbook(path)
+    res["formulas"] = {ws.title: {c.coordinate: c.value for row in ws.iter_rows() for c in row
+                                  if isinstance(c.value, str) and c.value.startswith("=")}
+                       for ws in wbf.worksheets}
+    cal = python_calamine.CalamineWorkbook.from_path(path)
+    res["calamine"] = {}
+    for name in cal.sheet_names:
+        rows = cal.get_sheet_by_name(name).to_python(skip_empty_area=False)
+        res["calamine"][name] = trim([[None if v == "" else typed(v) for v in row] for row in rows])
+    return res
+
+
+def main():
+    validator = OpenXmlValidator()
+    out = {}
+    for path in sys.argv[1:]:
+        try:
+            out[path] = read(path, validator)
+        except Exception as e:
+            out[path] = {"error": "%s: %s" % (type(e).__name__, e)}
+    json.dump(out, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The project's test command (README: `make test`; CI calls it too).
+# Installs what the tests need, then runs gofmt, go vet, staticcheck and
+# go test. Installs are cached under ~/.cache/sheetstream.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/sheetstream"
+mkdir -p "$cache"
+
+# Python readers and validator, in a virtualenv keyed by the requirements.
+req_hash=$(sha256sum requirements-test.txt | cut -c1-12)
+venv="$cache/venv-$req_hash"
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import openpyxl, python_calamine, openxml_audit' 2>/dev/null; then
+  echo "== installing test readers into $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r requirements-test.txt
+fi
+export SHEETSTREAM_PYTHON="$venv/bin/python"
+
+# staticcheck, pinned.
+staticcheck_version=v0.8.2
+sc="$cache/bin/staticcheck-$staticcheck_version"
+if [ ! -x "$sc" ]; then
+  echo "== installing staticcheck $staticcheck_version"
+  GOBIN="$cache/bin/tmp" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+  mv "$cache/bin/tmp/staticcheck" "$sc"
+fi
+
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change: $unformatted" >&2
+  exit 1
+fi
+echo "== go vet"
+go vet ./...
+echo "== staticcheck"
+"$sc" ./...
+echo "== go test"
+go test -count=1 ./... "$@"
