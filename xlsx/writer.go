@@ -229,7 +229,7 @@ func CheckSheetName(name string) error {
 		return fmt.Errorf("%w: %q begins or ends with an apostrophe", ErrSheetName, name)
 	case strings.EqualFold(name, "History"):
 		return fmt.Errorf("%w: Excel reserves the name %q", ErrSheetName, name)
-	case !validAttrText(name):
+	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7F }) || !validAttrText(name):
 		return fmt.Errorf("%w: %q contains control characters", ErrSheetName, name)
 	}
 	return nil
