@@ -87,5 +87,6 @@ func (w *Writer) coreXML() []byte {
 	b = append(b, `<dcterms:created xsi:type="dcterms:W3CDTF">`+stamp+`</dcterms:created>`...)
 	b = append(b, `<dcterms:modified xsi:type="dcterms:W3CDTF">`+stamp+`</dcterms:modified>`...)
 	opt("cp:category", p.Category)
+	opt("cp:contentStatus", p.Status)
 	return append(b, "</cp:coreProperties>"...)
 }

@@ -86,12 +86,13 @@ func isXEscape(s string) bool {
 }
 
 // needsPreserve reports whether leading or trailing white space would be
-// lost without xml:space="preserve".
+// lost without xml:space="preserve". CR does not count: it is written as
+// _x000D_.
 func needsPreserve(s string) bool {
 	if s == "" {
 		return false
 	}
-	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
 	return isSpace(s[0]) || isSpace(s[len(s)-1])
 }
 

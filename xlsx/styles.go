@@ -288,6 +288,13 @@ func (s *styleSheet) add(st Style) (StyleID, error) {
 	if !validAttrText(st.NumFmt) || len(st.NumFmt) > 255 {
 		return 0, fmt.Errorf("%w: number format %q", ErrStyle, st.NumFmt)
 	}
+	// Excel's defaults spelt out are the defaults: one font entry for both.
+	if st.Font.Size == 11 {
+		st.Font.Size = 0
+	}
+	if st.Font.Name == "Calibri" {
+		st.Font.Name = ""
+	}
 	if st.Fill.Pattern == PatternNone && (st.Fill.Color != "" || st.Fill.Background != "") {
 		st.Fill.Pattern = PatternSolid // a colour alone means a solid fill
 	}

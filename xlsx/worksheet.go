@@ -237,9 +237,13 @@ func (s *Sheet) writeRow(cells []Cell, opts *RowOptions) error {
 	s.buf = b
 	s.row = row
 	s.w.sst.refs += uint64(refs)
+	if first == 0 && opts != nil {
+		// Excel counts a row that only carries formatting as used, in A.
+		first, last = 1, 1
+	}
 	if first > 0 {
 		if s.minRow == 0 {
-			s.minRow, s.minCol = row, first
+			s.minRow, s.minCol, s.maxCol = row, first, last
 		}
 		s.maxRow = row
 		s.minCol = min(s.minCol, first)

@@ -49,6 +49,8 @@ func (c Compression) level() (int, error) {
 type Properties struct {
 	Title, Subject, Creator, Keywords, Description string
 	LastModifiedBy, Category, Company, Manager     string
+	// Status is the content status, such as "Draft" or "Final".
+	Status string
 	// Created is the creation time; the zero time means now.
 	Created time.Time
 }
