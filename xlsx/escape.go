@@ -72,9 +72,14 @@ func appendXEscape(b []byte, v uint16) []byte {
 	return append(b, '_', 'x', hexDigits[v>>12], hexDigits[v>>8&15], hexDigits[v>>4&15], hexDigits[v&15], '_')
 }
 
-// isXEscape reports whether s starts with _xHHHH_, which readers decode.
+// isXEscape reports whether s starts with what will read as _xHHHH_ once
+// written: "_xHHHH" followed by an underscore, or by a control character,
+// whose own escape begins with one.
 func isXEscape(s string) bool {
-	if len(s) < 7 || s[0] != '_' || s[1] != 'x' || s[6] != '_' {
+	if len(s) < 7 || s[0] != '_' || s[1] != 'x' {
+		return false
+	}
+	if c := s[6]; c != '_' && !(c < 0x20 && c != '\t' && c != '\n') {
 		return false
 	}
 	for _, c := range []byte(s[2:6]) {
