@@ -1,6 +1,7 @@
 package xlsx
 
 import (
+	"strings"
 	"time"
 	"unsafe"
 )
@@ -224,4 +225,41 @@ func (c *Cell) text() string {
 		return c.s2
 	}
 	return c.s
+}
+
+// Value returns what the cell holds as a Go value: int64, uint64,
+// float64, string (text, and the text of rich and link cells), bool,
+// time.Time (dates and times of day), time.Duration, ErrorCode, or nil for
+// empty and blank cells. A formula cell returns its cached value, or nil.
+func (c Cell) Value() any {
+	k := c.kind
+	if k == kindFormula {
+		k = c.cached
+		c.s = c.s2
+	}
+	switch k {
+	case kindInt:
+		return c.i
+	case kindUint:
+		return uint64(c.i)
+	case kindFloat, kindFloat32:
+		return c.num
+	case kindString:
+		return c.text()
+	case kindBool:
+		return c.i != 0
+	case kindDateTime, kindDate, kindTimeOfDay:
+		return c.t
+	case kindDuration:
+		return time.Duration(c.i)
+	case kindError:
+		return ErrorCode(c.s)
+	case kindRich:
+		var b strings.Builder
+		for _, r := range c.runs {
+			b.WriteString(r.Text)
+		}
+		return b.String()
+	}
+	return nil
 }

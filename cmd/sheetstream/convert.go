@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sheetstream/sheetstream/csvsheet"
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+func convertCmd() *cobra.Command {
+	var (
+		noInfer, noHeader bool
+		sheet, delimiter  string
+	)
+	cmd := &cobra.Command{
+		Use:   "convert IN OUT",
+		Short: "Convert CSV or TSV to XLSX (use - for stdin or stdout)",
+		Long: `Convert a CSV or TSV file to an XLSX workbook.
+
+The input format comes from IN's extension (.csv, .tsv, .tab) or --delimiter;
+"-" reads stdin as CSV and writes stdout. Numbers, booleans and ISO 8601
+dates become typed cells unless --no-infer is given; the header row is bold
+and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			in, out := args[0], args[1]
+			if !strings.EqualFold(filepath.Ext(out), ".xlsx") && out != "-" {
+				return fmt.Errorf("%s: only .xlsx output is supported", out)
+			}
+			comma := ','
+			switch {
+			case delimiter != "":
+				r := []rune(delimiter)
+				if delimiter == `\t` || delimiter == "tab" {
+					r = []rune{'\t'}
+				}
+				if len(r) != 1 {
+					return fmt.Errorf("--delimiter must be one character")
+				}
+				comma = r[0]
+			case strings.EqualFold(filepath.Ext(in), ".tsv") || strings.EqualFold(filepath.Ext(in), ".tab"):
+				comma = '\t'
+			}
+			var src io.Reader = os.Stdin
+			var size int64
+			if in != "-" {
+				f, err := os.Open(in)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				if fi, err := f.Stat(); err == nil {
+					size = fi.Size()
+				}
+				src = f
+			}
+			bar := newProgress(size, "converting")
+			dst, err := createOutput(out)
+			if err != nil {
+				return err
+			}
+			w, err := xlsx.NewWriter(dst.Writer(), xlsx.Options{})
+			if err != nil {
+				dst.abort()
+				return err
+			}
+			st, err := csvsheet.Convert(cmd.Context(), countingReader(src, bar), w, csvsheet.Options{
+				Comma: comma, NoInfer: noInfer, NoHeader: noHeader, Sheet: sheet,
+			})
+			if cerr := w.Close(); err == nil {
+				err = cerr
+			}
+			if bar != nil {
+				bar.Finish()
+			}
+			if err != nil {
+				dst.abort()
+				return fmt.Errorf("%s: %w", in, err)
+			}
+			if err := dst.commit(); err != nil {
+				return err
+			}
+			if out != "-" {
+				fmt.Fprintf(os.Stderr, "wrote %s: %d rows in %d sheet(s)\n", out, st.Rows, len(st.Sheets))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&noInfer, "no-infer", false, "keep every field as text")
+	cmd.Flags().BoolVar(&noHeader, "no-header", false, "the first row is data, not a header")
+	cmd.Flags().StringVar(&sheet, "sheet", "Sheet1", "sheet name")
+	cmd.Flags().StringVar(&delimiter, "delimiter", "", `field delimiter (default from the extension; "tab" or \t for tabs)`)
+	return cmd
+}

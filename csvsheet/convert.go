@@ -1,0 +1,170 @@
+package csvsheet
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+// Options control a conversion. The zero Options read CSV with a header
+// row and infer types.
+type Options struct {
+	// Comma separates fields: ',' when zero, '\t' for TSV.
+	Comma rune
+	// NoInfer keeps every field as text.
+	NoInfer bool
+	// NoHeader treats the first row as data rather than a header.
+	NoHeader bool
+	// Sheet names the sheet ("Sheet1" when empty). Rows past Excel's limit
+	// continue on "Sheet (2)", "Sheet (3)"... with the header repeated.
+	Sheet string
+	// RowsPerSheet caps the rows of one sheet, header included
+	// (xlsx.MaxRows when zero); below Excel's limit it is mostly for tests.
+	RowsPerSheet int
+	// Progress, when set, is called with the count of data rows written,
+	// every few thousand rows and at the end.
+	Progress func(rows int64)
+}
+
+// Stats describe a finished conversion.
+type Stats struct {
+	Rows   int64 // data rows, header excluded
+	Sheets []string
+}
+
+// SheetName returns the name of the n-th sheet (0-based) of a rolled-over
+// sequence: "Data", "Data (2)", "Data (3)"..., kept within 31 characters.
+func SheetName(base string, n int) string {
+	if n == 0 {
+		return base
+	}
+	suffix := " (" + strconv.Itoa(n+1) + ")"
+	r := []rune(base)
+	if len(r)+len([]rune(suffix)) > 31 {
+		r = r[:31-len([]rune(suffix))]
+	}
+	return string(r) + suffix
+}
+
+const progressEvery = 8192
+
+// Convert reads delimited text from r and writes it into w as one sheet,
+// or several when it has more rows than a sheet holds. It does not close w.
+// Errors name the line of the input.
+func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (Stats, error) {
+	var st Stats
+	br := bufio.NewReaderSize(r, 1<<16)
+	if bom, err := br.Peek(3); err == nil && string(bom) == "\xEF\xBB\xBF" {
+		br.Discard(3)
+	}
+	cr := csv.NewReader(br)
+	cr.Comma = opts.Comma
+	if cr.Comma == 0 {
+		cr.Comma = ','
+	}
+	cr.FieldsPerRecord = -1 // real files have ragged rows
+	cr.ReuseRecord = true
+	perSheet := opts.RowsPerSheet
+	if perSheet <= 0 || perSheet > xlsx.MaxRows {
+		perSheet = xlsx.MaxRows
+	}
+	base := opts.Sheet
+	if base == "" {
+		base = "Sheet1"
+	}
+	if err := xlsx.CheckSheetName(base); err != nil {
+		return st, err
+	}
+	bold, err := w.AddStyle(xlsx.Style{Font: xlsx.Font{Bold: true}})
+	if err != nil {
+		return st, err
+	}
+
+	var (
+		header []xlsx.Cell
+		sheet  *xlsx.Sheet
+		cells  []xlsx.Cell
+	)
+	newSheet := func() error {
+		name := SheetName(base, len(st.Sheets))
+		so := xlsx.SheetOptions{}
+		if header != nil {
+			so.FreezeRows = 1
+		}
+		var err error
+		if sheet, err = w.AddSheet(name, so); err != nil {
+			return err
+		}
+		st.Sheets = append(st.Sheets, name)
+		if header != nil {
+			return sheet.WriteRow(header)
+		}
+		return nil
+	}
+	for first := true; ; first = false {
+		record, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return st, fmt.Errorf("csv: %w", err)
+		}
+		if first && !opts.NoHeader {
+			header = make([]xlsx.Cell, len(record))
+			for i, f := range record {
+				// encoding/csv makes new strings for every record, even
+				// with ReuseRecord: keeping them is safe.
+				header[i] = xlsx.String(f).WithStyle(bold)
+			}
+			if err := newSheet(); err != nil {
+				return st, err
+			}
+			continue
+		}
+		if sheet == nil || sheet.LastRow() >= perSheet {
+			if err := newSheet(); err != nil {
+				return st, err
+			}
+		}
+		cells = cells[:0]
+		for _, f := range record {
+			if opts.NoInfer {
+				if f == "" {
+					cells = append(cells, xlsx.Cell{})
+				} else {
+					cells = append(cells, xlsx.String(f))
+				}
+				continue
+			}
+			cells = append(cells, Infer(f))
+		}
+		if err := sheet.WriteRow(cells); err != nil {
+			line, _ := cr.FieldPos(0)
+			return st, fmt.Errorf("line %d: %w", line, err)
+		}
+		st.Rows++
+		if st.Rows%progressEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return st, err
+			}
+			if opts.Progress != nil {
+				opts.Progress(st.Rows)
+			}
+		}
+	}
+	if sheet == nil {
+		if err := newSheet(); err != nil {
+			return st, err
+		}
+	}
+	if opts.Progress != nil {
+		opts.Progress(st.Rows)
+	}
+	return st, nil
+}

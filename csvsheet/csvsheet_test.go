@@ -1,0 +1,174 @@
+package csvsheet_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sheetstream/sheetstream/csvsheet"
+	"github.com/sheetstream/sheetstream/internal/pyread"
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+func TestInfer(t *testing.T) {
+	day := time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC)
+	cases := []struct {
+		in   string
+		want xlsx.Cell
+	}{
+		{"", xlsx.Cell{}},
+		{"0", xlsx.Int(0)}, {"-42", xlsx.Int(-42)}, {"+7", xlsx.Int(7)},
+		{"123456789012345", xlsx.Int(123456789012345)},
+		{"1234567890123456", xlsx.String("1234567890123456")}, // 16 digits: not exact in a double
+		{"007", xlsx.String("007")}, {"00", xlsx.String("00")},
+		{"1.25", xlsx.Float(1.25)}, {"-0.5", xlsx.Float(-0.5)}, {".5", xlsx.Float(0.5)}, {"1.", xlsx.Float(1)},
+		{"1e3", xlsx.Float(1000)}, {"2.5E-3", xlsx.Float(0.0025)}, {"1.500000000000000", xlsx.Float(1.5)},
+		{"0.000123456789012345", xlsx.Float(0.000123456789012345)},
+		{"3.14159265358979323846", xlsx.String("3.14159265358979323846")},
+		{"1e999", xlsx.String("1e999")}, {"1e", xlsx.String("1e")}, {"-", xlsx.String("-")}, {".", xlsx.String(".")},
+		{"NaN", xlsx.String("NaN")}, {"Inf", xlsx.String("Inf")}, {"0x10", xlsx.String("0x10")}, {"1_000", xlsx.String("1_000")},
+		{"1,000", xlsx.String("1,000")}, {" 1", xlsx.String(" 1")},
+		{"true", xlsx.Bool(true)}, {"FALSE", xlsx.Bool(false)}, {"True", xlsx.Bool(true)}, {"yes", xlsx.String("yes")}, {"t", xlsx.String("t")},
+		{"2024-02-29", xlsx.Date(day)}, {"2023-02-29", xlsx.String("2023-02-29")}, {"1899-12-31", xlsx.String("1899-12-31")},
+		{"2024-02-29T13:45:00", xlsx.Time(day.Add(13*time.Hour + 45*time.Minute))},
+		{"2024-02-29 13:45:00.5", xlsx.Time(day.Add(13*time.Hour + 45*time.Minute + 500*time.Millisecond))},
+		{"2024-02-29T13:45:00Z", xlsx.String("2024-02-29T13:45:00Z")},
+		{"2024-02-29T25:00:00", xlsx.String("2024-02-29T25:00:00")},
+		{"13:45:00", xlsx.TimeOfDay(time.Date(2000, 1, 1, 13, 45, 0, 0, time.UTC))},
+		{"13:45", xlsx.String("13:45")}, {"2024-2-9", xlsx.String("2024-2-9")},
+	}
+	for _, c := range cases {
+		if got := csvsheet.Infer(c.in); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Infer(%q) = %+v, want %+v", c.in, got, c.want)
+		}
+	}
+}
+
+func convert(t *testing.T, input string, opts csvsheet.Options) ([]byte, csvsheet.Stats, error) {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := xlsx.NewWriter(&buf, xlsx.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := csvsheet.Convert(context.Background(), strings.NewReader(input), w, opts)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	return buf.Bytes(), st, err
+}
+
+func TestConvertErrorsNameTheLine(t *testing.T) {
+	_, _, err := convert(t, "a,b\n1,2\n3,\"bad\"quote\n", csvsheet.Options{})
+	if err == nil || !strings.Contains(err.Error(), "line 3") {
+		t.Errorf("err = %v, want it to name line 3", err)
+	}
+	_, _, err = convert(t, "a\n\xff\n", csvsheet.Options{NoInfer: true})
+	if !errors.Is(err, xlsx.ErrInvalidUTF8) || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("err = %v, want invalid UTF-8 on line 2", err)
+	}
+	if _, _, err := convert(t, "a\n", csvsheet.Options{Sheet: "bad/name"}); !errors.Is(err, xlsx.ErrSheetName) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestSheetName(t *testing.T) {
+	if got := csvsheet.SheetName("Data", 2); got != "Data (3)" {
+		t.Errorf("got %q", got)
+	}
+	long := strings.Repeat("x", 31)
+	if got := csvsheet.SheetName(long, 9); len([]rune(got)) != 31 || !strings.HasSuffix(got, " (10)") {
+		t.Errorf("got %q", got)
+	}
+}
+
+// TestConvertReadBack converts CSV, TSV, ragged rows, a BOM and a rollover
+// and checks the workbooks with the validator and both readers.
+func TestConvertReadBack(t *testing.T) {
+	pyread.Python(t)
+	dir := t.TempDir()
+	type check struct {
+		path  string
+		want  map[string][][]*pyread.Value
+		stats csvsheet.Stats
+	}
+	s := func(v string) *pyread.Value { return &pyread.Value{Type: "s", V: v} }
+	n := func(v float64) *pyread.Value { return &pyread.Value{Type: "n", V: v} }
+	b := func(v bool) *pyread.Value { return &pyread.Value{Type: "b", V: v} }
+	d := func(v string) *pyread.Value { return &pyread.Value{Type: "d", V: v} }
+	var checks []check
+	run := func(name, input string, opts csvsheet.Options, want map[string][][]*pyread.Value) {
+		book, st, err := convert(t, input, opts)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		path := filepath.Join(dir, name+".xlsx")
+		if err := os.WriteFile(path, book, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		checks = append(checks, check{path, want, st})
+	}
+	run("typed", "\xEF\xBB\xBFid,name,when,ok\n1,\"a, b\",2024-02-29,true\n2,\"multi\nline\",,\n3\n", csvsheet.Options{},
+		map[string][][]*pyread.Value{"Sheet1": {
+			{s("id"), s("name"), s("when"), s("ok")},
+			{n(1), s("a, b"), d("2024-02-29T00:00:00"), b(true)},
+			{n(2), s("multi\nline")},
+			{n(3)},
+		}})
+	run("tsv-text", "x\ty\n007\t1.5\n", csvsheet.Options{Comma: '\t', NoInfer: true, Sheet: "Raw"},
+		map[string][][]*pyread.Value{"Raw": {{s("x"), s("y")}, {s("007"), s("1.5")}}})
+	var big strings.Builder
+	big.WriteString("n\n")
+	for i := range 25 {
+		fmt.Fprintf(&big, "%d\n", i)
+	}
+	rolled := map[string][][]*pyread.Value{}
+	for sh, from := range map[string]int{"Data": 0, "Data (2)": 9, "Data (3)": 18} {
+		rows := [][]*pyread.Value{{s("n")}}
+		for i := from; i < min(from+9, 25); i++ {
+			rows = append(rows, []*pyread.Value{n(float64(i))})
+		}
+		rolled[sh] = rows
+	}
+	run("rollover", big.String(), csvsheet.Options{Sheet: "Data", RowsPerSheet: 10}, rolled)
+
+	paths := make([]string, len(checks))
+	for i, c := range checks {
+		paths[i] = c.path
+	}
+	results := pyread.Read(t, paths...)
+	for _, c := range checks {
+		r := results[c.path]
+		if r == nil || r.Error != "" || len(r.Audit) > 0 {
+			t.Errorf("%s: %+v", c.path, r)
+			continue
+		}
+		for sheet, want := range c.want {
+			got := r.Openpyxl[sheet]
+			if len(got) != len(want) {
+				t.Errorf("%s/%s: %d rows, want %d", filepath.Base(c.path), sheet, len(got), len(want))
+				continue
+			}
+			for i := range want {
+				for j := range want[i] {
+					if j >= len(got[i]) || !got[i][j].Equal(want[i][j]) {
+						t.Errorf("%s/%s row %d col %d: got %v, want %v", filepath.Base(c.path), sheet, i+1, j+1, got[i], want[i])
+					}
+				}
+			}
+			if f := r.Freeze[sheet]; f == nil || *f != "A2" {
+				t.Errorf("%s/%s: header not frozen (%v)", filepath.Base(c.path), sheet, f)
+			}
+		}
+	}
+	if st := checks[2].stats; st.Rows != 25 || len(st.Sheets) != 3 {
+		t.Errorf("rollover stats %+v", st)
+	}
+}

@@ -1,0 +1,55 @@
+package csvsheet_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sheetstream/sheetstream/csvsheet"
+)
+
+// FuzzInfer checks that inference never panics and never changes what a
+// field means: a number keeps its value, a date its calendar day and
+// clock, a boolean its truth, and everything else stays the same text.
+func FuzzInfer(f *testing.F) {
+	for _, s := range []string{"", "1", "-0", "007", "1.5e3", ".5", "1.", "true", "2024-02-29", "2024-02-29T13:45:00.123",
+		"13:45:00", "1e999", "9999999999999999", "0.1000000000000000", "2024-02-30", "x", "+.5e-3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, field string) {
+		switch v := csvsheet.Infer(field).Value().(type) {
+		case nil:
+			if field != "" {
+				t.Fatalf("%q became empty", field)
+			}
+		case string:
+			if v != field {
+				t.Fatalf("%q became text %q", field, v)
+			}
+		case int64:
+			if p, err := strconv.ParseInt(strings.TrimPrefix(field, "+"), 10, 64); err != nil || p != v {
+				t.Fatalf("%q became %d", field, v)
+			}
+		case float64:
+			if p, err := strconv.ParseFloat(field, 64); err != nil || p != v {
+				t.Fatalf("%q became %v", field, v)
+			}
+		case bool:
+			if !strings.EqualFold(field, strconv.FormatBool(v)) {
+				t.Fatalf("%q became %v", field, v)
+			}
+		case time.Time:
+			layouts := []string{"2006-01-02", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999", "15:04:05.999999999"}
+			for _, l := range layouts {
+				if p, err := time.Parse(l, field); err == nil && p.Format("15:04:05.999999999") == v.Format("15:04:05.999999999") &&
+					(l == layouts[3] || p.Format("2006-01-02") == v.Format("2006-01-02")) {
+					return
+				}
+			}
+			t.Fatalf("%q became %v", field, v)
+		default:
+			t.Fatalf("%q became %T", field, v)
+		}
+	})
+}
