@@ -40,3 +40,6 @@ echo "== staticcheck"
 "$sc" ./...
 echo "== go test"
 go test -count=1 ./... "$@"
+echo "== go test -race (concurrent compression)"
+go test -count=1 -race ./internal/deflate/
+go test -count=1 -race -run 'TestFailingWriter|TestStreaming|TestCellErrors' ./xlsx/
