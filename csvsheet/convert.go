@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -36,20 +35,6 @@ type Options struct {
 type Stats struct {
 	Rows   int64 // data rows, header excluded
 	Sheets []string
-}
-
-// SheetName returns the name of the n-th sheet (0-based) of a rolled-over
-// sequence: "Data", "Data (2)", "Data (3)"..., kept within 31 characters.
-func SheetName(base string, n int) string {
-	if n == 0 {
-		return base
-	}
-	suffix := " (" + strconv.Itoa(n+1) + ")"
-	r := []rune(base)
-	if len(r)+len([]rune(suffix)) > 31 {
-		r = r[:31-len([]rune(suffix))]
-	}
-	return string(r) + suffix
 }
 
 const progressEvery = 8192
@@ -92,7 +77,7 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 		cells  []xlsx.Cell
 	)
 	newSheet := func() error {
-		name := SheetName(base, len(st.Sheets))
+		name := xlsx.NumberedSheetName(base, len(st.Sheets))
 		so := xlsx.SheetOptions{}
 		if header != nil {
 			so.FreezeRows = 1

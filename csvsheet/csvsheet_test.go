@@ -80,11 +80,11 @@ func TestConvertErrorsNameTheLine(t *testing.T) {
 }
 
 func TestSheetName(t *testing.T) {
-	if got := csvsheet.SheetName("Data", 2); got != "Data (3)" {
+	if got := xlsx.NumberedSheetName("Data", 2); got != "Data (3)" {
 		t.Errorf("got %q", got)
 	}
 	long := strings.Repeat("x", 31)
-	if got := csvsheet.SheetName(long, 9); len([]rune(got)) != 31 || !strings.HasSuffix(got, " (10)") {
+	if got := xlsx.NumberedSheetName(long, 9); len([]rune(got)) != 31 || !strings.HasSuffix(got, " (10)") {
 		t.Errorf("got %q", got)
 	}
 }

@@ -5,10 +5,10 @@
 package csvsheet
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/sheetstream/sheetstream/internal/numtext"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
@@ -46,88 +46,23 @@ func Infer(s string) xlsx.Cell {
 	return xlsx.String(s)
 }
 
-// maxDigits is how many significant digits a double keeps for certain.
-const maxDigits = 15
-
 func inferNumber(s string) (xlsx.Cell, bool) {
-	i := 0
-	if s[0] == '-' || s[0] == '+' {
-		i++
+	digits := s
+	if digits[0] == '-' || digits[0] == '+' {
+		digits = digits[1:]
 	}
-	intStart := i
-	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-		i++
-	}
-	intDigits := i - intStart
-	if intDigits > 1 && s[intStart] == '0' {
+	if len(digits) > 1 && digits[0] == '0' && digits[1] >= '0' && digits[1] <= '9' {
 		return xlsx.Cell{}, false // leading zero: an identifier
 	}
-	fracDigits, trailingZeros := 0, 0
-	dot := i < len(s) && s[i] == '.'
-	if dot {
-		i++
-		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-			if s[i] == '0' {
-				trailingZeros++
-			} else {
-				trailingZeros = 0
-			}
-			i++
-			fracDigits++
-		}
-	}
-	if intDigits+fracDigits == 0 {
+	n, res := numtext.Parse(s)
+	switch {
+	case res != numtext.OK:
 		return xlsx.Cell{}, false
+	case n.IsInt:
+		return xlsx.Int(n.Int), true
+	default:
+		return xlsx.Float(n.Float), true
 	}
-	exp := false
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		exp = true
-		i++
-		if i < len(s) && (s[i] == '-' || s[i] == '+') {
-			i++
-		}
-		start := i
-		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return xlsx.Cell{}, false
-		}
-	}
-	if i != len(s) {
-		return xlsx.Cell{}, false
-	}
-	// Count significant digits: leading zeros of "0.00123" do not count,
-	// trailing zeros of "1.500" do not either.
-	sig := 0
-	leading := true
-	for j := intStart; j < len(s) && s[j] != 'e' && s[j] != 'E'; j++ {
-		c := s[j]
-		if c == '.' {
-			continue
-		}
-		if leading && c == '0' {
-			continue
-		}
-		leading = false
-		sig++
-	}
-	sig -= trailingZeros
-	if sig > maxDigits {
-		return xlsx.Cell{}, false
-	}
-	if !dot && !exp {
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return xlsx.Cell{}, false
-		}
-		return xlsx.Int(v), true
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil { // out of range
-		return xlsx.Cell{}, false
-	}
-	return xlsx.Float(v), true
 }
 
 func digits(s string, n int) (int, bool) {

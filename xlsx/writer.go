@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -235,6 +236,21 @@ func CheckSheetName(name string) error {
 		return fmt.Errorf("%w: %q contains control characters", ErrSheetName, name)
 	}
 	return nil
+}
+
+// NumberedSheetName names the n-th sheet (0-based) of a series that
+// continues a table past Excel's row limit: "Data", "Data (2)",
+// "Data (3)"..., cut to fit in 31 characters.
+func NumberedSheetName(base string, n int) string {
+	if n == 0 {
+		return base
+	}
+	suffix := " (" + strconv.Itoa(n+1) + ")"
+	r := []rune(base)
+	if keep := 31 - len(suffix); len(r) > keep {
+		r = r[:keep]
+	}
+	return string(r) + suffix
 }
 
 // AddSheet finishes the sheet being written, if any, and starts a new

@@ -60,7 +60,7 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 				}
 				src = f
 			}
-			bar := newProgress(size, "converting")
+			bar := newProgress(size, "converting", true)
 			dst, err := createOutput(out)
 			if err != nil {
 				return err

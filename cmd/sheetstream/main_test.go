@@ -67,3 +67,58 @@ func TestConvertCommand(t *testing.T) {
 		t.Errorf("piped: %+v", r)
 	}
 }
+
+func TestExportCommand(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	// The README's first command: an embedded demo database, zero setup.
+	msg, err := run("export", "--demo")
+	demo := filepath.Join(dir, "sheetstream-demo.xlsx")
+	if err != nil || !strings.Contains(msg, demo) || !strings.Contains(msg, "50010 rows") {
+		t.Fatalf("export --demo: %v\n%s", err, msg)
+	}
+	// A table from a SQLite file, and a query, with their sheet names.
+	dbPath := filepath.Join(dir, "shop.db")
+	if msg, err := run("export", "--demo", "--db", "sqlite:"+dbPath, "-o", "first.xlsx"); err != nil {
+		t.Fatalf("%v\n%s", err, msg)
+	}
+	out := filepath.Join(dir, "tables.xlsx")
+	msg, err = run("export", "--db", "sqlite:"+dbPath, "--table", "customers", "--query", "SELECT COUNT(*) AS n FROM orders",
+		"--sheet", "Clients", "--sheet", "Count", "-o", out)
+	if err != nil || !strings.Contains(msg, "501 rows") {
+		t.Fatalf("export: %v\n%s", err, msg)
+	}
+	// A failing query: one line naming the sheet, no file left behind.
+	msg, err = run("export", "--db", "sqlite:"+dbPath, "--query", "SELECT nope FROM orders", "-o", "bad.xlsx")
+	if err == nil || !strings.Contains(msg, `sheet "Sheet1"`) || !strings.Contains(msg, "nope") || strings.Count(strings.TrimSpace(msg), "\n") != 0 {
+		t.Errorf("bad query: %v\n%s", err, msg)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "*bad.xlsx*")); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+	// Stdout.
+	cmd := exec.Command(bin, "export", "--db", "sqlite:"+dbPath, "--table", "customers", "-o", "-")
+	piped, err := cmd.Output()
+	if err != nil || len(piped) < 1000 || string(piped[:2]) != "PK" {
+		t.Errorf("export to stdout: %v, %d bytes", err, len(piped))
+	}
+
+	pyread.Python(t)
+	// The 50,000-row demo is read for values; the validator (minutes on
+	// that size) checks the smaller export of the same database.
+	if r := pyread.ReadValues(t, demo)[demo]; r.Error != "" || len(r.Openpyxl["Orders"]) != 50001 ||
+		len(r.Calamine["Orders"]) != 50001 || len(r.Openpyxl["By city"]) != 11 || r.Openpyxl["Orders"][1][1].Type != "d" {
+		t.Errorf("demo workbook: error %q, sheets %v", r.Error, r.Sheets)
+	}
+	r := pyread.Read(t, out)[out]
+	if r.Error != "" || len(r.Audit) > 0 || len(r.Openpyxl["Clients"]) != 501 || len(r.Openpyxl["Count"]) != 2 ||
+		r.Openpyxl["Count"][1][0].V != 50000.0 {
+		t.Errorf("tables workbook: %v %v", r.Error, r.Sheets)
+	}
+}

@@ -9,8 +9,9 @@ import (
 )
 
 // newProgress returns a progress bar on stderr when stderr is a terminal,
-// or nil. With size > 0 it counts bytes of that total; otherwise it spins.
-func newProgress(size int64, what string) *progressbar.ProgressBar {
+// or nil. With size > 0 it counts up to that total; otherwise it spins.
+// It counts bytes or, without bytes, items (rows).
+func newProgress(size int64, what string, bytes bool) *progressbar.ProgressBar {
 	if !term.IsTerminal(int(os.Stderr.Fd())) {
 		return nil
 	}
@@ -20,7 +21,9 @@ func newProgress(size int64, what string) *progressbar.ProgressBar {
 	return progressbar.NewOptions64(size,
 		progressbar.OptionSetWriter(os.Stderr),
 		progressbar.OptionSetDescription(what),
-		progressbar.OptionShowBytes(true),
+		progressbar.OptionShowBytes(bytes),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("rows"),
 		progressbar.OptionShowCount(),
 		progressbar.OptionThrottle(100_000_000),
 		progressbar.OptionClearOnFinish(),

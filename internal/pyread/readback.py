@@ -1,6 +1,6 @@
 """Read workbooks back with independent readers, for sheetstream's tests.
 
-Usage: readback.py FILE.xlsx... ; prints one JSON object keyed by file:
+Usage: readback.py [--no-audit] FILE.xlsx... ; prints one JSON object keyed by file:
   audit:     openxml-audit's errors (Open XML SDK rules, Office 2019)
   warnings:  its findings below error severity
   sheets:    sheet names in order, with openpyxl's visibility state
@@ -54,12 +54,15 @@ def trim(rows):
 
 
 def read(path, validator):
-    res = {}
-    try:
+    res = {"audit": [], "warnings": []}
+    if validator is None:
+        res["audit_skipped"] = True
+    else:
+      try:
         r = validator.validate(path)
         res["audit"] = [str(e) for e in r.errors if e.severity == ValidationSeverity.ERROR]
         res["warnings"] = [str(e) for e in r.errors if e.severity != ValidationSeverity.ERROR]
-    except Exception as e:  # a crash of the validator is a finding too
+      except Exception as e:  # a crash of the validator is a finding too
         res["audit"] = ["validator failed: %r" % e]
     wb = openpyxl.load_workbook(path, data_only=True)
     res["sheets"] = [[ws.title, ws.sheet_state] for ws in wb.worksheets]
@@ -90,9 +93,13 @@ def read(path, validator):
 
 
 def main():
+    paths = sys.argv[1:]
     validator = OpenXmlValidator()
+    if paths and paths[0] == "--no-audit":
+        # The validator is pure Python: minutes for a sheet of 50,000 rows.
+        validator, paths = None, paths[1:]
     out = {}
-    for path in sys.argv[1:]:
+    for path in paths:
         try:
             out[path] = read(path, validator)
         except Exception as e:

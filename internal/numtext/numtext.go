@@ -1,0 +1,114 @@
+// Package numtext reads decimal numbers written as text and says whether a
+// double holds them without loss, the test both CSV inference and SQL
+// DECIMAL columns apply before writing a number cell.
+package numtext
+
+import "strconv"
+
+// MaxDigits is how many significant digits a double keeps for certain.
+const MaxDigits = 15
+
+// Result says what Parse found.
+type Result uint8
+
+const (
+	// NotNumber: s is not a plain decimal number.
+	NotNumber Result = iota
+	// TooPrecise: s is a number, but a double would lose digits of it (or
+	// it is out of range).
+	TooPrecise
+	// OK: Int (when IsInt) or Float holds s exactly as written.
+	OK
+)
+
+// Number is a parsed decimal.
+type Number struct {
+	Int   int64
+	Float float64
+	IsInt bool
+}
+
+// Parse reads an optional sign, digits with an optional fraction and an
+// optional exponent ("-12", "3.50", ".5", "1e-3"). Leading zeros are
+// accepted; callers that treat "007" as an identifier check for them.
+func Parse(s string) (Number, Result) {
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	start := i
+	intDigits := 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+		intDigits++
+	}
+	fracDigits := 0
+	dot := i < len(s) && s[i] == '.'
+	if dot {
+		i++
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+			fracDigits++
+		}
+	}
+	if intDigits+fracDigits == 0 {
+		return Number{}, NotNumber
+	}
+	mantissaEnd := i
+	exp := false
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		exp = true
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		digits := i
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		if i == digits {
+			return Number{}, NotNumber
+		}
+	}
+	if i != len(s) {
+		return Number{}, NotNumber
+	}
+	// Significant digits: from the first non-zero digit to the last
+	// non-zero digit ("0.00120" has 2; "1200" has 4, since its zeros count).
+	first, last := -1, -1
+	for j := start; j < mantissaEnd; j++ {
+		if c := s[j]; c >= '1' && c <= '9' {
+			if first < 0 {
+				first = j
+			}
+			last = j
+		}
+	}
+	sig := 0
+	if first >= 0 {
+		end := last
+		if !dot && !exp {
+			end = mantissaEnd - 1 // trailing zeros of an integer are significant
+		}
+		for j := first; j <= end; j++ {
+			if s[j] != '.' {
+				sig++
+			}
+		}
+	}
+	if sig > MaxDigits {
+		return Number{}, TooPrecise
+	}
+	if !dot && !exp {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return Number{}, TooPrecise
+		}
+		return Number{Int: v, IsInt: true}, OK
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return Number{}, TooPrecise
+	}
+	return Number{Float: v}, OK
+}

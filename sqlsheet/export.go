@@ -1,0 +1,385 @@
+// Package sqlsheet exports the results of SQL queries to worksheets, with
+// cells typed from the columns' database types.
+//
+// Type mapping (the same for every driver; see the README for the table):
+// integers are exact numbers, except beyond ±2^53 where a double would
+// change them, so they are written as text (Warnings.BigNumbers counts
+// them; Options.ForceNumbers writes numbers anyway). DECIMAL and NUMERIC
+// values likewise: numbers up to 15 significant digits, text beyond.
+// DATE, TIMESTAMP and TIME become date cells with matching formats,
+// keeping fractional seconds to the millisecond (Excel's resolution);
+// TIMESTAMP WITH TIME ZONE is converted to Options.Location (UTC by
+// default) and written without the zone, since Excel has none. INTERVAL becomes a duration when it has no months or
+// years. Booleans are TRUE/FALSE; NULL is an empty cell or Options.Null;
+// binary columns become a placeholder, hex or base64; JSON, arrays, UUIDs
+// and other types become text. Text longer than a cell holds is cut
+// (Warnings.Truncated), or fails under Options.Strict. Dates Excel cannot
+// show (before 1900) are written as ISO text (Warnings.DatesOutOfRange).
+//
+// Each sheet has a bold, frozen header row, an autofilter over the data,
+// and column widths fitted to a sample of the first rows, which is the
+// only part of the result held in memory. Past 1,048,575 data rows the
+// export continues on "NAME (2)", "NAME (3)"... with the header repeated.
+package sqlsheet
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+// BinaryMode says how binary values are written.
+type BinaryMode uint8
+
+const (
+	// BinaryPlaceholder writes "<binary N bytes>".
+	BinaryPlaceholder BinaryMode = iota
+	// BinaryHex writes lowercase hexadecimal.
+	BinaryHex
+	// BinaryBase64 writes standard base64.
+	BinaryBase64
+)
+
+// Options control an export. The zero Options follow the mapping in the
+// package documentation.
+type Options struct {
+	// Location is where TIMESTAMP WITH TIME ZONE values are converted
+	// before their wall clock is written (UTC when nil).
+	Location *time.Location
+	// Null is written for NULL ("" leaves the cell empty).
+	Null   string
+	Binary BinaryMode
+	// Strict fails on text longer than a cell holds instead of cutting it.
+	Strict bool
+	// ForceNumbers writes integers beyond ±2^53 and decimals of more than
+	// 15 significant digits as numbers, accepting Excel's rounding.
+	ForceNumbers bool
+	// SampleRows is how many rows column widths are fitted to (100 when
+	// zero; negative: no fitting).
+	SampleRows int
+	// RowsPerSheet caps a sheet's rows, header included (xlsx.MaxRows when
+	// zero); below the limit it is mostly for tests.
+	RowsPerSheet int
+	// Progress, when set, is called with the rows exported so far, every
+	// few thousand rows and at the end of each query.
+	Progress func(rows int64)
+}
+
+// Query is one query and the sheet its rows go to.
+type Query struct {
+	SQL  string
+	Args []any
+	// Sheet names the sheet ("Sheet1", "Sheet2"... when empty).
+	Sheet string
+}
+
+// Warnings count values that could not be written as their type.
+type Warnings struct {
+	BigNumbers      int64 // integers and decimals written as text to keep every digit
+	Truncated       int64 // texts cut to 32,767 characters
+	DatesOutOfRange int64 // dates before 1900 or after 9999, written as text
+}
+
+// Total is the number of values the warnings count.
+func (w Warnings) Total() int64 { return w.BigNumbers + w.Truncated + w.DatesOutOfRange }
+
+// Stats describe a finished export.
+type Stats struct {
+	Rows     int64 // data rows, headers excluded
+	Sheets   []string
+	Warnings Warnings
+}
+
+const progressEvery = 8192
+
+// Export runs each query and writes its rows to a sheet of w, in order. It
+// does not close w. Cancelling ctx stops the running query.
+func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
+	var st Stats
+	dynamic := strings.Contains(strings.ToLower(fmt.Sprintf("%T", db.Driver())), "sqlite")
+	for i, q := range queries {
+		name := q.Sheet
+		if name == "" {
+			name = fmt.Sprintf("Sheet%d", i+1)
+		}
+		rows, err := db.QueryContext(ctx, q.SQL, q.Args...)
+		if err != nil {
+			return st, fmt.Errorf("sheet %q: query: %w", name, err)
+		}
+		qs, err := exportRows(ctx, rows, w, name, opts, dynamic)
+		rows.Close()
+		st.Rows += qs.Rows
+		st.Sheets = append(st.Sheets, qs.Sheets...)
+		st.Warnings.BigNumbers += qs.Warnings.BigNumbers
+		st.Warnings.Truncated += qs.Warnings.Truncated
+		st.Warnings.DatesOutOfRange += qs.Warnings.DatesOutOfRange
+		if err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+// ExportRows writes rows to a new sheet named sheet (and its numbered
+// continuations). The caller closes rows.
+func ExportRows(ctx context.Context, rows *sql.Rows, w *xlsx.Writer, sheet string, opts Options) (Stats, error) {
+	return exportRows(ctx, rows, w, sheet, opts, false)
+}
+
+func exportRows(ctx context.Context, rows *sql.Rows, w *xlsx.Writer, sheet string, opts Options, dynamic bool) (Stats, error) {
+	e, err := newExporter(rows, w, sheet, &opts, dynamic)
+	if err != nil {
+		return Stats{}, err
+	}
+	err = e.run(ctx, rows)
+	if opts.Progress != nil {
+		opts.Progress(e.st.Rows)
+	}
+	return e.st, err
+}
+
+type exporter struct {
+	w       *xlsx.Writer
+	base    string
+	opts    *Options
+	cols    []*column
+	dests   []any
+	header  []xlsx.Cell
+	cells   []xlsx.Cell
+	sheet   *xlsx.Sheet
+	perPage int
+	st      Stats
+	cv      converter
+}
+
+// newExporter prepares a sheet for rows. With dynamic, values are scanned
+// as the driver returns them rather than into their declared type: SQLite
+// is dynamically typed, and a column's values need not match its declared
+// type. Other drivers fall back to it at the first value that does not fit.
+func newExporter(rows *sql.Rows, w *xlsx.Writer, base string, opts *Options, dynamic bool) (*exporter, error) {
+	if err := xlsx.CheckSheetName(base); err != nil {
+		return nil, err
+	}
+	types, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, fmt.Errorf("sheet %q: %w", base, err)
+	}
+	loc := opts.Location
+	if loc == nil {
+		loc = time.UTC
+	}
+	e := &exporter{w: w, base: base, opts: opts, perPage: opts.RowsPerSheet}
+	if e.perPage <= 1 || e.perPage > xlsx.MaxRows {
+		e.perPage = xlsx.MaxRows
+	}
+	e.cv = converter{opts: opts, loc: loc, warn: &e.st.Warnings}
+	bold, err := w.AddStyle(xlsx.Style{Font: xlsx.Font{Bold: true}})
+	if err != nil {
+		return nil, err
+	}
+	for _, ct := range types {
+		c := &column{name: ct.Name(), kind: kindOf(ct), dynamic: dynamic}
+		scale := int64(0)
+		if _, s, ok := ct.DecimalSize(); ok {
+			scale = s
+		}
+		if f := c.kind.numFmt(scale); f != "" {
+			if c.style, err = w.AddStyle(xlsx.Style{NumFmt: f}); err != nil {
+				return nil, err
+			}
+			c.styled = true
+			if c.styleMS, err = w.AddStyle(xlsx.Style{NumFmt: f + ".000"}); err != nil {
+				return nil, err
+			}
+		}
+		e.cols = append(e.cols, c)
+		e.header = append(e.header, xlsx.String(c.name).WithStyle(bold))
+	}
+	e.dests = make([]any, len(e.cols))
+	e.setDests()
+	e.cells = make([]xlsx.Cell, len(e.cols))
+	return e, nil
+}
+
+func (e *exporter) setDests() {
+	for i, c := range e.cols {
+		e.dests[i] = c.dest()
+	}
+}
+
+// scan reads the current row, switching to scanning values as they are
+// when a value does not fit its column's declared type.
+func (e *exporter) scan(rows *sql.Rows) error {
+	err := rows.Scan(e.dests...)
+	if err == nil {
+		return nil
+	}
+	for _, c := range e.cols {
+		c.dynamic = true
+	}
+	e.setDests()
+	return rows.Scan(e.dests...)
+}
+
+func (e *exporter) row(cells []xlsx.Cell) error {
+	for i, c := range e.cols {
+		cell, err := e.cv.cell(c)
+		if err != nil {
+			return &xlsx.CellError{Sheet: e.sheetName(), Row: int(e.st.Rows%int64(e.perPage-1)) + 2, Col: i + 1, Err: err}
+		}
+		cells[i] = cell
+	}
+	return nil
+}
+
+func (e *exporter) sheetName() string {
+	if e.sheet != nil {
+		return e.sheet.Name()
+	}
+	return e.base
+}
+
+func (e *exporter) run(ctx context.Context, rows *sql.Rows) error {
+	// Sample the first rows to fit the column widths: the only rows held.
+	n := e.opts.SampleRows
+	if n == 0 {
+		n = 100
+	}
+	var sample [][]xlsx.Cell
+	e.cv.clone = true
+	for len(sample) < n && rows.Next() {
+		if err := e.scan(rows); err != nil {
+			return fmt.Errorf("sheet %q, row %d: %w", e.base, len(sample)+2, err)
+		}
+		cells := make([]xlsx.Cell, len(e.cols))
+		if err := e.row(cells); err != nil {
+			return err
+		}
+		sample = append(sample, cells)
+	}
+	e.cv.clone = false
+	e.fitWidths(sample)
+	for _, cells := range sample {
+		if err := e.write(cells); err != nil {
+			return err
+		}
+	}
+	for rows.Next() {
+		if err := e.scan(rows); err != nil {
+			return fmt.Errorf("sheet %q, row %d: %w", e.sheetName(), e.sheet.LastRow()+1, err)
+		}
+		if err := e.row(e.cells); err != nil {
+			return err
+		}
+		if err := e.write(e.cells); err != nil {
+			return err
+		}
+		if e.st.Rows%progressEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if e.opts.Progress != nil {
+				e.opts.Progress(e.st.Rows)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("sheet %q: %w", e.sheetName(), err)
+	}
+	if e.sheet == nil {
+		if err := e.newSheet(); err != nil {
+			return err
+		}
+	}
+	return e.endSheet()
+}
+
+// fitWidths sizes columns to the header and the sampled values.
+func (e *exporter) fitWidths(sample [][]xlsx.Cell) {
+	if e.opts.SampleRows < 0 {
+		return
+	}
+	for i, c := range e.cols {
+		c.width = utf8.RuneCountInString(c.name) + 2 // room for the filter button
+		for _, row := range sample {
+			c.width = max(c.width, displayWidth(row[i], c.kind))
+		}
+		c.width = min(c.width+1, 60)
+	}
+}
+
+func displayWidth(c xlsx.Cell, k kind) int {
+	switch v := c.Value().(type) {
+	case nil:
+		return 0
+	case string:
+		longest := 0
+		for line := range strings.SplitSeq(v, "\n") {
+			longest = max(longest, utf8.RuneCountInString(line))
+		}
+		return longest
+	case time.Time:
+		switch k {
+		case kindDate:
+			return 10
+		case kindTime:
+			return 8
+		}
+		return 19
+	case int64, uint64:
+		return len(fmt.Sprint(v))
+	case float64:
+		return min(len(fmt.Sprint(v)), 15)
+	case bool:
+		return 5
+	}
+	return 10
+}
+
+func (e *exporter) newSheet() error {
+	if e.sheet != nil {
+		if err := e.endSheet(); err != nil {
+			return err
+		}
+	}
+	name := xlsx.NumberedSheetName(e.base, len(e.st.Sheets))
+	sh, err := e.w.AddSheet(name, xlsx.SheetOptions{FreezeRows: 1})
+	if err != nil {
+		return err
+	}
+	e.sheet = sh
+	e.st.Sheets = append(e.st.Sheets, name)
+	for i, c := range e.cols {
+		if c.width > 0 {
+			if err := sh.SetColumn(i+1, i+1, xlsx.ColumnOptions{Width: float64(c.width)}); err != nil {
+				return err
+			}
+		}
+	}
+	return sh.WriteRow(e.header)
+}
+
+func (e *exporter) endSheet() error {
+	if len(e.cols) == 0 {
+		return nil
+	}
+	return e.sheet.SetAutoFilter(xlsx.Range{FirstRow: 1, FirstCol: 1, LastRow: e.sheet.LastRow(), LastCol: len(e.cols)})
+}
+
+func (e *exporter) write(cells []xlsx.Cell) error {
+	if e.sheet == nil || e.sheet.LastRow() >= e.perPage {
+		if err := e.newSheet(); err != nil {
+			return err
+		}
+	}
+	if err := e.sheet.WriteRow(cells); err != nil {
+		return err
+	}
+	e.st.Rows++
+	return nil
+}

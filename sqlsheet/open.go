@@ -1,0 +1,40 @@
+package sqlsheet
+
+import (
+	"database/sql"
+	"fmt"
+	"strings"
+
+	_ "github.com/go-sql-driver/mysql" // mysql:// and mariadb://
+	_ "github.com/jackc/pgx/v5/stdlib" // postgres://
+	"github.com/xo/dburl"
+	_ "modernc.org/sqlite" // sqlite:, pure Go
+)
+
+// Open opens a database by URL: sqlite:path/to.db (or file:),
+// postgres://user:pass@host/db, mysql://user:pass@host/db. SQLite is
+// embedded (no server, no cgo). The URL forms are those of
+// github.com/xo/dburl.
+func Open(url string) (*sql.DB, error) {
+	u, err := dburl.Parse(url)
+	if err != nil {
+		return nil, fmt.Errorf("database URL: %w", err)
+	}
+	driver, dsn := u.Driver, u.DSN
+	switch driver {
+	case "sqlite3":
+		// dburl names mattn's cgo driver; modernc's pure-Go one is
+		// registered as "sqlite" and takes the path with its own options.
+		driver = "sqlite"
+		dsn, _, _ = strings.Cut(dsn, "?")
+		dsn = "file:" + dsn + "?_pragma=busy_timeout(5000)"
+	case "pgx", "mysql":
+	default:
+		return nil, fmt.Errorf("database URL: unsupported database %q (use sqlite:, postgres:// or mysql://)", u.Scheme)
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		return nil, err
+	}
+	return db, nil
+}

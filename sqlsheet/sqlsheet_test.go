@@ -1,0 +1,202 @@
+package sqlsheet_test
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sheetstream/sheetstream/internal/pyread"
+	"github.com/sheetstream/sheetstream/sqlsheet"
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+func n(v float64) *pyread.Value  { return &pyread.Value{Type: "n", V: v} }
+func s(v string) *pyread.Value   { return &pyread.Value{Type: "s", V: v} }
+func b(v bool) *pyread.Value     { return &pyread.Value{Type: "b", V: v} }
+func d(iso string) *pyread.Value { return &pyread.Value{Type: "d", V: iso} }
+func tm(iso string) *pyread.Value {
+	return &pyread.Value{Type: "t", V: iso}
+}
+func dur(sec float64) *pyread.Value { return &pyread.Value{Type: "dur", V: sec} }
+
+// export runs the queries into a workbook file and returns its path.
+func export(t *testing.T, db *sql.DB, queries []sqlsheet.Query, opts sqlsheet.Options) (string, sqlsheet.Stats) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "export.xlsx")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := xlsx.NewWriter(f, xlsx.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sqlsheet.Export(context.Background(), db, w, queries, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path, st
+}
+
+// checkSheet compares what openpyxl and python-calamine read with want,
+// row by row; a nil row in want is not checked.
+func checkSheet(t *testing.T, r *pyread.Result, sheet string, want [][]*pyread.Value) {
+	t.Helper()
+	if r == nil || r.Error != "" || len(r.Audit) > 0 {
+		t.Fatalf("readers: %+v", r)
+	}
+	for _, reader := range []string{"openpyxl", "calamine"} {
+		got := r.Openpyxl[sheet]
+		if reader == "calamine" {
+			got = r.Calamine[sheet]
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s: sheet %q has %d rows, want %d", reader, sheet, len(got), len(want))
+			continue
+		}
+		for i, row := range want {
+			if row == nil {
+				continue
+			}
+			for j, w := range row {
+				var g *pyread.Value
+				if j < len(got[i]) {
+					g = got[i][j]
+				}
+				if reader == "calamine" && g == nil && w.Equal(s("")) {
+					continue // calamine reads empty text as an empty cell
+				}
+				if !g.Equal(w) {
+					t.Errorf("%s: sheet %q %s: got %v, want %v", reader, sheet, xlsx.CellName(i+1, j+1), g, w)
+				}
+			}
+		}
+	}
+	if f := r.Freeze[sheet]; f == nil || *f != "A2" {
+		t.Errorf("sheet %q: header not frozen: %v", sheet, f)
+	}
+	if len(want) > 0 {
+		wantFilter := "A1:" + xlsx.CellName(len(want), len(want[0]))
+		if f := r.Filters[sheet]; f == nil || *f != wantFilter {
+			t.Errorf("sheet %q: autofilter %v, want %s", sheet, f, wantFilter)
+		}
+	}
+}
+
+func mustExec(t *testing.T, db *sql.DB, stmts ...string) {
+	t.Helper()
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+func TestSQLite(t *testing.T) {
+	pyread.Python(t)
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	long := strings.Repeat("ab", 20000)
+	mustExec(t, db,
+		`CREATE TABLE items (id INTEGER PRIMARY KEY, qty INT, big BIGINT, price NUMERIC(10,2), ratio REAL,
+			name TEXT, active BOOLEAN, day DATE, at DATETIME, data BLOB, note VARCHAR(40))`,
+		`INSERT INTO items VALUES (1, 42, 9007199254740993, 12.5, 0.125, 'Café ☕', 1, '2024-02-29', '2024-02-29 13:45:30.250', x'00ff', NULL)`,
+		`INSERT INTO items VALUES (2, -7, 5, 3, -1.5, 'line1
+line2', 0, '1900-03-01', '2026-01-02 03:04:05', x'', 'n')`,
+		`INSERT INTO items (id) VALUES (3)`,
+		`INSERT INTO items (id, qty, name) VALUES (4, 'not a number', '`+long+`')`,
+	)
+	path, st := export(t, db, []sqlsheet.Query{
+		{SQL: "SELECT * FROM items ORDER BY id", Sheet: "Items"},
+		{SQL: "SELECT 1 + 1 AS two, 'x' || 'y' AS xy, 2.5 * 2 AS five, NULL AS nada, MIN(day) AS first_day, MAX(at) AS last_at, MAX(name) AS last_name FROM items", Sheet: "Expressions"},
+	}, sqlsheet.Options{Null: "(null)", Binary: sqlsheet.BinaryHex})
+	if st.Rows != 5 || !slices.Equal(st.Sheets, []string{"Items", "Expressions"}) {
+		t.Errorf("stats %+v", st)
+	}
+	if st.Warnings.BigNumbers != 1 || st.Warnings.Truncated != 1 {
+		t.Errorf("warnings %+v, want one big number and one truncated text", st.Warnings)
+	}
+	null := s("(null)")
+	r := pyread.Read(t, path)[path]
+	checkSheet(t, r, "Items", [][]*pyread.Value{
+		{s("id"), s("qty"), s("big"), s("price"), s("ratio"), s("name"), s("active"), s("day"), s("at"), s("data"), s("note")},
+		{n(1), n(42), s("9007199254740993"), n(12.5), n(0.125), s("Café ☕"), b(true), d("2024-02-29T00:00:00"), d("2024-02-29T13:45:30.250000"), s("00ff"), null},
+		{n(2), n(-7), n(5), n(3), n(-1.5), s("line1\nline2"), b(false), d("1900-03-01T00:00:00"), d("2026-01-02T03:04:05"), s(""), s("n")},
+		{n(3), null, null, null, null, null, null, null, null, null, null},
+		{n(4), s("not a number"), null, null, null, s(long[:32767]), null, null, null, null, null},
+	})
+	checkSheet(t, r, "Expressions", [][]*pyread.Value{
+		{s("two"), s("xy"), s("five"), s("nada"), s("first_day"), s("last_at"), s("last_name")},
+		{n(2), s("xy"), n(5), null, d("1900-03-01T00:00:00"), d("2026-01-02T03:04:05"), s("line1\nline2")},
+	})
+	if w := r.Widths["Items"]; w["F"] < 20 || w["A"] < 3 {
+		t.Errorf("column widths not fitted: %v", w)
+	}
+}
+
+func TestRollover(t *testing.T) {
+	pyread.Python(t)
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "roll.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db, "CREATE TABLE t (v INTEGER)")
+	for i := range 7 {
+		mustExec(t, db, "INSERT INTO t VALUES ("+string(rune('0'+i))+")")
+	}
+	path, st := export(t, db, []sqlsheet.Query{{SQL: "SELECT v FROM t ORDER BY v", Sheet: "Nums"}},
+		sqlsheet.Options{RowsPerSheet: 4, SampleRows: 2})
+	want := []string{"Nums", "Nums (2)", "Nums (3)"}
+	if !slices.Equal(st.Sheets, want) || st.Rows != 7 {
+		t.Fatalf("stats %+v", st)
+	}
+	r := pyread.Read(t, path)[path]
+	checkSheet(t, r, "Nums", [][]*pyread.Value{{s("v")}, {n(0)}, {n(1)}, {n(2)}})
+	checkSheet(t, r, "Nums (2)", [][]*pyread.Value{{s("v")}, {n(3)}, {n(4)}, {n(5)}})
+	checkSheet(t, r, "Nums (3)", [][]*pyread.Value{{s("v")}, {n(6)}})
+}
+
+func TestCancel(t *testing.T) {
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	w, _ := xlsx.NewWriter(discard{}, xlsx.Options{})
+	calls := 0
+	_, err = sqlsheet.Export(ctx, db, w, []sqlsheet.Query{{
+		SQL: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c",
+	}}, sqlsheet.Options{Progress: func(int64) {
+		if calls++; calls == 3 {
+			cancel()
+		}
+	}})
+	if err == nil || !strings.Contains(err.Error(), "cancel") {
+		t.Errorf("err = %v, want cancellation", err)
+	}
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+func TestOpenErrors(t *testing.T) {
+	for _, url := range []string{"oracle://x/y", "::::"} {
+		if _, err := sqlsheet.Open(url); err == nil {
+			t.Errorf("Open(%q) succeeded", url)
+		}
+	}
+}

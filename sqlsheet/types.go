@@ -1,0 +1,120 @@
+package sqlsheet
+
+import (
+	"database/sql"
+	"reflect"
+	"strings"
+	"time"
+)
+
+// kind is what a column's values become in the sheet.
+type kind uint8
+
+const (
+	kindText kind = iota
+	kindInt
+	kindUint
+	kindFloat
+	kindDecimal
+	kindBool
+	kindDate
+	kindTimestamp
+	kindTimestampTZ
+	kindTime
+	kindInterval
+	kindBinary
+	// kindAny: no usable declared type (SQLite expressions, unknown
+	// types): each value is mapped by its Go type.
+	kindAny
+)
+
+// kindOf maps a column's declared type to a kind. The names cover
+// PostgreSQL, MySQL/MariaDB and SQLite's declared types (with SQLite's
+// affinity rules for the free-form names it accepts).
+func kindOf(ct *sql.ColumnType) kind {
+	name := strings.ToUpper(strings.TrimSpace(ct.DatabaseTypeName()))
+	unsigned := strings.Contains(name, "UNSIGNED")
+	name = strings.TrimSpace(strings.ReplaceAll(name, "UNSIGNED", ""))
+	if i := strings.IndexByte(name, '('); i >= 0 {
+		name = strings.TrimSpace(name[:i])
+	}
+	switch name {
+	case "":
+		return kindAny
+	case "INT2", "INT4", "INT8", "SMALLINT", "INTEGER", "INT", "BIGINT", "TINYINT", "MEDIUMINT",
+		"SMALLSERIAL", "SERIAL", "BIGSERIAL", "YEAR":
+		if unsigned && (name == "BIGINT" || name == "INT8") {
+			return kindUint
+		}
+		return kindInt
+	case "FLOAT4", "FLOAT8", "REAL", "FLOAT", "DOUBLE", "DOUBLE PRECISION":
+		return kindFloat
+	case "NUMERIC", "DECIMAL", "MONEY", "NEWDECIMAL":
+		return kindDecimal
+	case "BOOL", "BOOLEAN", "BIT":
+		return kindBool
+	case "DATE":
+		return kindDate
+	case "TIMESTAMP", "DATETIME", "TIMESTAMP WITHOUT TIME ZONE":
+		return kindTimestamp
+	case "TIMESTAMPTZ", "TIMESTAMP WITH TIME ZONE":
+		return kindTimestampTZ
+	case "TIME", "TIME WITHOUT TIME ZONE":
+		return kindTime
+	case "INTERVAL":
+		return kindInterval
+	case "BYTEA", "BLOB", "BINARY", "VARBINARY", "TINYBLOB", "MEDIUMBLOB", "LONGBLOB":
+		return kindBinary
+	case "TEXT", "VARCHAR", "CHAR", "BPCHAR", "NAME", "CITEXT", "NVARCHAR", "NCHAR", "CLOB", "TINYTEXT", "MEDIUMTEXT",
+		"LONGTEXT", "JSON", "JSONB", "UUID", "XML", "ENUM", "SET", "INET", "CIDR", "MACADDR", "TIMETZ":
+		return kindText
+	}
+	// SQLite accepts any type name and gives it an affinity by substring.
+	switch {
+	case strings.Contains(name, "INT"):
+		return kindInt
+	case strings.Contains(name, "CHAR"), strings.Contains(name, "CLOB"), strings.Contains(name, "TEXT"):
+		return kindText
+	case strings.Contains(name, "BLOB"):
+		return kindBinary
+	case strings.Contains(name, "REAL"), strings.Contains(name, "FLOA"), strings.Contains(name, "DOUB"):
+		return kindFloat
+	case strings.HasPrefix(name, "_"): // PostgreSQL arrays: _INT4, _TEXT...
+		return kindText
+	}
+	// Otherwise trust the driver's Go type.
+	switch st := ct.ScanType(); {
+	case st == nil:
+		return kindAny
+	case st == reflect.TypeFor[time.Time]():
+		return kindTimestamp
+	case st.Kind() >= reflect.Int && st.Kind() <= reflect.Int64:
+		return kindInt
+	case st.Kind() >= reflect.Uint && st.Kind() <= reflect.Uint64:
+		return kindUint
+	case st.Kind() == reflect.Float32 || st.Kind() == reflect.Float64:
+		return kindFloat
+	case st.Kind() == reflect.Bool:
+		return kindBool
+	}
+	return kindAny
+}
+
+// numFmt is the number format a kind's cells get, "" for General.
+func (k kind) numFmt(scale int64) string {
+	switch k {
+	case kindDate:
+		return "yyyy-mm-dd"
+	case kindTimestamp, kindTimestampTZ:
+		return "yyyy-mm-dd hh:mm:ss"
+	case kindTime:
+		return "hh:mm:ss"
+	case kindInterval:
+		return "[h]:mm:ss"
+	case kindDecimal:
+		if scale > 0 && scale <= 10 {
+			return "0." + strings.Repeat("0", int(scale))
+		}
+	}
+	return ""
+}
