@@ -24,7 +24,7 @@ const (
 
 // DefaultSharedStringsBudget bounds the shared strings table in
 // StringsAuto mode.
-const DefaultSharedStringsBudget = 8 << 20
+const DefaultSharedStringsBudget = 1 << 20
 
 // sstEntryOverhead estimates what one entry costs beyond its text: a map
 // entry, a slice element and the string header.

@@ -396,6 +396,7 @@ func TestExcelTwins(t *testing.T) {
 			}
 			opts := tw.opts
 			opts.Strings = xlsx.StringsShared
+			opts.CellRefs = xlsx.CellRefsAlways // as Excel writes them
 			ours := writeBook(t, opts, tw.build)
 			want, got := unpack(t, excel), unpack(t, ours)
 			delete(want, "xl/calcChain.xml")

@@ -288,6 +288,7 @@ func (s *Sheet) encodeRow(b []byte, row int, cells []Cell, opts *RowOptions) (_ 
 		}
 	}
 	b = append(b, '>')
+	allRefs := s.w.opts.CellRefs == CellRefsAlways
 	for col0 := range cells {
 		c := &cells[col0]
 		if c.kind == kindEmpty {
@@ -296,10 +297,17 @@ func (s *Sheet) encodeRow(b []byte, row int, cells []Cell, opts *RowOptions) (_ 
 		if first == 0 {
 			first = col0 + 1
 		}
+		// A cell's r is optional when it follows the previous one (or
+		// opens the row in column A): leaving it out saves a third of the
+		// XML of a typical row.
+		if allRefs || col0 != last {
+			b = append(b, `<c r="`...)
+			b = appendCellRef(b, row, col0)
+			b = append(b, '"')
+		} else {
+			b = append(b, `<c`...)
+		}
 		last = col0 + 1
-		b = append(b, `<c r="`...)
-		b = appendCellRef(b, row, col0)
-		b = append(b, '"')
 		style := c.style
 		if int(style) >= len(w.styles.xfs) {
 			return b, 0, 0, 0, &CellError{s.name, row, col0 + 1, fmt.Errorf("%w: %d", ErrStyle, style)}

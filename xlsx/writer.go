@@ -78,7 +78,22 @@ type Options struct {
 	ChunkSize int
 	// Properties are stored in docProps/core.xml and docProps/app.xml.
 	Properties Properties
+	// CellRefs chooses when cells carry their reference (r="B7").
+	CellRefs CellRefs
 }
+
+// CellRefs says when a cell's XML names its reference.
+type CellRefs uint8
+
+const (
+	// CellRefsCompact writes a reference only where a cell does not
+	// directly follow the previous one in its row, as the format allows:
+	// a third less XML for dense rows. Excel, LibreOffice, openpyxl and
+	// calamine read it.
+	CellRefsCompact CellRefs = iota
+	// CellRefsAlways writes every reference, as Excel itself does.
+	CellRefsAlways
+)
 
 // DefinedName is a workbook-level or sheet-level name for a range,
 // constant or formula.

@@ -25,11 +25,11 @@ const windowSize = 32 << 10
 
 // DefaultChunkSize balances the cost of re-priming each chunk's dictionary
 // (about windowSize of extra hashing) against memory in flight.
-const DefaultChunkSize = 512 << 10
+const DefaultChunkSize = 256 << 10
 
 // chunkSlack lets a chunk overrun its nominal size by a row or so without
 // growing its buffer.
-const chunkSlack = 64 << 10
+const chunkSlack = 16 << 10
 
 type job struct {
 	in   []byte
@@ -109,7 +109,7 @@ func (p *Pool) ChunkSize() int { return p.chunkSize }
 
 // InFlight is how many chunks one stream keeps queued before it waits for
 // the oldest to be written.
-func (p *Pool) InFlight() int { return 2 * p.workers }
+func (p *Pool) InFlight() int { return p.workers + 1 }
 
 func (p *Pool) work(fw *flate.Writer) {
 	defer p.wg.Done()

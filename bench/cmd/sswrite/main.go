@@ -1,0 +1,80 @@
+// Command sswrite writes a benchmark workload with sheetstream.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"log"
+	"os"
+
+	"github.com/sheetstream/sheetstream/bench/workload"
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+func main() {
+	name := flag.String("workload", "W1", "W1, W2 or W3")
+	out := flag.String("o", "out.xlsx", "output file")
+	rows := flag.Int("rows", 0, "override the row count")
+	level := flag.String("level", "balanced", "none, fastest, balanced or smallest")
+	workers := flag.Int("workers", 0, "deflate workers (0: GOMAXPROCS)")
+	chunk := flag.Int("chunk", 0, "chunk size in bytes (0: default)")
+	strings := flag.String("strings", "auto", "auto, shared or inline")
+	budget := flag.Int("sst-budget", 0, "shared strings budget in bytes (0: default)")
+	flag.Parse()
+	wl, err := workload.ByName(*name, *rows)
+	if err != nil {
+		log.Fatal(err)
+	}
+	opts := xlsx.Options{Workers: *workers, ChunkSize: *chunk, SharedStringsBudget: *budget}
+	opts.Compression = map[string]xlsx.Compression{"none": xlsx.CompressionNone, "fastest": xlsx.CompressionFastest,
+		"balanced": xlsx.CompressionBalanced, "smallest": xlsx.CompressionSmallest}[*level]
+	opts.Strings = map[string]xlsx.StringMode{"auto": xlsx.StringsAuto, "shared": xlsx.StringsShared, "inline": xlsx.StringsInline}[*strings]
+	f, err := os.Create(*out)
+	if err != nil {
+		log.Fatal(err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	w, err := xlsx.NewWriter(bw, opts)
+	if err != nil {
+		log.Fatal(err)
+	}
+	sh, err := w.AddSheet("Sheet1", xlsx.SheetOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	cells := make([]xlsx.Cell, wl.Cols)
+	if wl.Header != nil {
+		for j, h := range wl.Header {
+			cells[j] = xlsx.String(h)
+		}
+		if err := sh.WriteRow(cells); err != nil {
+			log.Fatal(err)
+		}
+	}
+	vals := make([]workload.Value, wl.Cols)
+	for i := range wl.Rows {
+		wl.Fill(i, vals, nil)
+		for j, v := range vals {
+			switch v.Kind {
+			case workload.Int:
+				cells[j] = xlsx.Int(v.I)
+			case workload.Float:
+				cells[j] = xlsx.Float(v.F)
+			default:
+				cells[j] = xlsx.String(v.S)
+			}
+		}
+		if err := sh.WriteRow(cells); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	if err := bw.Flush(); err != nil {
+		log.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		log.Fatal(err)
+	}
+}
