@@ -19,6 +19,14 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import openpyxl, pyth
 fi
 export SHEETSTREAM_PYTHON="$venv/bin/python"
 
+# LibreOffice, which re-saves workbooks in the tests.
+if ! command -v soffice >/dev/null 2>&1; then
+  echo "== installing LibreOffice"
+  export DEBIAN_FRONTEND=noninteractive
+  (apt-get update -qq && apt-get install -y -qq libreoffice-calc-nogui) >/dev/null
+fi
+export SHEETSTREAM_SOFFICE="$(command -v soffice)"
+
 # staticcheck, pinned.
 staticcheck_version=v0.8.2
 sc="$cache/bin/staticcheck-$staticcheck_version"

@@ -65,8 +65,8 @@ type Options struct {
 	// RowsPerSheet caps a sheet's rows, header included (xlsx.MaxRows when
 	// zero); below the limit it is mostly for tests.
 	RowsPerSheet int
-	// Progress, when set, is called with the rows exported so far, every
-	// few thousand rows and at the end of each query.
+	// Progress, when set, is called with the rows exported so far (across
+	// all queries), every few thousand rows and at the end of each query.
 	Progress func(rows int64)
 }
 
@@ -95,6 +95,14 @@ type Stats struct {
 	Warnings Warnings
 }
 
+func (s *Stats) add(o Stats) {
+	s.Rows += o.Rows
+	s.Sheets = append(s.Sheets, o.Sheets...)
+	s.Warnings.BigNumbers += o.Warnings.BigNumbers
+	s.Warnings.Truncated += o.Warnings.Truncated
+	s.Warnings.DatesOutOfRange += o.Warnings.DatesOutOfRange
+}
+
 const progressEvery = 8192
 
 // Export runs each query and writes its rows to a sheet of w, in order. It
@@ -111,13 +119,14 @@ func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, op
 		if err != nil {
 			return st, fmt.Errorf("sheet %q: query: %w", name, err)
 		}
-		qs, err := exportRows(ctx, rows, w, name, opts, dynamic)
+		qopts := opts
+		if opts.Progress != nil {
+			done := st.Rows
+			qopts.Progress = func(n int64) { opts.Progress(done + n) }
+		}
+		qs, err := exportRows(ctx, rows, w, name, qopts, dynamic)
 		rows.Close()
-		st.Rows += qs.Rows
-		st.Sheets = append(st.Sheets, qs.Sheets...)
-		st.Warnings.BigNumbers += qs.Warnings.BigNumbers
-		st.Warnings.Truncated += qs.Warnings.Truncated
-		st.Warnings.DatesOutOfRange += qs.Warnings.DatesOutOfRange
+		st.add(qs)
 		if err != nil {
 			return st, err
 		}

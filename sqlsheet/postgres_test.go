@@ -1,27 +1,18 @@
 package sqlsheet_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sheetstream/sheetstream/internal/pyread"
+	"github.com/sheetstream/sheetstream/internal/testenv"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 )
 
 // postgresURL is the throwaway server the test command starts.
 func postgresURL(t *testing.T) string {
-	t.Helper()
-	url := os.Getenv("SHEETSTREAM_PG_URL")
-	if url == "" {
-		msg := "SHEETSTREAM_PG_URL is not set: run the tests with `make test`, which starts a PostgreSQL server"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return url
+	return testenv.Get(t, "SHEETSTREAM_PG_URL", "starts a PostgreSQL server")
 }
 
 // TestPostgres exports every type of the mapping from a real server and

@@ -14,14 +14,14 @@ import (
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
-func n(v float64) *pyread.Value  { return &pyread.Value{Type: "n", V: v} }
-func s(v string) *pyread.Value   { return &pyread.Value{Type: "s", V: v} }
-func b(v bool) *pyread.Value     { return &pyread.Value{Type: "b", V: v} }
-func d(iso string) *pyread.Value { return &pyread.Value{Type: "d", V: iso} }
-func tm(iso string) *pyread.Value {
-	return &pyread.Value{Type: "t", V: iso}
-}
-func dur(sec float64) *pyread.Value { return &pyread.Value{Type: "dur", V: sec} }
+var (
+	n   = pyread.Num
+	s   = pyread.Str
+	b   = pyread.Bool
+	d   = pyread.DateTime
+	tm  = pyread.TimeOfDay
+	dur = pyread.Duration
+)
 
 // export runs the queries into a workbook file and returns its path.
 func export(t *testing.T, db *sql.DB, queries []sqlsheet.Query, opts sqlsheet.Options) (string, sqlsheet.Stats) {

@@ -66,3 +66,33 @@ func BenchmarkWriteRow(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWriteTextRow writes rows of ten distinct strings with non-ASCII
+// text and characters to escape (the W3 workload): past the shared strings
+// budget, text goes inline. One op is one row.
+func BenchmarkWriteTextRow(b *testing.B) {
+	phrases := []string{"alpha & beta", "Café résumé", "x < y > z", "中文字符测试", "plain text value",
+		"Tom & Jerry <b>", "naïve façade", "数据-data-mix"}
+	w, _ := xlsx.NewWriter(io.Discard, xlsx.Options{Workers: 1})
+	sh, _ := w.AddSheet("S", xlsx.SheetOptions{})
+	row := make([]xlsx.Cell, 10)
+	texts := make([]string, 1000)
+	for i := range texts {
+		texts[i] = "row " + strconv.Itoa(i) + " col: " + phrases[i%8]
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if i%(xlsx.MaxRows-1) == 0 && i > 0 {
+			sh, _ = w.AddSheet("S"+strconv.Itoa(i), xlsx.SheetOptions{})
+		}
+		for j := range row {
+			row[j] = xlsx.String(texts[(i*10+j)%len(texts)])
+		}
+		if err := sh.WriteRow(row); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	w.Close()
+}

@@ -1,6 +1,7 @@
 package xlsx
 
 import (
+	"strings"
 	"unicode/utf8"
 )
 
@@ -36,14 +37,19 @@ func appendText(b []byte, s string) ([]byte, error) {
 			continue
 		}
 		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size <= 1 {
+			// A run of non-ASCII bytes holds whole runes: check it at once.
+			j := i + 1
+			for j < len(s) && s[j] >= utf8.RuneSelf {
+				j++
+			}
+			run := s[i:j]
+			if !utf8.ValidString(run) {
 				return b, ErrInvalidUTF8
 			}
-			if r == 0xFFFE || r == 0xFFFF {
+			if strings.Contains(run, "\uFFFE") || strings.Contains(run, "\uFFFF") {
 				return b, ErrNonCharacter
 			}
-			i += size
+			i = j
 			continue
 		}
 		b = append(b, s[start:i]...)

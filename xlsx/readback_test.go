@@ -14,15 +14,16 @@ import (
 )
 
 // Expected values, as internal/pyread reports them.
-func n(v float64) *pyread.Value  { return &pyread.Value{Type: "n", V: v} }
-func s(v string) *pyread.Value   { return &pyread.Value{Type: "s", V: v} }
-func b(v bool) *pyread.Value     { return &pyread.Value{Type: "b", V: v} }
-func d(iso string) *pyread.Value { return &pyread.Value{Type: "d", V: iso} }
-func tm(iso string) *pyread.Value {
-	return &pyread.Value{Type: "t", V: iso}
-}
-func dur(sec float64) *pyread.Value          { return &pyread.Value{Type: "dur", V: sec} }
-func e(code string) *pyread.Value            { return &pyread.Value{Type: "e", V: code} }
+var (
+	n   = pyread.Num
+	s   = pyread.Str
+	b   = pyread.Bool
+	d   = pyread.DateTime
+	tm  = pyread.TimeOfDay
+	dur = pyread.Duration
+	e   = pyread.Error
+)
+
 func row(v ...*pyread.Value) []*pyread.Value { return v }
 
 type readbackCase struct {
@@ -33,6 +34,9 @@ type readbackCase struct {
 	want map[string][][]*pyread.Value
 	// check inspects the rest of what the readers saw.
 	check func(t *testing.T, r *pyread.Result)
+	// libreOffice lists cells that LibreOffice's copy holds differently,
+	// by LibreOffice's own semantics (it calculates formulas, for one).
+	libreOffice map[string]map[string]*pyread.Value
 }
 
 func must(t *testing.T, err error) {
@@ -178,6 +182,8 @@ var readbackCases = []readbackCase{
 			}))
 		},
 		want: map[string][][]*pyread.Value{"Calc": {row(n(2), n(3), n(6), s("2x"), b(false), e("#DIV/0!"))}},
+		// LibreOffice calculates the formula that has no cached value.
+		libreOffice: map[string]map[string]*pyread.Value{"Calc": {"G1": n(5)}},
 		check: func(t *testing.T, r *pyread.Result) {
 			want := map[string]string{"C1": "=A1*B1", "D1": `=A1&"x"`, "E1": "=A1>B1", "F1": "=1/0", "G1": "=SUM(A1:B1)"}
 			if got := r.Formulas["Calc"]; !mapsEqual(got, want) {
@@ -288,6 +294,8 @@ var readbackCases = []readbackCase{
 		// these are checked against python-calamine, which decodes them as
 		// Excel does; see TestReadBack.
 		want: map[string][][]*pyread.Value{"Escapes": {row(s("bell\x07 and nul\x00"), s("cr\r\nlf"), s("literal _x0041_ stays"))}},
+		// LibreOffice turns CR LF in text into its line break, LF.
+		libreOffice: map[string]map[string]*pyread.Value{"Escapes": {"B1": s("cr\nlf")}},
 	},
 	{
 		name: "properties and defined names",
@@ -407,4 +415,68 @@ func allBlankToCalamine(r []*pyread.Value) bool {
 		}
 	}
 	return true
+}
+
+// TestLibreOffice has LibreOffice open every read-back workbook and save
+// it again with its own writer; openpyxl and python-calamine must read the
+// same values and types from LibreOffice's copies.
+func TestLibreOffice(t *testing.T) {
+	pyread.Python(t)
+	dir := t.TempDir()
+	paths := make([]string, len(readbackCases))
+	for i, c := range readbackCases {
+		paths[i] = filepath.Join(dir, "case"+itoa(i)+".xlsx")
+		f, err := os.Create(paths[i])
+		must(t, err)
+		w, err := xlsx.NewWriter(f, c.opts)
+		must(t, err)
+		c.build(t, w)
+		must(t, w.Close())
+		must(t, f.Close())
+	}
+	out := filepath.Join(dir, "lo")
+	must(t, os.Mkdir(out, 0o755))
+	resaved := pyread.Resave(t, out, paths...)
+	results := pyread.ReadValues(t, resaved...)
+	for i, c := range readbackCases {
+		t.Run(c.name, func(t *testing.T) {
+			r := results[resaved[i]]
+			if r == nil || r.Error != "" {
+				t.Fatalf("LibreOffice's copy: %+v", r)
+			}
+			for sheet, want := range c.want {
+				want = libreOfficeView(want, c.libreOffice[sheet])
+				if !calamineOnly[c.name] {
+					compareRows(t, "LibreOffice+openpyxl", sheet, r.Openpyxl[sheet], want, false)
+				}
+				compareRows(t, "LibreOffice+calamine", sheet, r.Calamine[sheet], want, true)
+			}
+		})
+	}
+}
+
+// libreOfficeView is want as LibreOffice keeps it: empty text becomes an
+// empty cell, and the case's listed cells differ.
+func libreOfficeView(want [][]*pyread.Value, differ map[string]*pyread.Value) [][]*pyread.Value {
+	out := make([][]*pyread.Value, len(want))
+	for r, cells := range want {
+		out[r] = slices.Clone(cells)
+		for c, v := range out[r] {
+			if v != nil && v.Type == "s" && v.V == "" {
+				out[r][c] = nil
+			}
+			if d, ok := differ[xlsx.CellName(r+1, c+1)]; ok {
+				out[r][c] = d
+			}
+		}
+		for c := len(cells); c < 20; c++ {
+			if d, ok := differ[xlsx.CellName(r+1, c+1)]; ok {
+				for len(out[r]) < c {
+					out[r] = append(out[r], nil)
+				}
+				out[r] = append(out[r], d)
+			}
+		}
+	}
+	return out
 }

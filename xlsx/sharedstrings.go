@@ -50,21 +50,20 @@ func newSharedStrings(budget int) *sharedStrings {
 	return &sharedStrings{index: map[string]uint32{}, rich: map[string]uint32{}, budget: budget}
 }
 
-// lookup returns s's index, adding s while the budget allows. ok is false
-// when s is new and the table is full: write it inline.
-func (t *sharedStrings) lookup(s string) (idx uint32, ok bool) {
-	if i, found := t.index[s]; found {
-		return i, true
-	}
-	if !t.room(len(s)) {
-		return 0, false
-	}
+// fits reports whether a new string of n bytes stays within the budget.
+func (t *sharedStrings) fits(n int) bool {
+	return (t.budget < 0 || t.used+n+sstEntryOverhead <= t.budget) && len(t.entries) < 1<<31-1
+}
+
+// add appends a string that is not in the table and fits.
+func (t *sharedStrings) add(s string) uint32 {
+	t.used += len(s) + sstEntryOverhead
 	// The cell's text may alias a caller's reused buffer (Bytes).
 	s = strings.Clone(s)
 	i := uint32(len(t.entries))
 	t.entries = append(t.entries, sstEntry{s: s})
 	t.index[s] = i
-	return i, true
+	return i
 }
 
 // lookupRich is lookup for rich text, keyed by its XML.
@@ -72,26 +71,15 @@ func (t *sharedStrings) lookupRich(x []byte) (idx uint32, ok bool) {
 	if i, found := t.rich[string(x)]; found {
 		return i, true
 	}
-	if !t.room(len(x)) {
+	if !t.fits(len(x)) {
 		return 0, false
 	}
+	t.used += len(x) + sstEntryOverhead
 	s := string(x)
 	i := uint32(len(t.entries))
 	t.entries = append(t.entries, sstEntry{s: s, rich: true})
 	t.rich[s] = i
 	return i, true
-}
-
-func (t *sharedStrings) room(n int) bool {
-	cost := n + sstEntryOverhead
-	if t.budget >= 0 && t.used+cost > t.budget {
-		return false
-	}
-	if len(t.entries) >= 1<<31-1 {
-		return false
-	}
-	t.used += cost
-	return true
 }
 
 // writeTo streams the part through emit, a chunk at a time.

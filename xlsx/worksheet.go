@@ -426,13 +426,14 @@ func (s *Sheet) appendString(b []byte, t string) ([]byte, int, error) {
 		if i, found := w.sst.index[t]; found {
 			return appendSharedRef(b, i), 1, nil
 		}
-		// A new string: check it can be written before it joins the table.
-		var err error
-		if w.scratch, err = appendText(w.scratch[:0], t); err != nil {
-			return b, 0, err
-		}
-		if i, ok := w.sst.lookup(t); ok {
-			return appendSharedRef(b, i), 1, nil
+		// A new string joins the table if it fits, once it is known to be
+		// writable; past the budget it goes inline without a second look.
+		if w.sst.fits(len(t)) {
+			var err error
+			if w.scratch, err = appendText(w.scratch[:0], t); err != nil {
+				return b, 0, err
+			}
+			return appendSharedRef(b, w.sst.add(t)), 1, nil
 		}
 	}
 	b = append(b, ` t="inlineStr"><is>`...)

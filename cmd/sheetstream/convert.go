@@ -61,30 +61,19 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 				src = f
 			}
 			bar := newProgress(size, "converting", true)
-			dst, err := createOutput(out)
-			if err != nil {
+			var st csvsheet.Stats
+			err := writeWorkbook(out, xlsx.Options{}, func(w *xlsx.Writer) error {
+				var err error
+				st, err = csvsheet.Convert(cmd.Context(), countingReader(src, bar), w, csvsheet.Options{
+					Comma: comma, NoInfer: noInfer, NoHeader: noHeader, Sheet: sheet,
+				})
 				return err
-			}
-			w, err := xlsx.NewWriter(dst.Writer(), xlsx.Options{})
-			if err != nil {
-				dst.abort()
-				return err
-			}
-			st, err := csvsheet.Convert(cmd.Context(), countingReader(src, bar), w, csvsheet.Options{
-				Comma: comma, NoInfer: noInfer, NoHeader: noHeader, Sheet: sheet,
 			})
-			if cerr := w.Close(); err == nil {
-				err = cerr
-			}
 			if bar != nil {
 				bar.Finish()
 			}
 			if err != nil {
-				dst.abort()
 				return fmt.Errorf("%s: %w", in, err)
-			}
-			if err := dst.commit(); err != nil {
-				return err
 			}
 			if out != "-" {
 				fmt.Fprintf(os.Stderr, "wrote %s: %d rows in %d sheet(s)\n", out, st.Rows, len(st.Sheets))

@@ -137,45 +137,20 @@ autofilter and fitted column widths; results past 1,048,575 rows continue on
 
 func runExport(cmd *cobra.Command, db *sql.DB, queries []sqlsheet.Query, out string, opts sqlsheet.Options) error {
 	bar := newProgress(-1, "exporting rows", false)
-	var done int64
-	opts.Progress = func(rows int64) {
-		if bar != nil {
-			bar.Set64(done + rows)
-		}
-	}
-	dst, err := createOutput(out)
-	if err != nil {
-		return err
-	}
-	w, err := xlsx.NewWriter(dst.Writer(), xlsx.Options{})
-	if err != nil {
-		dst.abort()
-		return err
+	if bar != nil {
+		opts.Progress = func(rows int64) { bar.Set64(rows) }
 	}
 	start := time.Now()
 	var st sqlsheet.Stats
-	for _, q := range queries {
-		qs, err := sqlsheet.Export(cmd.Context(), db, w, []sqlsheet.Query{q}, opts)
-		done += qs.Rows
-		st.Rows += qs.Rows
-		st.Sheets = append(st.Sheets, qs.Sheets...)
-		st.Warnings.BigNumbers += qs.Warnings.BigNumbers
-		st.Warnings.Truncated += qs.Warnings.Truncated
-		st.Warnings.DatesOutOfRange += qs.Warnings.DatesOutOfRange
-		if err != nil {
-			w.Close()
-			dst.abort()
-			return err
-		}
-	}
-	if err := w.Close(); err != nil {
-		dst.abort()
+	err := writeWorkbook(out, xlsx.Options{}, func(w *xlsx.Writer) error {
+		var err error
+		st, err = sqlsheet.Export(cmd.Context(), db, w, queries, opts)
 		return err
-	}
+	})
 	if bar != nil {
 		bar.Finish()
 	}
-	if err := dst.commit(); err != nil {
+	if err != nil {
 		return err
 	}
 	where := "stdout"

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/sheetstream/sheetstream/xlsx"
 )
 
 // output is where a command writes its result: stdout for "-", otherwise a
@@ -61,4 +63,27 @@ func (o *output) abort() {
 		o.file.Close()
 		os.Remove(o.file.Name())
 	}
+}
+
+// writeWorkbook streams a workbook built by fill into out, committing it
+// only when fill and the writer's Close both succeed.
+func writeWorkbook(out string, opts xlsx.Options, fill func(w *xlsx.Writer) error) error {
+	dst, err := createOutput(out)
+	if err != nil {
+		return err
+	}
+	w, err := xlsx.NewWriter(dst.Writer(), opts)
+	if err != nil {
+		dst.abort()
+		return err
+	}
+	err = fill(w)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		dst.abort()
+		return err
+	}
+	return dst.commit()
 }

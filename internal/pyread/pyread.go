@@ -1,6 +1,7 @@
 // Package pyread reads workbooks back with independent readers for tests:
 // openpyxl and python-calamine for values, openxml-audit (a port of
-// Microsoft's Open XML SDK validator) for conformance. The test command
+// Microsoft's Open XML SDK validator) for conformance, and LibreOffice,
+// which re-saves them. The test command
 // installs them in a virtualenv and names its interpreter in
 // SHEETSTREAM_PYTHON.
 package pyread
@@ -10,26 +11,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/sheetstream/sheetstream/internal/testenv"
 )
 
 // Python returns the interpreter that has the readers. Without one the test
-// is skipped, except under CI, where it fails: CI must run the real checks.
+// is skipped, except under CI, where it fails.
 func Python(t testing.TB) string {
 	t.Helper()
-	p := os.Getenv("SHEETSTREAM_PYTHON")
-	if p == "" {
-		msg := "SHEETSTREAM_PYTHON is not set: run the tests with `make test`, which installs openpyxl, python-calamine and openxml-audit"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return p
+	return testenv.Get(t, "SHEETSTREAM_PYTHON", "installs openpyxl, python-calamine and openxml-audit")
 }
 
 // Value is one cell as a reader saw it.
@@ -58,6 +52,15 @@ func (v *Value) String() string {
 	}
 	return fmt.Sprintf("%s:%v", v.Type, v.V)
 }
+
+// Expected values, as the readers report them.
+func Num(v float64) *Value            { return &Value{Type: "n", V: v} }
+func Str(v string) *Value             { return &Value{Type: "s", V: v} }
+func Bool(v bool) *Value              { return &Value{Type: "b", V: v} }
+func DateTime(iso string) *Value      { return &Value{Type: "d", V: iso} }
+func TimeOfDay(iso string) *Value     { return &Value{Type: "t", V: iso} }
+func Duration(seconds float64) *Value { return &Value{Type: "dur", V: seconds} }
+func Error(code string) *Value        { return &Value{Type: "e", V: code} }
 
 // Equal compares two values; numbers compare as doubles.
 func (v *Value) Equal(o *Value) bool {
@@ -130,4 +133,24 @@ func read(t testing.TB, args []string) map[string]*Result {
 		t.Fatalf("readback.py output: %v", err)
 	}
 	return res
+}
+
+// Resave opens each workbook in LibreOffice (headless) and saves it again
+// with LibreOffice's own writer into dir, returning the new paths in
+// order. Whatever LibreOffice misread shows when the copies are read.
+func Resave(t testing.TB, dir string, paths ...string) []string {
+	t.Helper()
+	soffice := testenv.Get(t, "SHEETSTREAM_SOFFICE", "installs LibreOffice")
+	profile := filepath.Join(dir, "lo-profile")
+	args := append([]string{"-env:UserInstallation=file://" + profile, "--headless", "--norestore",
+		"--convert-to", "xlsx:Calc MS Excel 2007 XML", "--outdir", dir}, paths...)
+	out, err := exec.Command(soffice, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("soffice: %v\n%s", err, out)
+	}
+	resaved := make([]string, len(paths))
+	for i, p := range paths {
+		resaved[i] = filepath.Join(dir, filepath.Base(p))
+	}
+	return resaved
 }

@@ -1,0 +1,25 @@
+// Package testenv gives tests what the test command provides (a Python
+// with the readers, a PostgreSQL server): without it a test is skipped
+// with a message, except under CI, where it fails, since CI must run the
+// real checks.
+package testenv
+
+import (
+	"os"
+	"testing"
+)
+
+// Get returns the environment variable name, or skips (fails under CI)
+// with a message saying how to get it.
+func Get(t testing.TB, name, provides string) string {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		msg := name + " is not set: run the tests with `make test`, which " + provides
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return v
+}
