@@ -1,6 +1,7 @@
 package xlsx
 
 import (
+	"bytes"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -121,17 +122,13 @@ type Writer struct {
 	sheets  []*Sheet
 	names   []DefinedName
 	partFW  *flate.Writer
-	partBuf outBuf
+	partBuf bytes.Buffer
 	scratch []byte
 	err     error
 	closed  bool
 	created time.Time
 	level   int
 }
-
-type outBuf struct{ b []byte }
-
-func (o *outBuf) Write(p []byte) (int, error) { o.b = append(o.b, p...); return len(p), nil }
 
 // NewWriter returns a Writer that streams a workbook into w.
 func NewWriter(w io.Writer, opts Options) (*Writer, error) {
@@ -363,7 +360,7 @@ func (w *Writer) writePart(name string, data []byte) error {
 		}
 		w.partFW = fw
 	}
-	w.partBuf.b = w.partBuf.b[:0]
+	w.partBuf.Reset()
 	w.partFW.Reset(&w.partBuf)
 	if _, err := w.partFW.Write(data); err != nil {
 		return w.fail(err)
@@ -372,7 +369,7 @@ func (w *Writer) writePart(name string, data []byte) error {
 		return w.fail(err)
 	}
 	crc := crc32.ChecksumIEEE(data)
-	if err := w.zip.WriteFile(name, w.partBuf.b, crc, uint64(len(data))); err != nil {
+	if err := w.zip.WriteFile(name, w.partBuf.Bytes(), crc, uint64(len(data))); err != nil {
 		return w.fail(err)
 	}
 	return nil
