@@ -333,15 +333,11 @@ func mapsEqual[V comparable](a, b map[string]V) bool {
 	return true
 }
 
-// TestReadBack writes a workbook per case and checks it three ways: the
-// Open XML validator reports no error, and openpyxl and python-calamine
-// read the expected values and types.
-func TestReadBack(t *testing.T) {
-	pyread.Python(t)
-	dir := t.TempDir()
+// writeCases writes each read-back case to a file in dir.
+func writeCases(t *testing.T, dir string) []string {
 	paths := make([]string, len(readbackCases))
 	for i, c := range readbackCases {
-		paths[i] = filepath.Join(dir, itoa(i)+".xlsx")
+		paths[i] = filepath.Join(dir, "case"+itoa(i)+".xlsx")
 		f, err := os.Create(paths[i])
 		must(t, err)
 		w, err := xlsx.NewWriter(f, c.opts)
@@ -350,6 +346,15 @@ func TestReadBack(t *testing.T) {
 		must(t, w.Close())
 		must(t, f.Close())
 	}
+	return paths
+}
+
+// TestReadBack writes a workbook per case and checks it three ways: the
+// Open XML validator reports no error, and openpyxl and python-calamine
+// read the expected values and types.
+func TestReadBack(t *testing.T) {
+	pyread.Python(t)
+	paths := writeCases(t, t.TempDir())
 	results := pyread.Read(t, paths...)
 	for i, c := range readbackCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -423,17 +428,7 @@ func allBlankToCalamine(r []*pyread.Value) bool {
 func TestLibreOffice(t *testing.T) {
 	pyread.Python(t)
 	dir := t.TempDir()
-	paths := make([]string, len(readbackCases))
-	for i, c := range readbackCases {
-		paths[i] = filepath.Join(dir, "case"+itoa(i)+".xlsx")
-		f, err := os.Create(paths[i])
-		must(t, err)
-		w, err := xlsx.NewWriter(f, c.opts)
-		must(t, err)
-		c.build(t, w)
-		must(t, w.Close())
-		must(t, f.Close())
-	}
+	paths := writeCases(t, dir)
 	out := filepath.Join(dir, "lo")
 	must(t, os.Mkdir(out, 0o755))
 	resaved := pyread.Resave(t, out, paths...)
