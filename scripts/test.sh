@@ -53,6 +53,6 @@ echo "== staticcheck"
 "$sc" ./...
 echo "== go test"
 go test -count=1 ./... "$@"
-echo "== go test -race (concurrent compression)"
-go test -count=1 -race ./internal/deflate/
+echo "== go test -race (concurrent compression, the export pipeline)"
+go test -count=1 -race ./internal/deflate/ ./sqlsheet/
 go test -count=1 -race -run 'TestFailingWriter|TestStreaming|TestCellErrors' ./xlsx/

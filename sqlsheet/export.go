@@ -235,11 +235,12 @@ func (e *exporter) scan(rows *sql.Rows) error {
 	return rows.Scan(e.dests...)
 }
 
-func (e *exporter) row(cells []xlsx.Cell) error {
+// row converts the scanned row, which will be row number rowNum.
+func (e *exporter) row(cells []xlsx.Cell, rowNum int) error {
 	for i, c := range e.cols {
 		cell, err := e.cv.cell(c)
 		if err != nil {
-			return &xlsx.CellError{Sheet: e.sheetName(), Row: int(e.st.Rows%int64(e.perPage-1)) + 2, Col: i + 1, Err: err}
+			return &xlsx.CellError{Sheet: e.sheetName(), Row: rowNum, Col: i + 1, Err: err}
 		}
 		cells[i] = cell
 	}
@@ -256,8 +257,11 @@ func (e *exporter) sheetName() string {
 func (e *exporter) run(ctx context.Context, rows *sql.Rows) error {
 	// Sample the first rows to fit the column widths: the only rows held.
 	n := e.opts.SampleRows
-	if n == 0 {
+	switch {
+	case n == 0:
 		n = 100
+	case n < 0:
+		n = 0 // no fitting: every row goes through the pipeline
 	}
 	var sample [][]xlsx.Cell
 	e.cv.clone = true
@@ -266,7 +270,7 @@ func (e *exporter) run(ctx context.Context, rows *sql.Rows) error {
 			return fmt.Errorf("sheet %q, row %d: %w", e.base, len(sample)+2, err)
 		}
 		cells := make([]xlsx.Cell, len(e.cols))
-		if err := e.row(cells); err != nil {
+		if err := e.row(cells, len(sample)+2); err != nil {
 			return err
 		}
 		sample = append(sample, cells)
@@ -278,26 +282,11 @@ func (e *exporter) run(ctx context.Context, rows *sql.Rows) error {
 			return err
 		}
 	}
-	for rows.Next() {
-		if err := e.scan(rows); err != nil {
-			return fmt.Errorf("sheet %q, row %d: %w", e.sheetName(), e.sheet.LastRow()+1, err)
-		}
-		if err := e.row(e.cells); err != nil {
+	if len(sample) == n {
+		if err := e.pipe(ctx, rows); err != nil {
 			return err
 		}
-		if err := e.write(e.cells); err != nil {
-			return err
-		}
-		if e.st.Rows%progressEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if e.opts.Progress != nil {
-				e.opts.Progress(e.st.Rows)
-			}
-		}
-	}
-	if err := rows.Err(); err != nil {
+	} else if err := rows.Err(); err != nil {
 		return fmt.Errorf("sheet %q: %w", e.sheetName(), err)
 	}
 	if e.sheet == nil {

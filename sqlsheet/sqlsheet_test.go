@@ -3,6 +3,7 @@ package sqlsheet_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -158,6 +159,10 @@ func TestRollover(t *testing.T) {
 	}
 	path, st := export(t, db, []sqlsheet.Query{{SQL: "SELECT v FROM t ORDER BY v", Sheet: "Nums"}},
 		sqlsheet.Options{RowsPerSheet: 4, SampleRows: 2})
+	// Without width fitting every row goes through the scanning pipeline.
+	if _, st2 := export(t, db, []sqlsheet.Query{{SQL: "SELECT v FROM t", Sheet: "Nums"}}, sqlsheet.Options{SampleRows: -1}); st2.Rows != 7 {
+		t.Errorf("with SampleRows -1: %d rows, want 7", st2.Rows)
+	}
 	want := []string{"Nums", "Nums (2)", "Nums (3)"}
 	if !slices.Equal(st.Sheets, want) || st.Rows != 7 {
 		t.Fatalf("stats %+v", st)
@@ -198,5 +203,25 @@ func TestOpenErrors(t *testing.T) {
 		if _, err := sqlsheet.Open(url); err == nil {
 			t.Errorf("Open(%q) succeeded", url)
 		}
+	}
+}
+
+// TestErrorInPipeline fails on a value past the sampled rows: the error
+// names the row, and the scanning goroutine is stopped cleanly.
+func TestErrorInPipeline(t *testing.T) {
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "e.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db, "CREATE TABLE t (v TEXT)",
+		"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000) INSERT INTO t SELECT 'ok' FROM c",
+		"UPDATE t SET v = '"+strings.Repeat("y", 40000)+"' WHERE rowid = 1500")
+	w, _ := xlsx.NewWriter(discard{}, xlsx.Options{})
+	_, err = sqlsheet.Export(context.Background(), db, w, []sqlsheet.Query{{SQL: "SELECT v FROM t ORDER BY rowid", Sheet: "T"}},
+		sqlsheet.Options{Strict: true})
+	var ce *xlsx.CellError
+	if !errors.As(err, &ce) || !errors.Is(err, xlsx.ErrCellTooLong) || ce.Sheet != "T" || ce.Row != 1501 || ce.Col != 1 {
+		t.Fatalf("err = %v, want a too-long cell at T!A1501", err)
 	}
 }
