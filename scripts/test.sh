@@ -36,10 +36,11 @@ if [ ! -x "$sc" ]; then
   mv "$cache/bin/tmp/staticcheck" "$sc"
 fi
 
-# A throwaway PostgreSQL server, stopped when the tests end.
-echo "== starting PostgreSQL"
+# Throwaway PostgreSQL and MariaDB servers, stopped when the tests end.
+echo "== starting PostgreSQL and MariaDB"
 eval "$(PATH="$PATH:/usr/lib/postgresql/15/bin" ./scripts/postgres.sh)"
-trap 'PATH="$PATH:/usr/lib/postgresql/15/bin" ./scripts/postgres.sh stop "$SHEETSTREAM_PG_DIR"' EXIT
+eval "$(./scripts/mysql.sh)"
+trap 'PATH="$PATH:/usr/lib/postgresql/15/bin" ./scripts/postgres.sh stop "$SHEETSTREAM_PG_DIR"; ./scripts/mysql.sh stop "$SHEETSTREAM_MYSQL_DIR"' EXIT
 
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
