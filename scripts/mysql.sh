@@ -7,8 +7,13 @@ set -euo pipefail
 
 if [ "${1:-}" = stop ]; then
   dir=$2
-  [ -f "$dir/pid" ] && kill "$(cat "$dir/pid")" 2>/dev/null || true
-  for _ in $(seq 50); do [ -e "$dir/sock" ] || break; sleep 0.1; done
+  if [ -f "$dir/pid" ]; then
+    pid=$(cat "$dir/pid")
+    kill "$pid" 2>/dev/null || true
+    # Wait for the shutdown before removing its files; kill it after 30 s.
+    for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+  fi
   rm -rf "$dir"
   exit 0
 fi
