@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/sheetstream/sheetstream/internal/isotime"
 	"github.com/sheetstream/sheetstream/internal/numtext"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -250,7 +251,7 @@ func (cv *converter) rawCell(c *column, raw []byte) (xlsx.Cell, error) {
 			return cv.styled(c, cv.uint(v)), nil
 		}
 	case kindTime:
-		if t, ok := parseClock(string(raw)); ok {
+		if t, kind := isotime.Parse(string(raw)); kind == isotime.Clock {
 			return cv.styled(c, xlsx.TimeOfDay(t)), nil
 		}
 	case kindInterval:
@@ -293,10 +294,10 @@ func (cv *converter) dynamicCell(c *column, v any) (xlsx.Cell, error) {
 			// An untyped value (a SQLite expression such as MIN(day))
 			// that is exactly an ISO date or date-time is one: SQLite
 			// keeps dates as text.
-			if t, isDate, ok := parseISO(x); ok {
-				if isDate {
-					return xlsx.Date(t), nil
-				}
+			switch t, kind := isotime.Parse(x); kind {
+			case isotime.Date:
+				return xlsx.Date(t), nil
+			case isotime.DateTime:
 				return xlsx.Time(t), nil
 			}
 		}
@@ -325,15 +326,6 @@ func strconvAny(v any) string {
 	return ""
 }
 
-// parseClock reads hh:mm:ss[.ffffff] (a TIME column's text).
-func parseClock(s string) (time.Time, bool) {
-	t, err := time.Parse("15:04:05.999999999", s)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return t, true
-}
-
 // parseTimestamp reads the text forms drivers use for dates and times.
 func parseTimestamp(s string) (time.Time, bool) {
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999-07:00", "2006-01-02 15:04:05.999999999",
@@ -343,24 +335,6 @@ func parseTimestamp(s string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
-}
-
-// parseISO reads yyyy-mm-dd and yyyy-mm-dd hh:mm:ss[.fff] (T or space),
-// without a zone.
-func parseISO(s string) (t time.Time, isDate, ok bool) {
-	if len(s) < 10 || len(s) > 29 || s[4] != '-' || s[7] != '-' {
-		return time.Time{}, false, false
-	}
-	if len(s) == 10 {
-		t, err := time.Parse("2006-01-02", s)
-		return t, true, err == nil && t.Year() >= 1900
-	}
-	for _, layout := range []string{"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999"} {
-		if t, err := time.Parse(layout, s); err == nil && t.Year() >= 1900 {
-			return t, false, true
-		}
-	}
-	return time.Time{}, false, false
 }
 
 // parseInterval reads PostgreSQL's default interval output ("3 days
