@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/sheetstream/sheetstream/internal/isotime"
 	"github.com/sheetstream/sheetstream/internal/numtext"
@@ -98,12 +99,10 @@ func (cv *converter) text(s string) (xlsx.Cell, error) {
 	return xlsx.String(s), nil
 }
 
-func (cv *converter) bytesText(b []byte) (xlsx.Cell, error) {
-	if cv.clone || len(b) > xlsx.MaxCellChars {
-		return cv.text(string(b))
-	}
-	return xlsx.Bytes(b), nil
-}
+// view reads b as a string without copying. The string is only valid while
+// b is: until the next scan, or until its batch is reused, which both come
+// after the row is written; cv.text copies it when rows are kept.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // truncateUTF16 cuts s to at most n UTF-16 code units, on a rune boundary.
 func truncateUTF16(s string, n int) string {
@@ -237,35 +236,35 @@ func (cv *converter) cell(c *column) (xlsx.Cell, error) {
 	if c.raw == nil {
 		return cv.null(), nil
 	}
-	return cv.rawCell(c, c.raw)
+	return cv.rawCell(c, view(c.raw))
 }
 
 // rawCell converts a value scanned as text by the column's kind.
-func (cv *converter) rawCell(c *column, raw []byte) (xlsx.Cell, error) {
+func (cv *converter) rawCell(c *column, raw string) (xlsx.Cell, error) {
 	switch c.kind {
 	case kindDecimal:
-		cell, err := cv.decimal(string(raw))
+		cell, err := cv.decimal(raw)
 		return cv.styled(c, cell), err
 	case kindUint:
-		if v, err := strconv.ParseUint(string(raw), 10, 64); err == nil {
+		if v, err := strconv.ParseUint(raw, 10, 64); err == nil {
 			return cv.styled(c, cv.uint(v)), nil
 		}
 	case kindTime:
-		if t, kind := isotime.Parse(string(raw)); kind == isotime.Clock {
+		if t, kind := isotime.Parse(raw); kind == isotime.Clock {
 			return cv.styled(c, xlsx.TimeOfDay(t)), nil
 		}
 	case kindInterval:
-		if d, ok := parseInterval(string(raw)); ok {
+		if d, ok := parseInterval(raw); ok {
 			return cv.styled(c, xlsx.Duration(d)), nil
 		}
 	case kindBinary:
-		return cv.binary(raw)
+		return cv.binary(unsafe.Slice(unsafe.StringData(raw), len(raw)))
 	case kindDate, kindTimestamp, kindTimestampTZ:
-		if t, ok := parseTimestamp(string(raw)); ok {
+		if t, ok := parseTimestamp(raw); ok {
 			return cv.time(c, t)
 		}
 	}
-	return cv.bytesText(raw)
+	return cv.text(raw)
 }
 
 // dynamicCell converts a value by its Go type, guided by the column's
@@ -288,7 +287,7 @@ func (cv *converter) dynamicCell(c *column, v any) (xlsx.Cell, error) {
 		return cv.time(c, x)
 	case string:
 		if c.kind != kindText && c.kind != kindAny {
-			return cv.rawCell(c, []byte(x))
+			return cv.rawCell(c, x)
 		}
 		if c.kind == kindAny {
 			// An untyped value (a SQLite expression such as MIN(day))
@@ -307,9 +306,9 @@ func (cv *converter) dynamicCell(c *column, v any) (xlsx.Cell, error) {
 			return cv.binary(x)
 		}
 		if c.kind != kindText && c.kind != kindAny {
-			return cv.rawCell(c, x)
+			return cv.rawCell(c, view(x))
 		}
-		return cv.text(string(x))
+		return cv.text(view(x))
 	}
 	return cv.text(strings.TrimSpace(strconvAny(v)))
 }
