@@ -274,6 +274,10 @@ func (w *Writer) AddSheet(name string, opts SheetOptions) (*Sheet, error) {
 	if w.closed {
 		return nil, ErrClosed
 	}
+	return w.addSheet(name, opts)
+}
+
+func (w *Writer) addSheet(name string, opts SheetOptions) (*Sheet, error) {
 	if err := CheckSheetName(name); err != nil {
 		return nil, err
 	}
@@ -413,10 +417,7 @@ func (w *Writer) Close() error {
 		return w.err
 	}
 	if len(w.sheets) == 0 {
-		w.closed = false
-		_, err := w.AddSheet("Sheet1", SheetOptions{})
-		w.closed = true
-		if err != nil {
+		if _, err := w.addSheet("Sheet1", SheetOptions{}); err != nil {
 			return err
 		}
 	}
