@@ -97,6 +97,53 @@ type Result struct {
 	Heights    map[string]map[string]float64 `json:"heights"`
 }
 
+// Cell is one non-empty cell as openpyxl read it.
+type Cell struct {
+	Row, Col int
+	Value    *Value
+}
+
+// UnmarshalJSON reads the [row, col, value] triples of --cells.
+func (c *Cell) UnmarshalJSON(b []byte) error {
+	var triple [3]json.RawMessage
+	if err := json.Unmarshal(b, &triple); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(triple[0], &c.Row); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(triple[1], &c.Col); err != nil {
+		return err
+	}
+	return json.Unmarshal(triple[2], &c.Value)
+}
+
+// CellsResult is openpyxl's reading of one file: cells by sheet, or why
+// it could not read the file.
+type CellsResult struct {
+	Error string            `json:"error"`
+	Cells map[string][]Cell `json:"cells"`
+}
+
+// Cells reads every non-empty cell of each file with openpyxl (read-only,
+// cached formula values), in one Python process.
+func Cells(t testing.TB, paths ...string) map[string]*CellsResult {
+	t.Helper()
+	py := Python(t)
+	cmd := exec.Command(py, append([]string{script(), "--cells"}, paths...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("readback.py --cells: %v\n%s", err, stderr.Bytes())
+	}
+	res := map[string]*CellsResult{}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("readback.py --cells output: %v", err)
+	}
+	return res
+}
+
 func script() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "readback.py")

@@ -8,11 +8,15 @@ Usage: readback.py [--no-audit] FILE.xlsx... ; prints one JSON object keyed by f
   formulas:  formula text per sheet and cell (openpyxl, normal mode)
   calamine:  values per sheet from python-calamine
   merged, links, freeze, widths, dims: layout as openpyxl sees it
+readback.py --cells FILE... prints instead, per file, openpyxl's
+non-empty cells in data-only mode: {sheet: [[row, col, value]]}.
 Each value is [type, value]: n (number), s (text), b (bool), d (date-time
 ISO 8601), t (time of day), dur (seconds), e (error), or null for empty.
 """
+import contextlib
 import datetime
 import json
+import signal
 import sys
 import warnings
 
@@ -41,6 +45,13 @@ def typed(v):
     if isinstance(v, str) and v in ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA"):
         return ["e", v]
     return ["s", str(v)]
+
+
+def typed_text(v):
+    """typed, but text that looks like an error code stays text."""
+    if isinstance(v, str):
+        return ["s", v]
+    return typed(v)
 
 
 def trim(rows):
@@ -92,8 +103,53 @@ def read(path, validator):
     return res
 
 
+class TooSlow(Exception):
+    pass
+
+
+def too_slow(signum, frame):
+    raise TooSlow("openpyxl took over %d s" % CELLS_TIMEOUT)
+
+
+# A few corpus files (a sheet with a cell near XFD1048576, say) keep
+# openpyxl busy for minutes; they are reported as unreadable, not waited on.
+CELLS_TIMEOUT = 10
+
+
+def cells(path):
+    signal.signal(signal.SIGALRM, too_slow)
+    signal.alarm(CELLS_TIMEOUT)
+    wb = None
+    try:
+        # Normal mode: read-only mode trusts the sheet's dimension and
+        # drops cells outside it.
+        wb = openpyxl.load_workbook(path, data_only=True)
+        out = {}
+        for ws in wb.worksheets:
+            # ws._cells holds the cells the file has, without the empty
+            # grid iter_rows would make up.
+            out[ws.title] = [[r, c, ["e", cell.value] if cell.data_type == "e" else typed_text(cell.value)]
+                             for (r, c), cell in sorted(ws._cells.items()) if cell.value is not None]
+        return {"cells": out}
+    finally:
+        signal.alarm(0)
+        if wb is not None:
+            wb.close()
+
+
 def main():
     paths = sys.argv[1:]
+    if paths and paths[0] == "--cells":
+        out = {}
+        # openpyxl prints some complaints to stdout; keep it for the JSON.
+        with contextlib.redirect_stdout(sys.stderr):
+            for path in paths[1:]:
+                try:
+                    out[path] = cells(path)
+                except Exception as e:
+                    out[path] = {"error": "%s: %s" % (type(e).__name__, e)}
+        json.dump(out, sys.stdout)
+        return
     validator = OpenXmlValidator()
     if paths and paths[0] == "--no-audit":
         # The validator is pure Python: minutes for a sheet of 50,000 rows.

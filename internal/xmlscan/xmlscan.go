@@ -1,0 +1,484 @@
+// Package xmlscan is a small, allocation-free XML tokenizer for the parts
+// of a spreadsheet package. It is not a validating parser: it reports
+// start, end and empty tags by local name (namespace prefixes dropped),
+// text and CDATA, and skips comments and processing instructions. It does
+// not check that end tags match; what it does refuse is what makes XML
+// dangerous or unbounded — DOCTYPE and entity declarations, undefined
+// entities, nesting past a depth limit — and it never panics on any input.
+//
+// Tokens refer into the scanned buffer; nothing is copied unless text
+// needs decoding, and then into a buffer the caller owns.
+package xmlscan
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+)
+
+// Kind is the kind of token Next found.
+type Kind uint8
+
+const (
+	EOF   Kind = iota // end of input, or an error (see Err)
+	Start             // <name ...>
+	Empty             // <name .../>
+	End               // </name>
+	Text              // character data (entities not yet decoded)
+	CData             // <![CDATA[...]]> content, taken literally
+)
+
+var (
+	// ErrDoctype reports a DOCTYPE or other markup declaration: the way
+	// into entity expansion attacks, and never present in OOXML.
+	ErrDoctype = errors.New("DOCTYPE and entity declarations are not allowed")
+	// ErrEntity reports an entity reference other than the five XML
+	// predefines and character references.
+	ErrEntity = errors.New("undefined entity reference")
+	// ErrTooDeep reports elements nested past the depth limit.
+	ErrTooDeep = errors.New("XML nested too deeply")
+	// ErrSyntax reports markup that cannot be tokenized.
+	ErrSyntax = errors.New("malformed XML")
+)
+
+// DefaultMaxDepth is the nesting limit when Scanner.MaxDepth is 0.
+// Spreadsheet parts nest about ten deep.
+const DefaultMaxDepth = 256
+
+// Scanner tokenizes one buffer. The zero value is ready after Reset.
+type Scanner struct {
+	buf   []byte
+	pos   int
+	depth int
+	err   error
+
+	// MaxDepth limits nesting; 0 means DefaultMaxDepth.
+	MaxDepth int
+
+	// The current token.
+	kind  Kind
+	name  []byte // local name of a tag
+	attrs []byte // raw attribute text of a start or empty tag
+	text  []byte // raw text or CDATA content
+	at    int    // offset of the token in buf
+}
+
+// Reset starts scanning buf from its beginning. The depth starts at 0 and
+// may go negative: a buffer can be a slice from the middle of a document.
+func (s *Scanner) Reset(buf []byte) {
+	*s = Scanner{buf: buf, MaxDepth: s.MaxDepth}
+}
+
+// Err is the error that ended scanning, or nil at a clean end.
+func (s *Scanner) Err() error { return s.err }
+
+// Offset is the byte offset of the current token in the buffer.
+func (s *Scanner) Offset() int { return s.at }
+
+// Name is the local name of the current tag.
+func (s *Scanner) Name() []byte { return s.name }
+
+// Is reports whether the current tag's local name is name.
+func (s *Scanner) Is(name string) bool { return string(s.name) == name }
+
+// Raw is the undecoded content of the current Text or CData token.
+func (s *Scanner) Raw() []byte { return s.text }
+
+// Depth is the nesting depth after the current token.
+func (s *Scanner) Depth() int { return s.depth }
+
+func (s *Scanner) fail(err error, detail string) Kind {
+	if s.err == nil {
+		if detail != "" {
+			s.err = fmt.Errorf("%w at byte %d: %s", err, s.at, detail)
+		} else {
+			s.err = fmt.Errorf("%w at byte %d", err, s.at)
+		}
+	}
+	s.kind = EOF
+	s.pos = len(s.buf)
+	return EOF
+}
+
+// Next advances to the next token and returns its kind. EOF ends the
+// input; Err says whether it ended in an error.
+func (s *Scanner) Next() Kind {
+	if s.pos >= len(s.buf) {
+		s.kind = EOF
+		return EOF
+	}
+	s.at = s.pos
+	b := s.buf[s.pos:]
+	if b[0] != '<' {
+		i := bytes.IndexByte(b, '<')
+		if i < 0 {
+			i = len(b)
+		}
+		s.text = b[:i]
+		s.pos += i
+		s.kind = Text
+		return Text
+	}
+	if len(b) < 2 {
+		return s.fail(ErrSyntax, "unexpected end of input")
+	}
+	switch b[1] {
+	case '/':
+		i := bytes.IndexByte(b, '>')
+		if i < 0 {
+			return s.fail(ErrSyntax, "unterminated end tag")
+		}
+		s.name = localName(bytes.TrimRight(b[2:i], " \t\r\n"))
+		s.pos += i + 1
+		s.depth--
+		s.kind = End
+		return End
+	case '?':
+		i := bytes.Index(b, []byte("?>"))
+		if i < 0 {
+			return s.fail(ErrSyntax, "unterminated processing instruction")
+		}
+		s.pos += i + 2
+		return s.Next()
+	case '!':
+		switch {
+		case bytes.HasPrefix(b, []byte("<!--")):
+			i := bytes.Index(b[4:], []byte("-->"))
+			if i < 0 {
+				return s.fail(ErrSyntax, "unterminated comment")
+			}
+			s.pos += 4 + i + 3
+			return s.Next()
+		case bytes.HasPrefix(b, []byte("<![CDATA[")):
+			i := bytes.Index(b[9:], []byte("]]>"))
+			if i < 0 {
+				return s.fail(ErrSyntax, "unterminated CDATA section")
+			}
+			s.text = b[9 : 9+i]
+			s.pos += 9 + i + 3
+			s.kind = CData
+			return CData
+		default:
+			return s.fail(ErrDoctype, "")
+		}
+	}
+	// A start or empty tag. Attribute values may hold '>', so quotes are
+	// skipped whole.
+	j := 1
+	for j < len(b) && !isSpace(b[j]) && b[j] != '>' && b[j] != '/' {
+		j++
+	}
+	if j == 1 {
+		return s.fail(ErrSyntax, "empty tag name")
+	}
+	s.name = localName(b[1:j])
+	start := j
+	for {
+		if j >= len(b) {
+			return s.fail(ErrSyntax, "unterminated tag")
+		}
+		c := b[j]
+		if c == '"' || c == '\'' {
+			k := bytes.IndexByte(b[j+1:], c)
+			if k < 0 {
+				return s.fail(ErrSyntax, "unterminated attribute value")
+			}
+			j += k + 2
+			continue
+		}
+		if c == '>' {
+			break
+		}
+		if c == '<' {
+			return s.fail(ErrSyntax, "'<' inside a tag")
+		}
+		j++
+	}
+	s.pos += j + 1
+	if b[j-1] == '/' && j-1 >= start {
+		s.attrs = b[start : j-1]
+		s.kind = Empty
+		return Empty
+	}
+	s.attrs = b[start:j]
+	s.depth++
+	max := s.MaxDepth
+	if max <= 0 {
+		max = DefaultMaxDepth
+	}
+	if s.depth > max {
+		return s.fail(ErrTooDeep, fmt.Sprintf("more than %d levels", max))
+	}
+	s.kind = Start
+	return Start
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func localName(n []byte) []byte {
+	if i := bytes.LastIndexByte(n, ':'); i >= 0 {
+		return n[i+1:]
+	}
+	return n
+}
+
+// Attr returns the raw (undecoded) value of the current tag's attribute
+// with the given local name. Namespace prefixes are ignored, so "r:id"
+// answers to "id"; an unprefixed name wins over a prefixed one.
+func (s *Scanner) Attr(name string) ([]byte, bool) {
+	var found []byte
+	ok := false
+	a := s.attrs
+	for {
+		n, v, rest, more := nextAttr(a)
+		if !more {
+			return found, ok
+		}
+		a = rest
+		if string(localName(n)) == name {
+			if len(n) == len(name) {
+				return v, true
+			}
+			if !ok {
+				found, ok = v, true
+			}
+		}
+	}
+}
+
+// AttrFull is Attr matching the attribute's name with its prefix, such as
+// "r:id" or "xml:space".
+func (s *Scanner) AttrFull(name string) ([]byte, bool) {
+	a := s.attrs
+	for {
+		n, v, rest, more := nextAttr(a)
+		if !more {
+			return nil, false
+		}
+		a = rest
+		if string(n) == name {
+			return v, true
+		}
+	}
+}
+
+// Attrs calls fn for each attribute of the current tag with its full name
+// and raw value.
+func (s *Scanner) Attrs(fn func(name, value []byte)) {
+	a := s.attrs
+	for {
+		n, v, rest, more := nextAttr(a)
+		if !more {
+			return
+		}
+		a = rest
+		fn(n, v)
+	}
+}
+
+func nextAttr(a []byte) (name, value, rest []byte, ok bool) {
+	i := 0
+	for i < len(a) && isSpace(a[i]) {
+		i++
+	}
+	a = a[i:]
+	eq := bytes.IndexByte(a, '=')
+	if eq <= 0 {
+		return nil, nil, nil, false
+	}
+	name = bytes.TrimRight(a[:eq], " \t\r\n")
+	j := eq + 1
+	for j < len(a) && isSpace(a[j]) {
+		j++
+	}
+	if j >= len(a) || (a[j] != '"' && a[j] != '\'') {
+		return nil, nil, nil, false
+	}
+	q := a[j]
+	k := bytes.IndexByte(a[j+1:], q)
+	if k < 0 {
+		return nil, nil, nil, false
+	}
+	return name, a[j+1 : j+1+k], a[j+1+k+1:], true
+}
+
+// Content reads the character data of the element whose Start tag is the
+// current token, up to and including its end tag, and returns it decoded.
+// Text inside nested elements is included. When the content is one plain
+// run with nothing to decode, the result refers into the scanned buffer;
+// otherwise it is appended to *scratch, which the caller reuses.
+func (s *Scanner) Content(scratch *[]byte) []byte {
+	depth := s.depth
+	// The common case: <v>123</v>.
+	b := s.buf[s.pos:]
+	if i := bytes.IndexByte(b, '<'); i >= 0 && i+1 < len(b) && b[i+1] == '/' {
+		raw := b[:i]
+		if bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, '\r') < 0 {
+			// The next tokens are this text (if any) and an end tag.
+			if s.Next() == Text {
+				s.Next()
+			}
+			return raw
+		}
+	}
+	start := len(*scratch)
+	for {
+		switch s.Next() {
+		case Text:
+			var err error
+			*scratch, err = AppendDecoded(*scratch, s.text)
+			if err != nil {
+				s.fail(err, "")
+				return (*scratch)[start:]
+			}
+		case CData:
+			*scratch = appendNewlines(*scratch, s.text)
+		case End:
+			if s.depth < depth {
+				return (*scratch)[start:]
+			}
+		case EOF:
+			return (*scratch)[start:]
+		}
+	}
+}
+
+// Skip consumes tokens up to and including the end tag of the element
+// whose Start tag is current.
+func (s *Scanner) Skip() {
+	depth := s.depth
+	for {
+		switch s.Next() {
+		case End:
+			if s.depth < depth {
+				return
+			}
+		case EOF:
+			return
+		}
+	}
+}
+
+// AppendDecoded appends raw character data to dst with entity and
+// character references resolved and line ends normalized (CRLF and lone
+// CR become LF, as XML requires).
+func AppendDecoded(dst, raw []byte) ([]byte, error) {
+	for len(raw) > 0 {
+		i := bytes.IndexAny(raw, "&\r")
+		if i < 0 {
+			return append(dst, raw...), nil
+		}
+		dst = append(dst, raw[:i]...)
+		raw = raw[i:]
+		if raw[0] == '\r' {
+			dst = append(dst, '\n')
+			raw = raw[1:]
+			if len(raw) > 0 && raw[0] == '\n' {
+				raw = raw[1:]
+			}
+			continue
+		}
+		end := bytes.IndexByte(raw, ';')
+		if end < 0 || end > 12 {
+			return dst, fmt.Errorf("%w: unterminated reference", ErrEntity)
+		}
+		ref := raw[1:end]
+		raw = raw[end+1:]
+		switch string(ref) {
+		case "lt":
+			dst = append(dst, '<')
+		case "gt":
+			dst = append(dst, '>')
+		case "amp":
+			dst = append(dst, '&')
+		case "quot":
+			dst = append(dst, '"')
+		case "apos":
+			dst = append(dst, '\'')
+		default:
+			r, ok := charRef(ref)
+			if !ok {
+				return dst, fmt.Errorf("%w &%s;", ErrEntity, printable(ref))
+			}
+			dst = utf8.AppendRune(dst, r)
+		}
+	}
+	return dst, nil
+}
+
+// DecodeAttr decodes an attribute value: references resolved and, as XML
+// requires of attribute values, tabs and line ends turned into spaces.
+func DecodeAttr(dst, raw []byte) ([]byte, error) {
+	start := len(dst)
+	dst, err := AppendDecoded(dst, raw)
+	// Line ends were normalized to LF by AppendDecoded; literal whitespace
+	// becomes a space, but whitespace from character references stays.
+	if bytes.IndexAny(raw, "\t\n\r") >= 0 && bytes.IndexByte(raw, '&') < 0 {
+		for i := start; i < len(dst); i++ {
+			if dst[i] == '\t' || dst[i] == '\n' {
+				dst[i] = ' '
+			}
+		}
+	}
+	return dst, err
+}
+
+func charRef(ref []byte) (rune, bool) {
+	if len(ref) < 2 || ref[0] != '#' {
+		return 0, false
+	}
+	var n int64
+	digits := ref[1:]
+	base := int64(10)
+	if digits[0] == 'x' || digits[0] == 'X' {
+		base = 16
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 8 {
+		return 0, false
+	}
+	for _, c := range digits {
+		var d int64
+		switch {
+		case c >= '0' && c <= '9':
+			d = int64(c - '0')
+		case base == 16 && c >= 'a' && c <= 'f':
+			d = int64(c-'a') + 10
+		case base == 16 && c >= 'A' && c <= 'F':
+			d = int64(c-'A') + 10
+		default:
+			return 0, false
+		}
+		n = n*base + d
+	}
+	r := rune(n)
+	if n > utf8.MaxRune || !utf8.ValidRune(r) || n == 0 {
+		return utf8.RuneError, true
+	}
+	return r, true
+}
+
+func appendNewlines(dst, raw []byte) []byte {
+	for len(raw) > 0 {
+		i := bytes.IndexByte(raw, '\r')
+		if i < 0 {
+			return append(dst, raw...)
+		}
+		dst = append(dst, raw[:i]...)
+		dst = append(dst, '\n')
+		raw = raw[i+1:]
+		if len(raw) > 0 && raw[0] == '\n' {
+			raw = raw[1:]
+		}
+	}
+	return dst
+}
+
+func printable(b []byte) string {
+	if len(b) > 10 {
+		b = b[:10]
+	}
+	q := fmt.Sprintf("%q", b)
+	return q[1 : len(q)-1]
+}

@@ -1,0 +1,649 @@
+package xlsx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"strings"
+	"sync"
+
+	"github.com/sheetstream/sheetstream/internal/isotime"
+	"github.com/sheetstream/sheetstream/internal/xmlscan"
+)
+
+// Hyperlink is a link on a cell or range: an external URL or a location
+// inside the workbook.
+type Hyperlink struct {
+	Range    Range
+	URL      string
+	Location string
+	Display  string
+	Tooltip  string
+}
+
+// Rows reads one sheet's rows in order. One goroutine inflates the sheet
+// and cuts its XML into chunks at row boundaries; ReadOptions.Workers
+// goroutines parse chunks at the same time; Next hands the rows out in
+// order. Memory is bounded by the chunks in flight (Workers+2) and the
+// shared strings table.
+type Rows struct {
+	wb     *Workbook
+	info   SheetInfo
+	ctx    context.Context
+	cancel context.CancelFunc
+	rc     io.ReadCloser
+
+	order chan *chunk
+	free  chan *chunk
+	wg    sync.WaitGroup
+
+	cur     *chunk
+	next    int
+	row     Row
+	lastNum int
+	err     error
+	done    bool
+
+	dim      Range
+	hasDim   bool
+	merges   []Range
+	rawLinks []rawLink
+	links    []Hyperlink
+}
+
+type rowSpan struct {
+	num        int32 // 0: one after the previous row
+	start, end int32 // cells[start:end]
+}
+
+type rawLink struct {
+	ref, rid, location, display, tooltip string
+}
+
+// chunk is a piece of a sheet's XML and, once parsed, its rows. Chunks are
+// reused: their buffers stop growing after the first few.
+type chunk struct {
+	xml    []byte
+	first  bool
+	ready  chan struct{}
+	sc     xmlscan.Scanner
+	rows   []rowSpan
+	cells  []Value
+	arena  []byte
+	tmp    []byte
+	merges []string
+	links  []rawLink
+	dim    string
+	err    error
+}
+
+// sheetParser holds what parsing a chunk needs, shared read-only by the
+// workers.
+type sheetParser struct {
+	sheet, part string
+	file        string
+	sst         *sstTable
+	styles      *readStyles
+	date1904    bool
+	limits      Limits
+}
+
+// Rows starts reading the sheet at index (0-based, as Sheets lists it).
+// Close the Rows when done; cancelling ctx stops the reading goroutines.
+func (wb *Workbook) Rows(ctx context.Context, index int) (*Rows, error) {
+	if index < 0 || index >= len(wb.sheets) {
+		return nil, &ReadError{File: wb.file, Err: fmt.Errorf("%w: index %d of %d", ErrNoSheet, index, len(wb.sheets))}
+	}
+	info := wb.sheets[index]
+	if info.Part == "" {
+		return nil, &ReadError{File: wb.file, Sheet: info.Name, Err: fmt.Errorf("%w: the workbook lists the sheet but no part holds it", ErrMissingPart)}
+	}
+	sst, err := wb.loadSST()
+	if err != nil {
+		return nil, err
+	}
+	styles, err := wb.loadStyles()
+	if err != nil {
+		return nil, err
+	}
+	rc, _, err := wb.openPart(info.Part)
+	if err != nil {
+		var re *ReadError
+		if errors.As(err, &re) {
+			re.Sheet = info.Name
+		}
+		return nil, err
+	}
+	p := &sheetParser{sheet: info.Name, part: info.Part, file: wb.file, sst: sst, styles: styles, date1904: wb.date1904, limits: wb.limits}
+	r := &Rows{wb: wb, info: info, rc: rc}
+	r.ctx, r.cancel = context.WithCancel(ctx)
+	n := wb.opts.Workers + 2
+	r.order = make(chan *chunk, n)
+	r.free = make(chan *chunk, n)
+	jobs := make(chan *chunk, n)
+	for range n {
+		r.free <- &chunk{ready: make(chan struct{}, 1)}
+	}
+	for range wb.opts.Workers {
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			for c := range jobs {
+				p.parse(c)
+				c.ready <- struct{}{}
+			}
+		}()
+	}
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		r.split(jobs, p)
+	}()
+	return r, nil
+}
+
+// split inflates the sheet and hands out chunks cut before <row> tags (or
+// the merge and hyperlink lists after the rows, which can be long).
+func (r *Rows) split(jobs chan<- *chunk, p *sheetParser) {
+	defer close(r.order)
+	defer close(jobs)
+	sp := xmlscan.NewSplitter(r.rc, r.wb.opts.ChunkSize, r.wb.limits.MaxRowSize, "row", "mergeCell", "hyperlink")
+	first := true
+	for {
+		var c *chunk
+		select {
+		case c = <-r.free:
+		case <-r.ctx.Done():
+			return
+		}
+		xml, err := sp.Next(c.xml)
+		c.xml = xml
+		if err == io.EOF {
+			r.free <- c
+			return
+		}
+		if err != nil {
+			c.rows, c.cells, c.merges, c.links = c.rows[:0], c.cells[:0], c.merges[:0], c.links[:0]
+			c.err = p.errorf(0, 0, err)
+			c.ready <- struct{}{}
+			r.order <- c
+			return
+		}
+		c.first = first
+		first = false
+		jobs <- c
+		r.order <- c
+	}
+}
+
+// Next advances to the next row that has cells. It returns false at the
+// end of the sheet or on an error; Err tells which.
+func (r *Rows) Next() bool {
+	for {
+		if r.cur != nil {
+			for r.next < len(r.cur.rows) {
+				sp := r.cur.rows[r.next]
+				r.next++
+				num := int(sp.num)
+				if num == 0 {
+					num = r.lastNum + 1
+				}
+				r.lastNum = num
+				if num > MaxRows {
+					r.fail(&ReadError{File: r.wb.file, Part: r.info.Part, Sheet: r.info.Name, Row: num, Err: fmt.Errorf("%w: row %d", ErrMalformed, num)})
+					return false
+				}
+				if sp.start == sp.end {
+					continue
+				}
+				r.row = Row{Num: num, Cells: r.cur.cells[sp.start:sp.end:sp.end]}
+				return true
+			}
+			c := r.cur
+			r.cur = nil
+			if c.dim != "" && !r.hasDim {
+				r.dim, r.hasDim = parseDimension(c.dim)
+			}
+			for _, m := range c.merges {
+				if rg, err := ParseRange(m); err == nil {
+					r.merges = append(r.merges, rg)
+				}
+			}
+			r.rawLinks = append(r.rawLinks, c.links...)
+			err := c.err
+			r.free <- c
+			if err != nil {
+				r.fail(err)
+				return false
+			}
+		}
+		if r.err != nil || r.done {
+			return false
+		}
+		c, ok := <-r.order
+		if !ok {
+			if err := r.ctx.Err(); err != nil {
+				r.fail(err)
+				return false
+			}
+			r.done = true
+			r.finish()
+			return false
+		}
+		<-c.ready
+		r.cur, r.next = c, 0
+	}
+}
+
+func (r *Rows) fail(err error) {
+	if r.err == nil {
+		r.err = err
+	}
+	r.cancel()
+}
+
+// finish resolves hyperlinks through the sheet's relationships.
+func (r *Rows) finish() {
+	if len(r.rawLinks) == 0 {
+		return
+	}
+	rels, _ := r.wb.readRels(r.info.Part)
+	for _, l := range r.rawLinks {
+		rg, err := ParseRange(l.ref)
+		if err != nil {
+			if row, col, err := ParseCellName(l.ref); err == nil {
+				rg = Range{row, col, row, col}
+			} else {
+				continue
+			}
+		}
+		h := Hyperlink{Range: rg, Location: l.location, Display: l.display, Tooltip: l.tooltip}
+		if rel, ok := rels.byID(l.rid); ok {
+			h.URL = rel.target
+		}
+		r.links = append(r.links, h)
+	}
+}
+
+func parseDimension(ref string) (Range, bool) {
+	if rg, err := ParseRange(ref); err == nil {
+		return rg, true
+	}
+	if row, col, err := ParseCellName(ref); err == nil {
+		return Range{row, col, row, col}, true
+	}
+	return Range{}, false
+}
+
+// Row is the current row. Its cells stay valid until the next Next.
+func (r *Rows) Row() Row { return r.row }
+
+// Err is the error that stopped Next, if any.
+func (r *Rows) Err() error { return r.err }
+
+// Sheet describes the sheet being read.
+func (r *Rows) Sheet() SheetInfo { return r.info }
+
+// Dimension is the used range the sheet declares, known once its first
+// row is read; writers may omit it or get it wrong.
+func (r *Rows) Dimension() (Range, bool) { return r.dim, r.hasDim }
+
+// MergedCells lists the merged ranges; they follow the rows in the file,
+// so the list is complete once Next has returned false.
+func (r *Rows) MergedCells() []Range { return r.merges }
+
+// Hyperlinks lists the sheet's links, complete once Next has returned
+// false.
+func (r *Rows) Hyperlinks() []Hyperlink { return r.links }
+
+// All iterates over the rows; check Err afterwards.
+func (r *Rows) All() iter.Seq[Row] {
+	return func(yield func(Row) bool) {
+		for r.Next() {
+			if !yield(r.row) {
+				return
+			}
+		}
+	}
+}
+
+// Close stops reading and releases the sheet's goroutines and buffers.
+func (r *Rows) Close() error {
+	r.cancel()
+	for c := range r.order {
+		<-c.ready
+	}
+	r.wg.Wait()
+	r.cur = nil
+	return r.rc.Close()
+}
+
+func (p *sheetParser) errorf(row, col int, err error) error {
+	return &ReadError{File: p.file, Part: p.part, Sheet: p.sheet, Row: row, Col: col, Err: err}
+}
+
+// parse turns a chunk's XML into rows and cells.
+func (p *sheetParser) parse(c *chunk) {
+	c.rows, c.cells, c.arena = c.rows[:0], c.cells[:0], c.arena[:0]
+	c.merges, c.links, c.dim, c.err = c.merges[:0], c.links[:0], "", nil
+	sc := &c.sc
+	sc.MaxDepth = p.limits.MaxDepth
+	sc.Reset(c.xml)
+	inRow := false
+	col := 0
+	rowNum := 0
+	closeRow := func() {
+		if inRow {
+			c.rows[len(c.rows)-1].end = int32(len(c.cells))
+			inRow = false
+		}
+	}
+	for {
+		k := sc.Next()
+		switch k {
+		case xmlscan.EOF:
+			closeRow()
+			if err := sc.Err(); err != nil {
+				c.err = p.errorf(rowNum, 0, fmt.Errorf("%w: %w", ErrMalformed, err))
+			}
+			return
+		case xmlscan.Start, xmlscan.Empty:
+			name := sc.Name()
+			if len(name) == 1 && name[0] == 'c' {
+				if !inRow {
+					if k == xmlscan.Start {
+						sc.Skip()
+					}
+					continue
+				}
+				var err error
+				col, err = p.cell(c, sc, k == xmlscan.Empty, col)
+				if err != nil {
+					c.err = p.errorf(rowNum, col, err)
+					closeRow()
+					return
+				}
+				continue
+			}
+			switch string(name) {
+			case "row":
+				closeRow()
+				num := 0
+				if v, ok := sc.Attr("r"); ok {
+					n, ok := atoiBytes(v)
+					if !ok || n < 1 || n > MaxRows {
+						c.err = p.errorf(0, 0, fmt.Errorf("%w: row number %q", ErrMalformed, v))
+						return
+					}
+					num = n
+				}
+				rowNum = num
+				c.rows = append(c.rows, rowSpan{num: int32(num), start: int32(len(c.cells)), end: int32(len(c.cells))})
+				inRow = k == xmlscan.Start
+				col = 0
+			case "dimension":
+				if v, ok := sc.Attr("ref"); ok && c.first {
+					c.dim = string(v)
+				}
+			case "mergeCell":
+				if v, ok := sc.Attr("ref"); ok {
+					c.merges = append(c.merges, string(v))
+				}
+			case "hyperlink":
+				c.links = append(c.links, p.hyperlink(sc))
+			}
+		case xmlscan.End:
+			if inRow && sc.Is("row") {
+				closeRow()
+			}
+		}
+	}
+}
+
+func (p *sheetParser) hyperlink(sc *xmlscan.Scanner) rawLink {
+	var scratch []byte
+	get := func(name string) string {
+		v, ok := sc.Attr(name)
+		if !ok {
+			return ""
+		}
+		scratch, _ = xmlscan.DecodeAttr(scratch[:0], v)
+		return string(scratch)
+	}
+	return rawLink{ref: get("ref"), rid: get("id"), location: get("location"), display: get("display"), tooltip: get("tooltip")}
+}
+
+// cell parses one <c> element; prev is the previous cell's column, which
+// a cell without an r attribute follows.
+func (p *sheetParser) cell(c *chunk, sc *xmlscan.Scanner, empty bool, prev int) (int, error) {
+	var ref, style, typ []byte
+	sc.Attrs(func(name, value []byte) {
+		switch string(name) {
+		case "r":
+			ref = value
+		case "s":
+			style = value
+		case "t":
+			typ = value
+		}
+	})
+	col := prev + 1
+	if ref != nil {
+		n, ok := refColumn(ref)
+		if !ok {
+			return prev, fmt.Errorf("%w: cell reference %q", ErrMalformed, ref)
+		}
+		col = n
+	}
+	if empty {
+		return col, nil
+	}
+	v := Value{col: int32(col), date1904: p.date1904}
+	if len(style) > 0 {
+		n, ok := atoiBytes(style)
+		if !ok {
+			return col, fmt.Errorf("%w: style index %q", ErrMalformed, style)
+		}
+		v.style = int32(n)
+	}
+	var text []byte
+	hasV, hasIS := false, false
+	depth := sc.Depth()
+	for {
+		k := sc.Next()
+		if k == xmlscan.EOF {
+			break
+		}
+		if k == xmlscan.End {
+			if sc.Depth() < depth {
+				break
+			}
+			continue
+		}
+		if k != xmlscan.Start {
+			continue
+		}
+		switch string(sc.Name()) {
+		case "v":
+			text = sc.Content(&c.arena)
+			hasV = true
+		case "f":
+			v.formula = sc.Content(&c.arena)
+		case "is":
+			text = p.inline(c, sc)
+			hasIS = true
+		default:
+			sc.Skip()
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return col, err
+	}
+	if len(text) > p.limits.MaxStringSize {
+		return col, fmt.Errorf("%w: text over %d bytes (Limits.MaxStringSize)", ErrLimit, p.limits.MaxStringSize)
+	}
+	switch string(typ) {
+	case "s":
+		if !hasV {
+			break
+		}
+		i, ok := atoiBytes(trimSpace(text))
+		s, found := p.sst.get(i)
+		if !ok || !found {
+			return col, fmt.Errorf("%w: shared string index %q, the table has %d", ErrMalformed, text, p.sst.len())
+		}
+		v.typ, v.text = TypeString, s
+	case "", "n":
+		if !hasV || len(text) == 0 {
+			break
+		}
+		f, ok := parseNumber(text)
+		if !ok {
+			return col, fmt.Errorf("%w: number %q", ErrMalformed, text)
+		}
+		v.typ, v.num = TypeNumber, f
+		if v.style != 0 {
+			v.class = p.styles.class(int(v.style))
+			if (v.class == fmtDate || v.class == fmtTime) && validSerial(f, p.date1904) {
+				v.typ = TypeDate
+			}
+		}
+	case "b":
+		if !hasV {
+			break
+		}
+		v.typ = TypeBool
+		if b := trimSpace(text); string(b) == "1" || string(b) == "true" {
+			v.num = 1
+		}
+	case "e":
+		if hasV {
+			v.typ, v.text = TypeError, text
+		}
+	case "str", "inlineStr":
+		if hasV || hasIS {
+			v.typ, v.text = TypeString, unescapeX(text)
+		}
+	case "d":
+		if !hasV {
+			break
+		}
+		s := strings.TrimSuffix(bstr(text), "Z")
+		t, kind := isotime.Parse(s)
+		serial, ok := excelSerial(t, p.date1904)
+		switch {
+		case kind == isotime.Clock:
+			v.typ, v.num, v.class = TypeDate, timeFraction(t), fmtTime
+		case kind != isotime.None && ok:
+			v.typ, v.num, v.class = TypeDate, serial, fmtDate
+		default:
+			v.typ, v.text = TypeString, text
+		}
+	default:
+		return col, fmt.Errorf("%w: cell type %q", ErrMalformed, typ)
+	}
+	if v.typ == TypeEmpty && v.formula == nil {
+		return col, nil
+	}
+	c.cells = append(c.cells, v)
+	return col, nil
+}
+
+// inline reads an <is> element: plain or rich text, phonetic runs left
+// out. One run is returned as it is; several are gathered in the arena.
+func (p *sheetParser) inline(c *chunk, sc *xmlscan.Scanner) []byte {
+	depth := sc.Depth()
+	var first []byte
+	start, runs := 0, 0
+	for {
+		k := sc.Next()
+		if k == xmlscan.EOF || (k == xmlscan.End && sc.Depth() < depth) {
+			break
+		}
+		if k != xmlscan.Start {
+			continue
+		}
+		switch string(sc.Name()) {
+		case "t":
+			runs++
+			if runs == 1 {
+				first = sc.Content(&c.arena)
+				continue
+			}
+			c.tmp = c.tmp[:0]
+			t := sc.Content(&c.tmp)
+			if runs == 2 {
+				start = len(c.arena)
+				c.arena = append(c.arena, first...)
+			}
+			c.arena = append(c.arena, t...)
+		case "rPh":
+			sc.Skip()
+		}
+	}
+	if runs <= 1 {
+		return first
+	}
+	return c.arena[start:]
+}
+
+// validSerial reports whether a number is a date Excel can show.
+func validSerial(f float64, date1904 bool) bool {
+	if date1904 {
+		return f >= 0 && f < 2957003
+	}
+	return f >= 0 && f < 2958466
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\n' || b[0] == '\t' || b[0] == '\r') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\n' || b[len(b)-1] == '\t' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// atoiBytes parses a small non-negative decimal.
+func atoiBytes(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 10 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// refColumn reads the column of a cell reference such as "AB12".
+func refColumn(ref []byte) (int, bool) {
+	col, i := 0, 0
+	for ; i < len(ref) && i < 3; i++ {
+		c := ref[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			col = col*26 + int(c-'A') + 1
+		case c >= 'a' && c <= 'z':
+			col = col*26 + int(c-'a') + 1
+		default:
+			goto digits
+		}
+	}
+digits:
+	if i == 0 || col > MaxColumns || i == len(ref) {
+		return 0, false
+	}
+	for _, c := range ref[i:] {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	return col, true
+}

@@ -1,0 +1,195 @@
+package xlsx
+
+import (
+	"math"
+	"strconv"
+	"time"
+	"unsafe"
+)
+
+// CellType is the type of a cell as read.
+type CellType uint8
+
+const (
+	TypeEmpty  CellType = iota // no value: a formula without a cached result
+	TypeNumber                 // a number shown as a number (or an elapsed time)
+	TypeString                 // text: shared, inline, rich (flattened) or a formula's text result
+	TypeBool
+	TypeError  // an error value such as #N/A
+	TypeDate   // a number whose format shows a date or a time of day
+)
+
+func (t CellType) String() string {
+	return [...]string{"empty", "number", "string", "bool", "error", "date"}[t]
+}
+
+// Value is one cell as read. Its byte slices refer into the reader's
+// buffers and stay valid only until the next call to Rows.Next; copy what
+// must outlive that (String does).
+type Value struct {
+	col      int32
+	typ      CellType
+	class    fmtClass
+	date1904 bool
+	style    int32
+	num      float64
+	text     []byte
+	formula  []byte
+}
+
+// Col is the cell's 1-based column.
+func (v *Value) Col() int { return int(v.col) }
+
+// Type is the cell's type.
+func (v *Value) Type() CellType { return v.typ }
+
+// Style is the index of the cell's format in the workbook's cellXfs.
+func (v *Value) Style() int { return int(v.style) }
+
+// Float is the number of a number or date cell (a date's serial), and 1 or
+// 0 for a boolean.
+func (v *Value) Float() float64 { return v.num }
+
+// Bool is a boolean cell's value.
+func (v *Value) Bool() bool { return v.typ == TypeBool && v.num != 0 }
+
+// Bytes is the text of a string cell or the code of an error cell,
+// without copying.
+func (v *Value) Bytes() []byte { return v.text }
+
+// Formula is the cell's formula without the leading "=", if it has one.
+// Cells that share a formula carry its text only in the first cell.
+func (v *Value) Formula() []byte { return v.formula }
+
+// TimeOfDay reports whether a date cell holds only a time of day: its
+// format shows no date, or its serial is under one day.
+func (v *Value) TimeOfDay() bool {
+	return v.typ == TypeDate && (v.class == fmtTime || (v.num >= 0 && v.num < 1))
+}
+
+// Elapsed reports whether a number cell's format shows an elapsed time
+// such as [h]:mm:ss; Duration converts it.
+func (v *Value) Elapsed() bool { return v.typ == TypeNumber && v.class == fmtDuration }
+
+// Time is a date cell's wall-clock time, in UTC, rounded to the
+// millisecond as Excel shows it. A time of day falls on 1899-12-30 (the
+// 1900 system's day zero) or 1904-01-01.
+func (v *Value) Time() time.Time {
+	if v.num >= 0 && v.num < 1 {
+		base := time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)
+		if v.date1904 {
+			base = time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC)
+		}
+		return base.Add(dayFraction(v.num))
+	}
+	t := DateFromSerial(v.num, v.date1904)
+	return t.Round(time.Millisecond)
+}
+
+// Duration is a number of days as a time.Duration, rounded to the
+// millisecond.
+func (v *Value) Duration() time.Duration { return dayFraction(v.num) }
+
+func dayFraction(days float64) time.Duration {
+	ms := math.Round(days * 86400e3)
+	return time.Duration(ms) * time.Millisecond
+}
+
+// String is the value as text, copied: numbers in shortest round-trip
+// form, dates as ISO 8601, booleans as TRUE and FALSE.
+func (v *Value) String() string { return string(v.AppendText(nil)) }
+
+// AppendText appends the value as text, as String formats it.
+func (v *Value) AppendText(dst []byte) []byte {
+	switch v.typ {
+	case TypeNumber:
+		return AppendNumber(dst, v.num)
+	case TypeString, TypeError:
+		return append(dst, v.text...)
+	case TypeBool:
+		if v.num != 0 {
+			return append(dst, "TRUE"...)
+		}
+		return append(dst, "FALSE"...)
+	case TypeDate:
+		return v.appendISO(dst)
+	}
+	return dst
+}
+
+// appendISO writes 2024-02-29T13:45:00 for dates and 13:45:00 for times
+// of day, with milliseconds only when there are any.
+func (v *Value) appendISO(dst []byte) []byte {
+	t := v.Time()
+	layout := "2006-01-02T15:04:05"
+	if v.TimeOfDay() {
+		layout = "15:04:05"
+	}
+	if t.Nanosecond() != 0 {
+		layout += ".000"
+	}
+	return t.AppendFormat(dst, layout)
+}
+
+// AppendNumber formats f in the shortest form that reads back exactly,
+// without an exponent between 1e-6 and 1e21 (as JSON and JavaScript do).
+func AppendNumber(dst []byte, f float64) []byte {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.AppendInt(dst, int64(f), 10)
+	}
+	abs := math.Abs(f)
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		return strconv.AppendFloat(dst, f, 'g', -1, 64)
+	}
+	return strconv.AppendFloat(dst, f, 'f', -1, 64)
+}
+
+// Row is one row as read: its 1-based number and its non-empty cells in
+// column order. Rows with no cells are not reported.
+type Row struct {
+	Num   int
+	Cells []Value
+}
+
+// bstr views b as a string without copying, for parsers that do not keep
+// their argument.
+func bstr(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// parseNumber reads a cell's number: integers of up to 15 digits directly,
+// anything else through strconv. NaN and infinities are not numbers a
+// cell can hold.
+func parseNumber(b []byte) (float64, bool) {
+	b = trimSpace(b)
+	neg := false
+	d := b
+	if len(d) > 0 && d[0] == '-' {
+		neg, d = true, d[1:]
+	}
+	if len(d) > 0 && len(d) <= 15 {
+		n := int64(0)
+		i := 0
+		for ; i < len(d); i++ {
+			c := d[i]
+			if c < '0' || c > '9' {
+				break
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if i == len(d) {
+			if neg {
+				return -float64(n), true
+			}
+			return float64(n), true
+		}
+	}
+	f, err := strconv.ParseFloat(bstr(b), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		// ParseFloat's range errors still give ±Inf or 0: a number like
+		// 1e-400 is zero to Excel too.
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange && !math.IsInf(f, 0) {
+			return f, true
+		}
+		return 0, false
+	}
+	return f, true
+}
