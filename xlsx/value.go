@@ -15,8 +15,8 @@ const (
 	TypeNumber                 // a number shown as a number (or an elapsed time)
 	TypeString                 // text: shared, inline, rich (flattened) or a formula's text result
 	TypeBool
-	TypeError  // an error value such as #N/A
-	TypeDate   // a number whose format shows a date or a time of day
+	TypeError // an error value such as #N/A
+	TypeDate  // a number whose format shows a date or a time of day
 )
 
 func (t CellType) String() string {
