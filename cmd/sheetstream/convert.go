@@ -20,8 +20,10 @@ func convertCmd() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "convert IN OUT",
-		Short: "Convert CSV or TSV to XLSX (use - for stdin or stdout)",
-		Long: `Convert a CSV or TSV file to an XLSX workbook.
+		Short: "Convert CSV or TSV to XLSX, or XLSX to CSV, TSV or JSON lines (use - for stdin or stdout)",
+		Long: `Convert a CSV or TSV file to an XLSX workbook, or a sheet of a workbook
+(.xlsx, .xlsm: the first sheet, or --sheet NAME|INDEX) to CSV, TSV or JSON
+lines (.csv, .tsv, .jsonl), as "sheetstream cat" prints them.
 
 The input format comes from IN's extension (.csv, .tsv, .tab) or --delimiter;
 "-" reads stdin as CSV and writes stdout. Numbers, booleans and ISO 8601
@@ -30,6 +32,13 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in, out := args[0], args[1]
+			if isWorkbook(in) {
+				name := ""
+				if cmd.Flags().Changed("sheet") {
+					name = sheet
+				}
+				return convertWorkbook(cmd, in, out, name)
+			}
 			if !strings.EqualFold(filepath.Ext(out), ".xlsx") && out != "-" {
 				return fmt.Errorf("%s: only .xlsx output is supported", out)
 			}
@@ -86,4 +95,52 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 	cmd.Flags().StringVar(&sheet, "sheet", "Sheet1", "sheet name")
 	cmd.Flags().StringVar(&delimiter, "delimiter", "", `field delimiter (default from the extension; "tab" or \t for tabs)`)
 	return cmd
+}
+
+func isWorkbook(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	return ext == ".xlsx" || ext == ".xlsm"
+}
+
+// convertWorkbook writes one sheet of a workbook as text, in the format
+// out's extension names.
+func convertWorkbook(cmd *cobra.Command, in, out, sheet string) error {
+	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), ".")
+	if out == "-" {
+		ext = "csv"
+	}
+	f, ok := csvsheet.ParseFormat(ext)
+	if !ok {
+		return fmt.Errorf("%s: write .csv, .tsv or .jsonl from a workbook", out)
+	}
+	wb, err := xlsx.Open(in, xlsx.ReadOptions{})
+	if err != nil {
+		return err
+	}
+	defer wb.Close()
+	sheets, err := pickSheets(wb, sheet, false)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in, err)
+	}
+	rows, err := wb.Rows(cmd.Context(), sheets[0].Index)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	o, err := createOutput(out)
+	if err != nil {
+		return err
+	}
+	st, err := csvsheet.Write(cmd.Context(), o.Writer(), rows, f)
+	if err != nil {
+		o.abort()
+		return err
+	}
+	if err := o.commit(); err != nil {
+		return err
+	}
+	if out != "-" {
+		fmt.Fprintf(os.Stderr, "wrote %s: %d rows, %d cells from sheet %q\n", out, st.Rows, st.Cells, sheets[0].Name)
+	}
+	return nil
 }

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+// writeSample writes a small workbook with one cell of each type.
+func writeSample(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := xlsx.NewWriter(f, xlsx.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := w.AddSheet("Data", xlsx.SheetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC)
+	s.WriteRow([]xlsx.Cell{xlsx.String("name"), xlsx.String("n"), xlsx.String("ok"), xlsx.String("when"), xlsx.String("at")})
+	s.WriteRow([]xlsx.Cell{xlsx.String("a, \"quoted\"\nline"), xlsx.Float(0.1), xlsx.Bool(true), xlsx.Date(day),
+		xlsx.TimeOfDay(time.Date(2000, 1, 1, 13, 45, 0, 0, time.UTC))})
+	s.WriteRow([]xlsx.Cell{xlsx.String("b"), xlsx.Int(1234567890123), xlsx.Bool(false), xlsx.Error(xlsx.ErrorNA)})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}
+
+func TestCatAndConvertFromXLSX(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	book := filepath.Join(dir, "book.xlsx")
+	writeSample(t, book)
+
+	out, err := exec.Command(bin, "cat", "--format", "jsonl", "--cells", book).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`{"sheet":"Data","row":2,"col":1,"type":"string","value":"a, \"quoted\"\nline"}`,
+		`{"sheet":"Data","row":2,"col":2,"type":"number","value":0.1}`,
+		`{"sheet":"Data","row":2,"col":3,"type":"bool","value":true}`,
+		`{"sheet":"Data","row":2,"col":4,"type":"date","value":"2024-02-29T00:00:00"}`,
+		`{"sheet":"Data","row":2,"col":5,"type":"date","value":"13:45:00"}`,
+		`{"sheet":"Data","row":3,"col":2,"type":"number","value":1234567890123}`,
+		`{"sheet":"Data","row":3,"col":4,"type":"error","value":"#N/A"}`,
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 14 {
+		t.Fatalf("%d cells, want 14:\n%s", len(lines), out)
+	}
+	for _, w := range want {
+		if !strings.Contains(string(out), w+"\n") {
+			t.Errorf("missing %s", w)
+		}
+	}
+	for _, l := range lines {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Errorf("not JSON: %s: %v", l, err)
+		}
+	}
+
+	// XLSX to CSV reads back with encoding/csv.
+	csvPath := filepath.Join(dir, "book.csv")
+	if msg, err := exec.Command(bin, "convert", book, csvPath).CombinedOutput(); err != nil {
+		t.Fatalf("convert: %v\n%s", err, msg)
+	}
+	f, _ := os.Open(csvPath)
+	recs, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 3 || recs[1][0] != "a, \"quoted\"\nline" || recs[1][3] != "2024-02-29T00:00:00" || recs[2][1] != "1234567890123" || recs[2][2] != "FALSE" {
+		t.Errorf("csv: %q", recs)
+	}
+
+	// A missing sheet is a one-line error naming the sheets there are.
+	msg, err := exec.Command(bin, "cat", "--sheet", "Nope", book).CombinedOutput()
+	if err == nil || !strings.Contains(string(msg), `"Data"`) || strings.Count(strings.TrimSpace(string(msg)), "\n") != 0 {
+		t.Errorf("missing sheet: %v %q", err, msg)
+	}
+	// The table view aligns numbers right.
+	table, err := exec.Command(bin, "cat", "--sheet", "1", book).Output()
+	if err != nil || !strings.Contains(string(table), "0.1") || strings.Fields(strings.Split(string(table), "\n")[0])[0] != "A" || !strings.Contains(string(table), "            0.1  TRUE") {
+		t.Errorf("table: %v\n%s", err, table)
+	}
+}
+
+// TestCorpusCLI runs info and cat --cells over every corpus file: each
+// exits 0, or — for the files the reader's expected-failure list names —
+// exits 1 with a one-line message naming the file. Never a panic, and
+// never more than 1 GiB of memory.
+func TestCorpusCLI(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "corpus")
+	manifest, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
+	if err != nil {
+		t.Skipf("no corpus at %s (../shared/corpus beside the project): %v", dir, err)
+	}
+	failing := map[string]bool{}
+	list, err := os.ReadFile(filepath.Join("..", "..", "xlsx", "testdata", "corpus-failures.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(list), "\n") {
+		if l != "" && l[0] != '#' {
+			failing[strings.Split(l, "\t")[0]] = true
+		}
+	}
+	var files []string
+	sc := bufio.NewScanner(bytes.NewReader(manifest))
+	sc.Scan()
+	for sc.Scan() {
+		if name, _, _ := strings.Cut(sc.Text(), "\t"); name != "" {
+			files = append(files, name)
+		}
+	}
+	bin := buildCLI(t)
+	var mu sync.Mutex
+	var peak int64
+	jobs := make(chan string)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for name := range jobs {
+				path := filepath.Join(dir, name)
+				for _, args := range [][]string{{"info", path}, {"cat", "--cells", "--format", "jsonl", "--all-sheets", path}} {
+					cmd := exec.Command(bin, args...)
+					var stderr bytes.Buffer
+					cmd.Stdout, cmd.Stderr = nil, &stderr
+					err := cmd.Run()
+					msg := strings.TrimSpace(stderr.String())
+					mu.Lock()
+					if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+						peak = max(peak, ru.Maxrss)
+					}
+					switch {
+					case strings.Contains(msg, "goroutine") || strings.Contains(msg, "panic"):
+						t.Errorf("%s %s: crashed:\n%s", args[0], name, msg)
+					case failing[name] && (err == nil || cmd.ProcessState.ExitCode() != 1 || strings.Contains(msg, "\n") || !strings.Contains(msg, filepath.Base(name))):
+						t.Errorf("%s %s: want exit 1 with one line naming the file; got %v, %q", args[0], name, err, msg)
+					case !failing[name] && err != nil:
+						t.Errorf("%s %s: %v: %s", args[0], name, err, msg)
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for _, f := range files {
+		jobs <- f
+	}
+	close(jobs)
+	wg.Wait()
+	if peak > 1<<20 { // Maxrss is in KiB
+		t.Errorf("a run reached %d MiB", peak>>10)
+	}
+	t.Logf("%d files, peak RSS of one run %d MiB", len(files), peak>>10)
+}
