@@ -341,6 +341,21 @@ func (p *sheetParser) parse(c *chunk) {
 		}
 	}
 	for {
+		if inRow {
+			if b := sc.Rest(); len(b) > 3 && b[0] == '<' && b[1] == 'c' && (b[2] == ' ' || b[2] == '>' || b[2] == '/') {
+				n, next, err := p.fastCell(c, b, col)
+				if err != nil {
+					c.err = p.errorf(rowNum, next, err)
+					closeRow()
+					return
+				}
+				if n > 0 {
+					col = next
+					sc.Advance(n)
+					continue
+				}
+			}
+		}
 		k := sc.Next()
 		switch k {
 		case xmlscan.EOF:
@@ -419,16 +434,23 @@ func (p *sheetParser) hyperlink(sc *xmlscan.Scanner) rawLink {
 // a cell without an r attribute follows.
 func (p *sheetParser) cell(c *chunk, sc *xmlscan.Scanner, empty bool, prev int) (int, error) {
 	var ref, style, typ []byte
-	sc.Attrs(func(name, value []byte) {
-		switch string(name) {
-		case "r":
-			ref = value
-		case "s":
-			style = value
-		case "t":
-			typ = value
+	for a := sc.RawAttrs(); ; {
+		name, value, rest, ok := xmlscan.NextAttr(a)
+		if !ok {
+			break
 		}
-	})
+		a = rest
+		if len(name) == 1 {
+			switch name[0] {
+			case 'r':
+				ref = value
+			case 's':
+				style = value
+			case 't':
+				typ = value
+			}
+		}
+	}
 	col := prev + 1
 	if ref != nil {
 		n, ok := refColumn(ref)
@@ -451,6 +473,10 @@ func (p *sheetParser) cell(c *chunk, sc *xmlscan.Scanner, empty bool, prev int) 
 	var text []byte
 	hasV, hasIS := false, false
 	depth := sc.Depth()
+	// Most cells are <c ...><v>text</v></c>.
+	if t, ok := sc.Simple("v"); ok {
+		text, hasV = t, true
+	}
 	for {
 		k := sc.Next()
 		if k == xmlscan.EOF {
@@ -481,8 +507,126 @@ func (p *sheetParser) cell(c *chunk, sc *xmlscan.Scanner, empty bool, prev int) 
 	if err := sc.Err(); err != nil {
 		return col, err
 	}
+	return col, p.value(c, v, typ, text, hasV, hasIS)
+}
+
+// fastCell reads the common forms of a cell straight from the bytes —
+// <c r=".." s=".." t=".."/> or with <v>text</v> — in one pass. It returns
+// the bytes consumed, or 0 for anything else (a formula, an inline
+// string, an entity, a namespace prefix) for the general path to read.
+func (p *sheetParser) fastCell(c *chunk, b []byte, prev int) (n, col int, err error) {
+	var ref, style, typ []byte
+	i := 2
+	empty := false
+	for {
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+			i++
+		}
+		if i >= len(b) {
+			return 0, prev, nil
+		}
+		if b[i] == '>' {
+			i++
+			break
+		}
+		if b[i] == '/' {
+			if i+1 >= len(b) || b[i+1] != '>' {
+				return 0, prev, nil
+			}
+			i += 2
+			empty = true
+			break
+		}
+		start := i
+		for i < len(b) && b[i] != '=' && b[i] != ' ' && b[i] != '>' && b[i] != '/' {
+			i++
+		}
+		if i+1 >= len(b) || b[i] != '=' || (b[i+1] != '"' && b[i+1] != '\'') {
+			return 0, prev, nil
+		}
+		name := b[start:i]
+		q := b[i+1]
+		i += 2
+		vstart := i
+		for i < len(b) && b[i] != q {
+			i++
+		}
+		if i >= len(b) {
+			return 0, prev, nil
+		}
+		val := b[vstart:i]
+		i++
+		if len(name) == 1 {
+			switch name[0] {
+			case 'r':
+				ref = val
+			case 's':
+				style = val
+			case 't':
+				typ = val
+			}
+		}
+	}
+	var text []byte
+	hasV, hasIS := false, false
+	if !empty {
+		rest := b[i:]
+		// plain finds the text of <open>text</close> at the start of rest.
+		plain := func(open, close string) (int, bool) {
+			if len(rest) < len(open) || string(rest[:len(open)]) != open {
+				return 0, false
+			}
+			j := len(open)
+			for j < len(rest) && rest[j] != '<' {
+				if rest[j] == '&' || rest[j] == '\r' {
+					return 0, false
+				}
+				j++
+			}
+			if len(rest) < j+len(close) || string(rest[j:j+len(close)]) != close {
+				return 0, false
+			}
+			text = rest[len(open):j]
+			return j + len(close), true
+		}
+		if len(rest) >= 4 && string(rest[:4]) == "</c>" {
+			i += 4
+		} else if n, ok := plain("<v>", "</v></c>"); ok {
+			i += n
+			hasV = true
+		} else if n, ok := plain("<is><t>", "</t></is></c>"); ok {
+			i += n
+			hasIS = true
+		} else {
+			return 0, prev, nil
+		}
+	}
+	col = prev + 1
+	if ref != nil {
+		n, ok := refColumn(ref)
+		if !ok {
+			return 0, prev, fmt.Errorf("%w: cell reference %q", ErrMalformed, ref)
+		}
+		col = n
+	}
+	if empty || !hasV && !hasIS {
+		return i, col, nil
+	}
+	v := Value{col: int32(col), date1904: p.date1904}
+	if len(style) > 0 {
+		n, ok := atoiBytes(style)
+		if !ok {
+			return 0, col, fmt.Errorf("%w: style index %q", ErrMalformed, style)
+		}
+		v.style = int32(n)
+	}
+	return i, col, p.value(c, v, typ, text, hasV, hasIS)
+}
+
+// value types a cell from its t attribute and content and appends it.
+func (p *sheetParser) value(c *chunk, v Value, typ, text []byte, hasV, hasIS bool) error {
 	if len(text) > p.limits.MaxStringSize {
-		return col, fmt.Errorf("%w: text over %d bytes (Limits.MaxStringSize)", ErrLimit, p.limits.MaxStringSize)
+		return fmt.Errorf("%w: text over %d bytes (Limits.MaxStringSize)", ErrLimit, p.limits.MaxStringSize)
 	}
 	switch string(typ) {
 	case "s":
@@ -492,7 +636,7 @@ func (p *sheetParser) cell(c *chunk, sc *xmlscan.Scanner, empty bool, prev int) 
 		i, ok := atoiBytes(trimSpace(text))
 		s, found := p.sst.get(i)
 		if !ok || !found {
-			return col, fmt.Errorf("%w: shared string index %q, the table has %d", ErrMalformed, text, p.sst.len())
+			return fmt.Errorf("%w: shared string index %q, the table has %d", ErrMalformed, text, p.sst.len())
 		}
 		v.typ, v.text = TypeString, s
 	case "", "n":
@@ -501,9 +645,9 @@ func (p *sheetParser) cell(c *chunk, sc *xmlscan.Scanner, empty bool, prev int) 
 		}
 		f, ok := parseNumber(text)
 		if !ok {
-			return col, fmt.Errorf("%w: number %q", ErrMalformed, text)
+			return fmt.Errorf("%w: number %q", ErrMalformed, text)
 		}
-		v.typ, v.num = TypeNumber, f
+		v.typ, v.num, v.text = TypeNumber, f, trimSpace(text)
 		if v.style != 0 {
 			v.class = p.styles.class(int(v.style))
 			if (v.class == fmtDate || v.class == fmtTime) && validSerial(f, p.date1904) {
@@ -542,13 +686,13 @@ func (p *sheetParser) cell(c *chunk, sc *xmlscan.Scanner, empty bool, prev int) 
 			v.typ, v.text = TypeString, text
 		}
 	default:
-		return col, fmt.Errorf("%w: cell type %q", ErrMalformed, typ)
+		return fmt.Errorf("%w: cell type %q", ErrMalformed, typ)
 	}
 	if v.typ == TypeEmpty && v.formula == nil {
-		return col, nil
+		return nil
 	}
 	c.cells = append(c.cells, v)
-	return col, nil
+	return nil
 }
 
 // inline reads an <is> element: plain or rich text, phonetic runs left

@@ -53,8 +53,8 @@ func (v *Value) Float() float64 { return v.num }
 // Bool is a boolean cell's value.
 func (v *Value) Bool() bool { return v.typ == TypeBool && v.num != 0 }
 
-// Bytes is the text of a string cell or the code of an error cell,
-// without copying.
+// Bytes is the text of a string cell, the code of an error cell, or the
+// number as the file writes it, without copying.
 func (v *Value) Bytes() []byte { return v.text }
 
 // Formula is the cell's formula without the leading "=", if it has one.
@@ -103,6 +103,12 @@ func (v *Value) String() string { return string(v.AppendText(nil)) }
 func (v *Value) AppendText(dst []byte) []byte {
 	switch v.typ {
 	case TypeNumber:
+		// The file's own text is the shortest form when it is a plain
+		// decimal of at most 15 significant digits: no other decimal that
+		// short reads as the same double.
+		if isShortDecimal(v.text) {
+			return append(dst, v.text...)
+		}
 		return AppendNumber(dst, v.num)
 	case TypeString, TypeError:
 		return append(dst, v.text...)
@@ -142,6 +148,58 @@ func AppendNumber(dst []byte, f float64) []byte {
 		return strconv.AppendFloat(dst, f, 'g', -1, 64)
 	}
 	return strconv.AppendFloat(dst, f, 'f', -1, 64)
+}
+
+// isShortDecimal reports whether b is a decimal in canonical form: an
+// optional minus, an integer part without leading zeros (or a single
+// zero), an optional fraction not ending in zero, at most 15 significant
+// digits, not negative zero, and not under 1e-6 — a number AppendNumber
+// would write the same way.
+func isShortDecimal(b []byte) bool {
+	if len(b) == 0 || len(b) > 17 {
+		return false
+	}
+	i := 0
+	if b[0] == '-' {
+		i = 1
+		if len(b) == 1 {
+			return false
+		}
+	}
+	start := i
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	intDigits := i - start
+	if intDigits == 0 || (intDigits > 1 && b[start] == '0') {
+		return false
+	}
+	sig := intDigits
+	if b[start] == '0' {
+		sig = 0
+	}
+	if i == len(b) {
+		return sig <= 15 && !(sig == 0 && start == 1)
+	}
+	if b[i] != '.' || i+1 == len(b) || b[len(b)-1] == '0' {
+		return false
+	}
+	i++
+	leading, zeros := sig == 0, 0
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c < '0' || c > '9' {
+			return false
+		}
+		if leading && c == '0' {
+			zeros++
+			continue
+		}
+		leading = false
+		sig++
+	}
+	// Under 1e-6 AppendNumber uses an exponent.
+	return sig <= 15 && zeros < 6
 }
 
 // Row is one row as read: its 1-based number and its non-empty cells in

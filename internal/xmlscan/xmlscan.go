@@ -111,7 +111,7 @@ func (s *Scanner) Next() Kind {
 	s.at = s.pos
 	b := s.buf[s.pos:]
 	if b[0] != '<' {
-		i := bytes.IndexByte(b, '<')
+		i := indexShort(b, '<')
 		if i < 0 {
 			i = len(b)
 		}
@@ -125,11 +125,11 @@ func (s *Scanner) Next() Kind {
 	}
 	switch b[1] {
 	case '/':
-		i := bytes.IndexByte(b, '>')
+		i := indexShort(b, '>')
 		if i < 0 {
 			return s.fail(ErrSyntax, "unterminated end tag")
 		}
-		s.name = localName(bytes.TrimRight(b[2:i], " \t\r\n"))
+		s.name = localName(trimSpaceRight(b[2:i]))
 		s.pos += i + 1
 		s.depth--
 		s.kind = End
@@ -180,7 +180,7 @@ func (s *Scanner) Next() Kind {
 		}
 		c := b[j]
 		if c == '"' || c == '\'' {
-			k := bytes.IndexByte(b[j+1:], c)
+			k := indexShort(b[j+1:], c)
 			if k < 0 {
 				return s.fail(ErrSyntax, "unterminated attribute value")
 			}
@@ -216,11 +216,74 @@ func (s *Scanner) Next() Kind {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
+func trimSpaceRight(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
 func localName(n []byte) []byte {
-	if i := bytes.LastIndexByte(n, ':'); i >= 0 {
-		return n[i+1:]
+	for i := len(n) - 1; i >= 0; i-- {
+		if n[i] == ':' {
+			return n[i+1:]
+		}
 	}
 	return n
+}
+
+// indexShort is bytes.IndexByte for the short spans of markup, where a
+// plain loop beats the call's setup; long spans go to IndexByte.
+func indexShort(b []byte, c byte) int {
+	n := min(len(b), 24)
+	for i := 0; i < n; i++ {
+		if b[i] == c {
+			return i
+		}
+	}
+	if n == len(b) {
+		return -1
+	}
+	if i := bytes.IndexByte(b[n:], c); i >= 0 {
+		return n + i
+	}
+	return -1
+}
+
+// Rest is the input not yet scanned, for callers with a faster path of
+// their own for an element they know well.
+func (s *Scanner) Rest() []byte { return s.buf[s.pos:] }
+
+// Advance skips n bytes of Rest that the caller consumed: whole elements,
+// so the depth does not change.
+func (s *Scanner) Advance(n int) { s.pos += min(n, len(s.buf)-s.pos) }
+
+// Simple reads an element such as <v>42</v> at the current position: the
+// given unprefixed name, no attributes, and text with nothing to decode.
+// It consumes the element and returns its text, or returns ok=false and
+// consumes nothing, for the caller to take the general path.
+func (s *Scanner) Simple(name string) (text []byte, ok bool) {
+	b := s.buf[s.pos:]
+	n := len(name)
+	if len(b) < 2*n+5 || b[0] != '<' || string(b[1:1+n]) != name || b[1+n] != '>' {
+		return nil, false
+	}
+	b = b[n+2:]
+	i := 0
+	for ; i < len(b) && b[i] != '<'; i++ {
+		if b[i] == '&' || b[i] == '\r' {
+			return nil, false
+		}
+	}
+	end := b[i:]
+	if len(end) < n+3 || end[1] != '/' || string(end[2:2+n]) != name || end[2+n] != '>' {
+		return nil, false
+	}
+	s.at = s.pos
+	s.pos += n + 2 + i + n + 3
+	s.kind = End
+	s.name = end[2 : 2+n]
+	return b[:i], true
 }
 
 // Attr returns the raw (undecoded) value of the current tag's attribute
@@ -263,6 +326,14 @@ func (s *Scanner) AttrFull(name string) ([]byte, bool) {
 	}
 }
 
+// RawAttrs is the undecoded attribute text of the current tag, for
+// NextAttr.
+func (s *Scanner) RawAttrs() []byte { return s.attrs }
+
+// NextAttr takes the first attribute from raw attribute text, returning
+// its full name, its raw value and the rest; ok is false at the end.
+func NextAttr(a []byte) (name, value, rest []byte, ok bool) { return nextAttr(a) }
+
 // Attrs calls fn for each attribute of the current tag with its full name
 // and raw value.
 func (s *Scanner) Attrs(fn func(name, value []byte)) {
@@ -283,11 +354,11 @@ func nextAttr(a []byte) (name, value, rest []byte, ok bool) {
 		i++
 	}
 	a = a[i:]
-	eq := bytes.IndexByte(a, '=')
+	eq := indexShort(a, '=')
 	if eq <= 0 {
 		return nil, nil, nil, false
 	}
-	name = bytes.TrimRight(a[:eq], " \t\r\n")
+	name = trimSpaceRight(a[:eq])
 	j := eq + 1
 	for j < len(a) && isSpace(a[j]) {
 		j++
@@ -296,7 +367,7 @@ func nextAttr(a []byte) (name, value, rest []byte, ok bool) {
 		return nil, nil, nil, false
 	}
 	q := a[j]
-	k := bytes.IndexByte(a[j+1:], q)
+	k := indexShort(a[j+1:], q)
 	if k < 0 {
 		return nil, nil, nil, false
 	}
@@ -310,11 +381,17 @@ func nextAttr(a []byte) (name, value, rest []byte, ok bool) {
 // otherwise it is appended to *scratch, which the caller reuses.
 func (s *Scanner) Content(scratch *[]byte) []byte {
 	depth := s.depth
-	// The common case: <v>123</v>.
+	// The common case: <v>123</v>, short and with nothing to decode.
 	b := s.buf[s.pos:]
-	if i := bytes.IndexByte(b, '<'); i >= 0 && i+1 < len(b) && b[i+1] == '/' {
+	i, plain := 0, true
+	for ; i < len(b) && b[i] != '<'; i++ {
+		if b[i] == '&' || b[i] == '\r' {
+			plain = false
+		}
+	}
+	if plain && i+1 < len(b) && b[i+1] == '/' {
 		raw := b[:i]
-		if bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, '\r') < 0 {
+		{
 			// The next tokens are this text (if any) and an end tag.
 			if s.Next() == Text {
 				s.Next()
