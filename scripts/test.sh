@@ -56,4 +56,13 @@ echo "== go test"
 go test -count=1 ./... "$@"
 echo "== go test -race (concurrent compression, the export pipeline)"
 go test -count=1 -race ./internal/deflate/ ./sqlsheet/
-go test -count=1 -race -run 'TestFailingWriter|TestStreaming|TestCellErrors' ./xlsx/
+go test -count=1 -race -run 'TestFailingWriter|TestStreaming|TestCellErrors|TestChunking|TestRowsCloseEarly|TestReadOwnWriter' ./xlsx/
+echo "== short fuzz pass (the seed corpus runs in go test above)"
+fuzz() {
+  local out
+  out=$(go test -run XXX -fuzz "^$2\$" -fuzztime "${SHEETSTREAM_FUZZTIME:-8s}" "$1" 2>&1) || { echo "$out"; return 1; }
+}
+fuzz ./internal/xmlscan/ FuzzScanner
+for target in FuzzSheetXML FuzzPackage FuzzSharedStrings FuzzStyles FuzzTextRoundTrip FuzzCellText; do
+  fuzz ./xlsx/ "$target"
+done

@@ -69,9 +69,12 @@ func classifyFormat(code string) fmtClass {
 			clock = true
 		case 'A', 'a':
 			// AM/PM and A/P mark a clock.
-			if hasPrefixFold(code[i:], "am/pm") || hasPrefixFold(code[i:], "a/p") {
+			if hasPrefixFold(code[i:], "am/pm") {
 				clock = true
-				i += 2
+				i += len("am/pm") - 1
+			} else if hasPrefixFold(code[i:], "a/p") {
+				clock = true
+				i += len("a/p") - 1
 			}
 		}
 	}

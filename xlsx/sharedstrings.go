@@ -1,6 +1,7 @@
 package xlsx
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -183,6 +184,9 @@ func (t *sstTable) read(r io.Reader, lim Limits) error {
 		buf = piece
 		if err == io.EOF {
 			break
+		}
+		if errors.Is(err, xmlscan.ErrPieceTooLarge) {
+			return fmt.Errorf("%w: a shared string over Limits.MaxStringSize: %w", ErrLimit, err)
 		}
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrMalformed, err)

@@ -165,6 +165,9 @@ func (r *Rows) split(jobs chan<- *chunk, p *sheetParser) {
 			return
 		}
 		if err != nil {
+			if errors.Is(err, xmlscan.ErrPieceTooLarge) {
+				err = fmt.Errorf("%w: a row over %d bytes of XML (Limits.MaxRowSize): %w", ErrLimit, r.wb.limits.MaxRowSize, err)
+			}
 			c.rows, c.cells, c.merges, c.links = c.rows[:0], c.cells[:0], c.merges[:0], c.links[:0]
 			c.err = p.errorf(0, 0, err)
 			c.ready <- struct{}{}

@@ -1,6 +1,7 @@
 package xlsx
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"time"
@@ -145,7 +146,13 @@ func AppendNumber(dst []byte, f float64) []byte {
 	}
 	abs := math.Abs(f)
 	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		return strconv.AppendFloat(dst, f, 'g', -1, 64)
+		// 1e-09 becomes 1e-9, as JSON writers and JavaScript print it.
+		start := len(dst)
+		dst = strconv.AppendFloat(dst, f, 'e', -1, 64)
+		if e := bytes.IndexByte(dst[start:], 'e'); e >= 0 && e+3 < len(dst)-start && dst[start+e+2] == '0' {
+			dst = append(dst[:start+e+2], dst[start+e+3:]...)
+		}
+		return dst
 	}
 	return strconv.AppendFloat(dst, f, 'f', -1, 64)
 }

@@ -491,7 +491,7 @@ func DecodeAttr(dst, raw []byte) ([]byte, error) {
 	dst, err := AppendDecoded(dst, raw)
 	// Line ends were normalized to LF by AppendDecoded; literal whitespace
 	// becomes a space, but whitespace from character references stays.
-	if bytes.IndexAny(raw, "\t\n\r") >= 0 && bytes.IndexByte(raw, '&') < 0 {
+	if bytes.ContainsAny(raw, "\t\n\r") && bytes.IndexByte(raw, '&') < 0 {
 		for i := start; i < len(dst); i++ {
 			if dst[i] == '\t' || dst[i] == '\n' {
 				dst[i] = ' '

@@ -1,0 +1,372 @@
+package xlsx
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sheetstream/sheetstream/internal/xmlscan"
+)
+
+// pkg builds a package by hand from part names and contents, for files
+// our writer would never make.
+func pkg(t testing.TB, parts map[string]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, name := range sortedKeys(parts) {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(parts[name]))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	for i := range keys {
+		for j := i + 1; j < len(keys); j++ {
+			if keys[j] < keys[i] {
+				keys[i], keys[j] = keys[j], keys[i]
+			}
+		}
+	}
+	return keys
+}
+
+// minimal returns the parts of a one-sheet workbook around sheet XML.
+func minimal(sheetData string, extra map[string]string) map[string]string {
+	parts := map[string]string{
+		"[Content_Types].xml": `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`,
+		"_rels/.rels":         `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+		"xl/workbook.xml":     `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+		"xl/_rels/workbook.xml.rels": `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+			`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>` +
+			`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>` +
+			`<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`,
+		"xl/worksheets/sheet1.xml": `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>` + sheetData + `</sheetData></worksheet>`,
+	}
+	for k, v := range extra {
+		if v == "" {
+			delete(parts, k)
+		} else {
+			parts[k] = v
+		}
+	}
+	return parts
+}
+
+// readAll reads every row of the first sheet as "A1=type:text" strings.
+func readAll(t testing.TB, data []byte, opts ReadOptions) ([]string, error) {
+	t.Helper()
+	wb, err := NewReader(bytes.NewReader(data), int64(len(data)), opts)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := wb.Rows(context.Background(), 0)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		r := rows.Row()
+		for i := range r.Cells {
+			c := &r.Cells[i]
+			out = append(out, fmt.Sprintf("%s=%s:%s", CellName(r.Num, c.Col()), c.Type(), c.String()))
+		}
+	}
+	return out, rows.Err()
+}
+
+// TestReadOwnWriter writes every kind of cell and reads it back.
+func TestReadOwnWriter(t *testing.T) {
+	for _, date1904 := range []bool{false, true} {
+		var buf bytes.Buffer
+		w, _ := NewWriter(&buf, Options{Date1904: date1904})
+		s, _ := w.AddSheet("Types", SheetOptions{})
+		when := time.Date(2024, 2, 29, 13, 45, 30, 250e6, time.UTC)
+		s.WriteRow([]Cell{
+			String("plain"), String("tab\tcr\r_x0041_ & <tag>"), Int(-42), Float(0.1), Float(1e-9),
+			Bool(true), Bool(false), Time(when), Date(when), TimeOfDay(when),
+			Duration(36 * time.Hour), Error(ErrorDiv0), Formula("1+1").WithValue(Int(2)),
+			Rich([]RichRun{{Text: "bold "}, {Text: "run", Font: Font{Bold: true}}}),
+			Link("https://example.com/a?b=1&c=2", "example"),
+		})
+		s.SkipRows(1000)
+		s.WriteRow([]Cell{Blank(), String("after a gap")})
+		if err := s.MergeCells(Range{1002, 1, 1002, 3}); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readAll(t, buf.Bytes(), ReadOptions{ChunkSize: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{
+			"A1=string:plain", "B1=string:tab\tcr\r_x0041_ & <tag>", "C1=number:-42", "D1=number:0.1", "E1=number:1e-9",
+			"F1=bool:TRUE", "G1=bool:FALSE", "H1=date:2024-02-29T13:45:30.250", "I1=date:2024-02-29T00:00:00",
+			"J1=date:13:45:30.250", "K1=number:1.5", "L1=error:#DIV/0!", "M1=number:2",
+			"N1=string:bold run", "O1=string:example", "B1002=string:after a gap",
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("1904=%v:\ngot  %q\nwant %q", date1904, got, want)
+		}
+		wb, _ := NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()), ReadOptions{})
+		if wb.Date1904() != date1904 || wb.Sheets()[0].Name != "Types" || !strings.Contains(wb.Application(), "sheetstream") {
+			t.Errorf("workbook: 1904 %v, sheets %v, app %q", wb.Date1904(), wb.Sheets(), wb.Application())
+		}
+		rows, _ := wb.Rows(context.Background(), 0)
+		n := 0
+		for rows.Next() {
+			if f := rows.Row().Cells; rows.Row().Num == 1 && string(f[12].Formula()) != "1+1" {
+				t.Errorf("formula %q", f[12].Formula())
+			}
+			if rows.Row().Num == 1 && !rows.Row().Cells[10].Elapsed() {
+				t.Error("a duration's format is not elapsed time")
+			}
+			n++
+		}
+		if n != 2 || rows.Err() != nil {
+			t.Errorf("%d rows, %v", n, rows.Err())
+		}
+		if m := rows.MergedCells(); len(m) != 1 || m[0] != (Range{1002, 1, 1002, 3}) {
+			t.Errorf("merged %v", m)
+		}
+		if l := rows.Hyperlinks(); len(l) != 1 || l[0].URL != "https://example.com/a?b=1&c=2" || l[0].Range.FirstCol != 15 {
+			t.Errorf("links %+v", l)
+		}
+		rows.Close()
+	}
+}
+
+// TestChunking checks that cutting the XML anywhere gives the same rows,
+// including rows and cells without r attributes across chunk boundaries.
+func TestChunking(t *testing.T) {
+	var sd strings.Builder
+	for r := 1; r <= 300; r++ {
+		if r%3 == 0 {
+			fmt.Fprintf(&sd, `<row><c><v>%d</v></c><c t="inlineStr"><is><t>r%d</t></is></c></row>`, r, r)
+		} else {
+			fmt.Fprintf(&sd, `<x:row r="%d"><x:c r="B%d" t="str"><x:f>A1</x:f><x:v>s&amp;%d</x:v></x:c></x:row>`, r, r, r)
+		}
+	}
+	data := pkg(t, minimal(sd.String(), nil))
+	want, err := readAll(t, data, ReadOptions{Workers: 1, ChunkSize: 1 << 20})
+	if err != nil || len(want) != 400 {
+		t.Fatalf("%d cells, %v", len(want), err)
+	}
+	if want[0] != "B1=string:s&1" || want[2] != "A3=number:3" || want[3] != "B3=string:r3" {
+		t.Errorf("first cells %q", want[:4])
+	}
+	for _, size := range []int{1, 7, 64, 500} {
+		for _, workers := range []int{1, 3} {
+			got, err := readAll(t, data, ReadOptions{Workers: workers, ChunkSize: size})
+			if err != nil || strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("chunk %d, workers %d: %v, %d cells differ", size, workers, err, len(got))
+			}
+		}
+	}
+}
+
+func TestSparseCorner(t *testing.T) {
+	data := pkg(t, minimal(`<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>`, map[string]string{
+		"xl/worksheets/sheet1.xml": `<worksheet><dimension ref="A1:XFD1048576"/><sheetData><row r="1048576"><c r="XFD1048576"><v>1</v></c></row></sheetData></worksheet>`,
+	}))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got, err := readAll(t, data, ReadOptions{})
+	runtime.ReadMemStats(&after)
+	if err != nil || len(got) != 1 || got[0] != "XFD1048576=number:1" {
+		t.Fatalf("%q %v", got, err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
+		t.Errorf("one cell at XFD1048576 allocated %d MiB", grew>>20)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	big := strings.Repeat("x", 2000)
+	cases := []struct {
+		name  string
+		parts map[string]string
+		opts  ReadOptions
+		want  error
+		where string // part, sheet or cell the message must name
+	}{
+		{"doctype", minimal(`<row r="1"><c r="A1" t="s"><v>0</v></c></row>`, map[string]string{
+			"xl/sharedStrings.xml": `<!DOCTYPE x [<!ENTITY a "aaaa">]><sst><si><t>&a;</t></si></sst>`}),
+			ReadOptions{}, xmlscan.ErrDoctype, "xl/sharedStrings.xml"},
+		{"undefined entity", minimal(`<row r="1"><c r="A1" t="inlineStr"><is><t>&nbsp;</t></is></c></row>`, nil),
+			ReadOptions{}, xmlscan.ErrEntity, `sheet "S"`},
+		{"too deep", minimal(strings.Repeat("<a>", 200)+strings.Repeat("</a>", 200), nil),
+			ReadOptions{}, xmlscan.ErrTooDeep, `sheet "S"`},
+		{"string too long", minimal(`<row r="1"><c r="A1" t="s"><v>0</v></c></row>`, map[string]string{
+			"xl/sharedStrings.xml": `<sst><si><t>` + big + `</t></si></sst>`}),
+			ReadOptions{Limits: Limits{MaxStringSize: 1000}}, ErrLimit, "xl/sharedStrings.xml"},
+		{"too many strings", minimal(``, map[string]string{
+			"xl/sharedStrings.xml": `<sst>` + strings.Repeat(`<si><t>a</t></si>`, 11) + `</sst>`}),
+			ReadOptions{Limits: Limits{MaxSharedStrings: 10}}, ErrLimit, "MaxSharedStrings"},
+		{"total size", minimal(strings.Repeat(`<row><c><v>1</v></c></row>`, 1000), nil),
+			ReadOptions{Limits: Limits{MaxTotalSize: 5000}}, ErrLimit, "MaxTotalSize"},
+		{"part size", minimal(``, map[string]string{"xl/styles.xml": `<styleSheet>` + big + `</styleSheet>`}),
+			ReadOptions{Limits: Limits{MaxPartSize: 1000}}, ErrLimit, "xl/styles.xml"},
+		{"row too big", minimal(`<row r="1">`+strings.Repeat(`<c><v>1</v></c>`, 500)+`</row><row r="2"/>`, nil),
+			ReadOptions{ChunkSize: 100, Limits: Limits{MaxRowSize: 1000}}, ErrLimit, `sheet "S"`},
+		{"bad number", minimal(`<row r="3"><c r="B3"><v>1x</v></c></row>`, nil), ReadOptions{}, ErrMalformed, "cell B3"},
+		{"bad shared index", minimal(`<row r="2"><c r="C2" t="s"><v>7</v></c></row>`, nil), ReadOptions{}, ErrMalformed, "cell C2"},
+		{"bad row", minimal(`<row r="2000000"><c><v>1</v></c></row>`, nil), ReadOptions{}, ErrMalformed, `row number "2000000"`},
+		{"bad ref", minimal(`<row r="1"><c r="1A"><v>1</v></c></row>`, nil), ReadOptions{}, ErrMalformed, `cell reference "1A"`},
+		{"bad type", minimal(`<row r="1"><c r="A1" t="zz"><v>1</v></c></row>`, nil), ReadOptions{}, ErrMalformed, "cell A1"},
+		{"truncated", minimal(`<row r="1"><c r="A1"><v>1</v></c></row><row r="2"><c r="A2"`, map[string]string{
+			"xl/worksheets/sheet1.xml": `<worksheet><sheetData><row r="1"><c r="A1"><v>1</v></c></row><row r="2"><c r="A2"`}),
+			ReadOptions{}, ErrMalformed, `sheet "S"`},
+		{"no workbook", map[string]string{"a.txt": "x"}, ReadOptions{}, ErrNotXLSX, "xl/workbook.xml"},
+		{"missing sheet", minimal(``, map[string]string{"xl/worksheets/sheet1.xml": ""}), ReadOptions{}, ErrMissingPart, "sheet1.xml"},
+		{"duplicate", minimal(``, map[string]string{"XL/Worksheets/Sheet1.xml": "<worksheet/>"}), ReadOptions{}, ErrDuplicatePart, "sheet1.xml"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := readAll(t, pkg(t, c.parts), c.opts)
+			var re *ReadError
+			if !errors.Is(err, c.want) || !errors.As(err, &re) || !strings.Contains(err.Error(), c.where) {
+				t.Errorf("got %v; want %v naming %q", err, c.want, c.where)
+			}
+		})
+	}
+}
+
+func TestReadTolerates(t *testing.T) {
+	cases := []struct {
+		name  string
+		parts map[string]string
+		want  string
+	}{
+		{"backslash paths and no package rels", map[string]string{
+			"xl\\workbook.xml":             minimal("", nil)["xl/workbook.xml"],
+			"xl\\_rels\\workbook.xml.rels": minimal("", nil)["xl/_rels/workbook.xml.rels"],
+			"xl\\worksheets\\sheet1.xml":   `<worksheet><sheetData><row r="1"><c r="A1"><v>5</v></c></row></sheetData></worksheet>`,
+			"[Content_Types].xml":          "<Types/>",
+		}, "A1=number:5"},
+		{"UTF-16 with BOM", minimal("", map[string]string{
+			"xl/worksheets/sheet1.xml": utf16le(`<?xml version="1.0" encoding="UTF-16"?><worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>é€</t></is></c></row></sheetData></worksheet>`)}),
+			"A1=string:é€"},
+		{"rich text and phonetic runs", minimal(`<row r="1"><c r="A1" t="s"><v>0</v></c></row>`, map[string]string{
+			"xl/sharedStrings.xml": `<sst><si><r><t>漢</t></r><r><rPr><b/></rPr><t xml:space="preserve">字_x000D_</t></r><rPh sb="0" eb="1"><t>かん</t></rPh></si></sst>`}),
+			"A1=string:漢字\r"},
+		{"CDATA and CRLF", minimal(`<row r="1"><c r="A1" t="inlineStr"><is><t><![CDATA[a<b]]>&#x41;&#66;`+"\r\n"+`z</t></is></c></row>`, nil),
+			"A1=string:a<bAB\nz"},
+		{"t=d and errors", minimal(`<row r="1"><c r="A1" t="d"><v>2024-02-29T12:00:00Z</v></c><c r="B1" t="e"><v>#N/A</v></c><c r="C1" t="b"><v>true</v></c></row>`, nil),
+			"A1=date:2024-02-29T12:00:00,B1=error:#N/A,C1=bool:TRUE"},
+		{"custom and built-in date formats", minimal(`<row r="1"><c r="A1" s="1"><v>45351.5</v></c><c r="B1" s="2"><v>0.75</v></c><c r="C1" s="3"><v>45351</v></c><c r="D1" s="4"><v>45351</v></c></row>`, map[string]string{
+			"xl/styles.xml": `<styleSheet><numFmts><numFmt numFmtId="164" formatCode="[$-409]mmmm d, yyyy;@"/><numFmt numFmtId="165" formatCode="&quot;d&quot;0.00"/></numFmts>` +
+				`<cellStyleXfs><xf numFmtId="14"/></cellStyleXfs><cellXfs><xf numFmtId="0"/><xf numFmtId="164"/><xf numFmtId="20"/><xf numFmtId="165"/><xf numFmtId="14"/></cellXfs>` +
+				`<dxfs><dxf><numFmt numFmtId="165" formatCode="yyyy"/></dxf></dxfs></styleSheet>`}),
+			"A1=date:2024-02-29T12:00:00,B1=date:18:00:00,C1=number:45351,D1=date:2024-02-29T00:00:00"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := readAll(t, pkg(t, c.parts), ReadOptions{})
+			if err != nil || strings.Join(got, ",") != c.want {
+				t.Errorf("got %q, %v; want %s", got, err, c.want)
+			}
+		})
+	}
+}
+
+func utf16le(s string) string {
+	b := []byte{0xFF, 0xFE}
+	for _, r := range s {
+		if r > 0xFFFF {
+			panic("BMP only")
+		}
+		b = append(b, byte(r), byte(r>>8))
+	}
+	return string(b)
+}
+
+func TestNotXLSX(t *testing.T) {
+	cfb := append([]byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}, make([]byte, 600)...)
+	enc := append(append([]byte{}, cfb...), encryptionInfo...)
+	ods := pkg(t, map[string]string{"mimetype": "application/vnd.oasis.opendocument.spreadsheet", "content.xml": "<x/>"})
+	for name, c := range map[string]struct {
+		data []byte
+		want error
+	}{
+		"empty": {nil, ErrNotXLSX}, "text": {[]byte("a,b\n1,2\n"), ErrNotXLSX}, "html": {[]byte("<html></html>"), ErrNotXLSX},
+		"xls": {cfb, ErrLegacyXLS}, "encrypted": {enc, ErrEncrypted}, "ods": {ods, ErrODF},
+	} {
+		_, err := NewReader(bytes.NewReader(c.data), int64(len(c.data)), ReadOptions{})
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", name, err, c.want)
+		}
+	}
+}
+
+// TestRowsCloseEarly stops reading mid-sheet, by Close and by cancelling
+// the context: no goroutine may be left behind.
+func TestRowsCloseEarly(t *testing.T) {
+	var sd strings.Builder
+	for r := 1; r <= 20000; r++ {
+		fmt.Fprintf(&sd, `<row r="%d"><c r="A%d"><v>%d</v></c></row>`, r, r, r)
+	}
+	data := pkg(t, minimal(sd.String(), nil))
+	before := runtime.NumGoroutine()
+	for _, cancel := range []bool{false, true} {
+		wb, _ := NewReader(bytes.NewReader(data), int64(len(data)), ReadOptions{ChunkSize: 256, Workers: 2})
+		ctx, stop := context.WithCancel(context.Background())
+		rows, err := wb.Rows(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 10 && rows.Next(); i++ {
+		}
+		if cancel {
+			stop()
+			for rows.Next() {
+			}
+			if !errors.Is(rows.Err(), context.Canceled) {
+				t.Errorf("after cancel: %v", rows.Err())
+			}
+		}
+		rows.Close()
+		stop()
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines left behind", n-before)
+	}
+}
+
+func TestClassifyFormat(t *testing.T) {
+	for code, want := range map[string]fmtClass{
+		"General": fmtNumber, "0.00": fmtNumber, "0.00E+00": fmtNumber, `#,##0 "days"`: fmtNumber, `0.0\m`: fmtNumber,
+		"[Red]0.00": fmtNumber, "@": fmtNumber, "yyyy-mm-dd": fmtDate, "d-mmm-yy": fmtDate, "[$-409]mmmm d, yyyy;@": fmtDate,
+		"mm:ss": fmtTime, "h:mm AM/PM": fmtTime, "hh:mm:ss.000": fmtTime, "[h]:mm:ss": fmtDuration, "[mm]:ss": fmtDuration,
+		"yyyy/mm/dd\\ hh:mm:ss;@": fmtDate, "mmm": fmtDate, `"Date: "0`: fmtNumber, "[HH]": fmtDuration,
+	} {
+		if got := classifyFormat(code); got != want {
+			t.Errorf("classifyFormat(%q) = %d, want %d", code, got, want)
+		}
+	}
+}
