@@ -54,9 +54,9 @@ func FuzzSheetXML(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, sheet []byte) {
 		data := pkg(t, minimal("", map[string]string{
-			"xl/worksheets/sheet1.xml": string(sheet),
-			"xl/sharedStrings.xml":     `<sst><si><t>s0</t></si></sst>`,
-			"xl/styles.xml":            `<styleSheet><cellXfs><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs></styleSheet>`,
+			"xl/worksheets/sheet1.xml":            string(sheet),
+			"xl/sharedStrings.xml":                `<sst><si><t>s0</t></si></sst>`,
+			"xl/styles.xml":                       `<styleSheet><cellXfs><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs></styleSheet>`,
 			"xl/worksheets/_rels/sheet1.xml.rels": `<Relationships><Relationship Id="rId1" Type="x/hyperlink" Target="http://a" TargetMode="External"/></Relationships>`,
 		}))
 		whole, errWhole := readEverything(data, ReadOptions{Workers: 1, ChunkSize: 1 << 20})
