@@ -1,4 +1,4 @@
-// Package xlsx writes Excel workbooks (.xlsx) as a stream.
+// Package xlsx writes and reads Excel workbooks (.xlsx) as streams.
 //
 // Rows go straight into any io.Writer — a file, an HTTP response, a pipe —
 // while they are produced: no temporary file, no buffer of the whole
@@ -60,4 +60,43 @@
 // Control characters, which XML cannot carry, are written the way Excel
 // writes them (_x0007_), and text that would otherwise read back as such
 // an escape is escaped in turn. Text that is not UTF-8 is refused.
+//
+// # Reading
+//
+// Open (or NewReader over any io.ReaderAt) reads a workbook's structure;
+// Workbook.Rows streams one sheet's rows:
+//
+//	wb, err := xlsx.Open("report.xlsx", xlsx.ReadOptions{})
+//	rows, err := wb.Rows(ctx, 0)
+//	defer rows.Close()
+//	for rows.Next() {
+//		for _, c := range rows.Row().Cells { ... c.Type(), c.Float(), c.Bytes(), c.Time() ... }
+//	}
+//	err = rows.Err()
+//
+// One goroutine inflates the sheet and cuts its XML into chunks at row
+// boundaries; ReadOptions.Workers goroutines parse chunks at the same
+// time with a purpose-built scanner (no encoding/xml); rows come out in
+// order. Memory is the chunks in flight plus the shared strings table,
+// whatever the size of the sheet, and a sparse sheet stays sparse: only
+// cells that are there are reported. Several sheets may be read at once.
+// A Row's cells refer into reused buffers and are valid until the next
+// Next: copy what you keep (Value.String copies).
+//
+// Cells are typed as the file and its styles say: numbers, text (shared,
+// inline, and rich text flattened without its phonetic guides), booleans,
+// errors, and dates — a number whose format shows a date or a time, from
+// the built-in format ids or a custom code such as [$-409]mmmm d, yyyy;@,
+// in the 1900 or 1904 system — plus t="d" ISO cells. Formulas come with
+// their cached values. Merged ranges and hyperlinks are known once the
+// rows are read; defined names and sheet visibility at once.
+//
+// Files from anywhere are expected: namespace prefixes, rows and cells
+// without references, UTF-16 parts, backslashes and odd case in part
+// names, missing relationships. Hostile ones meet Limits — decompressed
+// size, compression ratio, part size, XML depth, string length, shared
+// string count and size, row size — and fail with ErrLimit. DOCTYPE is
+// refused. Encrypted workbooks (ErrEncrypted), .xls (ErrLegacyXLS) and
+// .ods (ErrODF) under an .xlsx name are recognised. Every error is a
+// *ReadError naming the file, part, sheet and cell where it applies.
 package xlsx

@@ -1,6 +1,8 @@
 package xlsx_test
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"log"
 	"os"
@@ -74,4 +76,42 @@ func ExampleFormula() {
 	})
 	fmt.Println(err, w.Close())
 	// Output: <nil> <nil>
+}
+
+// Reading a workbook: typed cells, one row at a time.
+func ExampleOpen() {
+	// A workbook to read, written in memory.
+	var buf bytes.Buffer
+	w, _ := xlsx.NewWriter(&buf, xlsx.Options{})
+	sheet, _ := w.AddSheet("Orders", xlsx.SheetOptions{})
+	sheet.WriteRow([]xlsx.Cell{xlsx.String("Date"), xlsx.String("Amount"), xlsx.String("Paid")})
+	sheet.WriteRow([]xlsx.Cell{xlsx.Date(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)), xlsx.Float(99.5), xlsx.Bool(true)})
+	w.Close()
+
+	// xlsx.Open(path, ...) reads a file; NewReader any io.ReaderAt.
+	wb, err := xlsx.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()), xlsx.ReadOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	rows, err := wb.Rows(context.Background(), 0)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		row := rows.Row()
+		for _, c := range row.Cells {
+			fmt.Printf("%s%d %s %s\n", xlsx.ColumnName(c.Col()), row.Num, c.Type(), c.String())
+		}
+	}
+	if err := rows.Err(); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// A1 string Date
+	// B1 string Amount
+	// C1 string Paid
+	// A2 date 2026-03-01T00:00:00
+	// B2 number 99.5
+	// C2 bool TRUE
 }
