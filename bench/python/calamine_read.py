@@ -1,0 +1,18 @@
+"""Read every cell of a workbook's first sheet with python-calamine (its
+row iterator) or openpyxl (read-only mode): python calamine_read.py
+calamine|openpyxl FILE."""
+import sys
+
+mode, path = sys.argv[1], sys.argv[2]
+cells = 0
+if mode == "calamine":
+    import python_calamine
+    wb = python_calamine.CalamineWorkbook.from_path(path)
+    for row in wb.get_sheet_by_index(0).iter_rows():
+        cells += sum(1 for v in row if v != "")
+else:
+    import openpyxl
+    wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    for row in wb.worksheets[0].iter_rows(values_only=True):
+        cells += sum(1 for v in row if v is not None)
+print(cells, "cells")
