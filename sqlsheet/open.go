@@ -28,7 +28,22 @@ func Open(url string) (*sql.DB, error) {
 		driver = "sqlite"
 		dsn, _, _ = strings.Cut(dsn, "?")
 		dsn = "file:" + dsn + "?_pragma=busy_timeout(5000)"
-	case "pgx", "mysql":
+	case "pgx":
+		// Each query runs once: server-side statement caching buys nothing
+		// and fails ("cached plan must not change result type") when a
+		// table is replaced under a cached SELECT *.
+		if !strings.Contains(dsn, "default_query_exec_mode") {
+			sep := "?"
+			if strings.Contains(dsn, "?") {
+				sep = "&"
+			}
+			if strings.Contains(dsn, "://") {
+				dsn += sep + "default_query_exec_mode=exec"
+			} else {
+				dsn += " default_query_exec_mode=exec"
+			}
+		}
+	case "mysql":
 	default:
 		return nil, fmt.Errorf("database URL: unsupported database %q (use sqlite:, postgres:// or mysql://)", u.Scheme)
 	}

@@ -178,3 +178,46 @@ func TestCorpusCLI(t *testing.T) {
 	}
 	t.Logf("%d files, peak RSS of one run %d MiB", len(files), peak>>10)
 }
+
+// TestImportCommand round-trips the demo: export from SQLite, import the
+// workbook into a new SQLite database, export that, and compare every
+// cell of the two workbooks.
+func TestImportCommand(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	first := filepath.Join(dir, "first.xlsx")
+	if msg, err := exec.Command(bin, "export", "--demo", "-o", first).CombinedOutput(); err != nil {
+		t.Fatalf("export: %v\n%s", err, msg)
+	}
+	db := "sqlite:" + filepath.Join(dir, "copy.db")
+	msg, err := exec.Command(bin, "import", first, "--db", db, "--table", "orders", "--sheet", "Orders").CombinedOutput()
+	if err != nil || !strings.Contains(string(msg), "imported 50000 rows") {
+		t.Fatalf("import: %v\n%s", err, msg)
+	}
+	second := filepath.Join(dir, "second.xlsx")
+	if msg, err := exec.Command(bin, "export", "--db", db, "--table", "orders", "--sheet", "Orders", "-o", second).CombinedOutput(); err != nil {
+		t.Fatalf("export again: %v\n%s", err, msg)
+	}
+	cells := func(path string) string {
+		out, err := exec.Command(bin, "cat", "--format", "jsonl", "--cells", "--sheet", "Orders", path).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	a, b := cells(first), cells(second)
+	if a != b {
+		al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+		for i := range min(len(al), len(bl)) {
+			if al[i] != bl[i] {
+				t.Fatalf("cell %d differs after the round trip:\n%s\n%s", i, al[i], bl[i])
+			}
+		}
+		t.Fatalf("%d cells, then %d", len(al), len(bl))
+	}
+	// Importing again into the same table is refused, naming the table.
+	msg, err = exec.Command(bin, "import", first, "--db", db, "--table", "orders", "--sheet", "Orders").CombinedOutput()
+	if err == nil || !strings.Contains(string(msg), "orders") {
+		t.Errorf("second import: %v %s", err, msg)
+	}
+}

@@ -1,0 +1,197 @@
+package sqlsheet_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sheetstream/sheetstream/internal/testenv"
+	"github.com/sheetstream/sheetstream/sqlsheet"
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+// importBook writes a workbook with one column of each inferred type and
+// opens it for reading.
+func importBook(t *testing.T, rows [][]xlsx.Cell) *xlsx.Workbook {
+	t.Helper()
+	var buf bytes.Buffer
+	w, _ := xlsx.NewWriter(&buf, xlsx.Options{})
+	s, _ := w.AddSheet("Data", xlsx.SheetOptions{})
+	for _, r := range rows {
+		if err := s.WriteRow(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "in.xlsx")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	wb, err := xlsx.Open(path, xlsx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { wb.Close() })
+	return wb
+}
+
+var (
+	day  = time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC)
+	when = time.Date(2024, 2, 29, 13, 45, 30, 250e6, time.UTC)
+)
+
+func typedRows() [][]xlsx.Cell {
+	str := xlsx.String
+	return [][]xlsx.Cell{
+		{str("id"), str("price"), str("ok"), str("day"), str("at"), str("clock"), str("name"), str("mixed"), str("")},
+		{xlsx.Int(1), xlsx.Float(9.99), xlsx.Bool(true), xlsx.Date(day), xlsx.Time(when), xlsx.TimeOfDay(when), str("Grüße, \"quoted\""), xlsx.Int(5), str("no header")},
+		{xlsx.Int(2), xlsx.Int(3), xlsx.Bool(false), xlsx.Date(day.AddDate(0, 0, 1)), xlsx.Date(day), xlsx.TimeOfDay(day), str(""), str("text"), xlsx.Blank()},
+		{xlsx.Int(9007199254740992), xlsx.Blank(), xlsx.Blank(), xlsx.Blank(), xlsx.Blank(), xlsx.Blank(), xlsx.Error(xlsx.ErrorNA), xlsx.Blank(), xlsx.Blank()},
+	}
+}
+
+// dump reads a table back as text, one line per row, ordered by id.
+func dump(t *testing.T, db *sql.DB, table string) []string {
+	t.Helper()
+	rows, err := db.Query(`SELECT * FROM ` + table + ` ORDER BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		parts := make([]string, len(vals))
+		for i, v := range vals {
+			switch v := v.(type) {
+			case nil:
+				parts[i] = "NULL"
+			case []byte:
+				parts[i] = string(v)
+			case time.Time:
+				parts[i] = v.Format("2006-01-02 15:04:05.000")
+			default:
+				parts[i] = fmt.Sprint(v)
+			}
+		}
+		out = append(out, strings.Join(parts, "|"))
+	}
+	return out
+}
+
+func testImport(t *testing.T, db *sql.DB, want []string) {
+	ctx := context.Background()
+	db.Exec(`DROP TABLE IF EXISTS imported`)
+	wb := importBook(t, typedRows())
+	st, err := sqlsheet.Import(ctx, db, wb, 0, sqlsheet.ImportOptions{Table: "imported"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := make([]string, len(st.Columns))
+	for i, c := range st.Columns {
+		types[i] = c.Name + ":" + c.Type.String()
+	}
+	wantTypes := "id:integer price:float ok:boolean day:date at:timestamp clock:time name:text mixed:text col9:text"
+	if strings.Join(types, " ") != wantTypes || st.Rows != 3 || st.ErrorCells != 1 {
+		t.Errorf("stats %d rows, %d errors, columns %s; want %s", st.Rows, st.ErrorCells, types, wantTypes)
+	}
+	got := dump(t, db, "imported")
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("table:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// Create refuses an existing table.
+	if _, err := sqlsheet.Import(ctx, db, wb, 0, sqlsheet.ImportOptions{Table: "imported"}); err == nil {
+		t.Error("Create over an existing table succeeded")
+	}
+
+	// Append matches columns by name; a cell that does not fit aborts with
+	// its address and leaves the table as it was.
+	bad := importBook(t, [][]xlsx.Cell{
+		{xlsx.String("ID"), xlsx.String("name")},
+		{xlsx.Int(10), xlsx.String("ten")},
+		{xlsx.String("eleven"), xlsx.String("x")},
+	})
+	_, err = sqlsheet.Import(ctx, db, bad, 0, sqlsheet.ImportOptions{Table: "imported", Mode: sqlsheet.Append})
+	var re *xlsx.ReadError
+	if !errors.Is(err, sqlsheet.ErrBadCell) || !errors.As(err, &re) || re.Row != 3 || re.Col != 1 || !strings.Contains(err.Error(), `cell A3`) {
+		t.Errorf("bad append: %v", err)
+	}
+	if n := len(dump(t, db, "imported")); n != 3 {
+		t.Errorf("after a failed append the table has %d rows, want 3", n)
+	}
+	good := importBook(t, [][]xlsx.Cell{{xlsx.String("ID"), xlsx.String("name")}, {xlsx.Int(10), xlsx.String("ten")}})
+	if st, err := sqlsheet.Import(ctx, db, good, 0, sqlsheet.ImportOptions{Table: "imported", Mode: sqlsheet.Append}); err != nil || st.Rows != 1 {
+		t.Errorf("append: %d rows, %v", st.Rows, err)
+	}
+
+	// Replace: a failing sheet leaves the old table; a good one swaps it.
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := sqlsheet.Import(cancelled, db, good, 0, sqlsheet.ImportOptions{Table: "imported", Mode: sqlsheet.Replace}); err == nil {
+		t.Error("a cancelled replace succeeded")
+	}
+	if n := len(dump(t, db, "imported")); n != 4 {
+		t.Errorf("after a failed replace the table has %d rows, want 4", n)
+	}
+	if st, err := sqlsheet.Import(ctx, db, good, 0, sqlsheet.ImportOptions{Table: "imported", Mode: sqlsheet.Replace}); err != nil || st.Rows != 1 {
+		t.Errorf("replace: %d rows, %v", st.Rows, err)
+	}
+	if got := dump(t, db, "imported"); len(got) != 1 || got[0] != "10|ten" {
+		t.Errorf("after replace: %q", got)
+	}
+}
+
+func TestImportSQLite(t *testing.T) {
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "import.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	testImport(t, db, []string{
+		`1|9.99|1|2024-02-29 00:00:00.000|2024-02-29 13:45:30.250|13:45:30.25|Grüße, "quoted"|5|no header`,
+		`2|3|0|2024-03-01 00:00:00.000|2024-02-29 00:00:00.000|00:00:00|NULL|text|NULL`,
+		`9007199254740992|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL`,
+	})
+}
+
+func TestImportPostgres(t *testing.T) {
+	db, err := sqlsheet.Open(postgresURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	testImport(t, db, []string{
+		`1|9.99|true|2024-02-29 00:00:00.000|2024-02-29 13:45:30.250|13:45:30.25|Grüße, "quoted"|5|no header`,
+		`2|3|false|2024-03-01 00:00:00.000|2024-02-29 00:00:00.000|00:00:00|NULL|text|NULL`,
+		`9007199254740992|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL`,
+	})
+}
+
+func TestImportMySQL(t *testing.T) {
+	db, err := sqlsheet.Open(testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	testImport(t, db, []string{
+		`1|9.99|1|2024-02-29 00:00:00.000|2024-02-29 13:45:30.250|13:45:30.250|Grüße, "quoted"|5|no header`,
+		`2|3|0|2024-03-01 00:00:00.000|2024-02-29 00:00:00.000|00:00:00.000|NULL|text|NULL`,
+		`9007199254740992|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL`,
+	})
+}
