@@ -16,15 +16,12 @@ import (
 	"time"
 
 	"github.com/sheetstream/sheetstream/internal/pyread"
+	"github.com/sheetstream/sheetstream/internal/testenv"
 )
 
-// corpusDir is the shared corpus of real workbooks beside the project.
-func corpusDir(t *testing.T) string {
-	dir := filepath.Join("..", "..", "shared", "corpus")
-	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.tsv")); err != nil {
-		t.Skipf("no corpus at %s (../shared/corpus beside the project): %v", dir, err)
-	}
-	return dir
+// readerCorpus is the shared corpus of real workbooks beside the project.
+func readerCorpus(t *testing.T) string {
+	return testenv.Corpus(t, filepath.Join("..", "..", "shared", "corpus"))
 }
 
 func corpusFiles(t *testing.T, dir string) []string {
@@ -107,7 +104,7 @@ func readWhole(path string, opts ReadOptions, each func(wb *Workbook, rows *Rows
 // TestCorpus reads every sheet of every corpus file: each one either
 // reads, or fails with the error its line in corpus-failures.tsv names.
 func TestCorpus(t *testing.T) {
-	dir := corpusDir(t)
+	dir := readerCorpus(t)
 	files := corpusFiles(t, dir)
 	expected := expectedFailures(t)
 	start := time.Now()
@@ -194,7 +191,7 @@ func pyValue(v *Value) *pyread.Value {
 // TestCorpusOpenpyxl compares every cell with openpyxl's reading (read-only,
 // cached values) over a sample of the corpus from every producer.
 func TestCorpusOpenpyxl(t *testing.T) {
-	dir := corpusDir(t)
+	dir := readerCorpus(t)
 	files := openpyxlSample(corpusFiles(t, dir), expectedFailures(t))
 	paths := make([]string, len(files))
 	for i, f := range files {

@@ -14,21 +14,14 @@ import (
 	"testing"
 
 	"github.com/sheetstream/sheetstream/internal/pyread"
+	"github.com/sheetstream/sheetstream/internal/testenv"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
 // corpusDir is the shared corpus beside the project (see
-// ../shared/corpus/README.md); tests that need it skip without it.
+// ../shared/corpus/README.md).
 func corpusDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpus")
-	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.tsv")); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the shared corpus is missing at %s: CI must have it", dir)
-		}
-		t.Skipf("the shared corpus is not at %s (it sits beside the project checkout)", dir)
-	}
-	return dir
+	return testenv.Corpus(t, filepath.Join("..", "..", "shared", "corpus"))
 }
 
 // A twin is a workbook Excel saved (rust_xlsxwriter's and XlsxWriter's

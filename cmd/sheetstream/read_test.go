@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sheetstream/sheetstream/internal/testenv"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
@@ -111,10 +112,10 @@ func TestCatAndConvertFromXLSX(t *testing.T) {
 // exits 1 with a one-line message naming the file. Never a panic, and
 // never more than 1 GiB of memory.
 func TestCorpusCLI(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "corpus")
+	dir := testenv.Corpus(t, filepath.Join("..", "..", "..", "shared", "corpus"))
 	manifest, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
 	if err != nil {
-		t.Skipf("no corpus at %s (../shared/corpus beside the project): %v", dir, err)
+		t.Fatal(err)
 	}
 	failing := map[string]bool{}
 	list, err := os.ReadFile(filepath.Join("..", "..", "xlsx", "testdata", "corpus-failures.tsv"))

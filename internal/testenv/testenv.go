@@ -6,6 +6,7 @@ package testenv
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -22,4 +23,19 @@ func Get(t testing.TB, name, provides string) string {
 		t.Skip(msg)
 	}
 	return v
+}
+
+// Corpus returns dir, the shared corpus of real workbooks beside the
+// project (../shared/corpus from the repository root), or skips — fails
+// under CI — when it is not there.
+func Corpus(t testing.TB, dir string) string {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.tsv")); err != nil {
+		msg := "the shared corpus is not at " + dir + " (it sits beside the project checkout, as ../shared/corpus)"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg + ": CI must have it")
+		}
+		t.Skip(msg)
+	}
+	return dir
 }
