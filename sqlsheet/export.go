@@ -68,6 +68,9 @@ type Options struct {
 	// Progress, when set, is called with the rows exported so far (across
 	// all queries), every few thousand rows and at the end of each query.
 	Progress func(rows int64)
+	// MaxRows stops each query after this many data rows (0: no limit),
+	// for previews.
+	MaxRows int64
 }
 
 // Query is one query and the sheet its rows go to.
@@ -263,6 +266,10 @@ func (e *exporter) run(ctx context.Context, rows *sql.Rows) error {
 	case n < 0:
 		n = 0 // no fitting: every row goes through the pipeline
 	}
+	limited := e.opts.MaxRows > 0 && e.opts.MaxRows <= 10000
+	if limited {
+		n = int(e.opts.MaxRows) // a preview fits in the sample
+	}
 	var sample [][]xlsx.Cell
 	e.cv.clone = true
 	for len(sample) < n && rows.Next() {
@@ -282,7 +289,7 @@ func (e *exporter) run(ctx context.Context, rows *sql.Rows) error {
 			return err
 		}
 	}
-	if len(sample) == n {
+	if len(sample) == n && !limited {
 		if err := e.pipe(ctx, rows); err != nil {
 			return err
 		}

@@ -15,7 +15,14 @@ import (
 // postgres://user:pass@host/db, mysql://user:pass@host/db. SQLite is
 // embedded (no server, no cgo). The URL forms are those of
 // github.com/xo/dburl.
-func Open(url string) (*sql.DB, error) {
+func Open(url string) (*sql.DB, error) { return open(url, false) }
+
+// OpenReadOnly is Open for a service that must never write: SQLite
+// connections refuse writes (query_only). PostgreSQL and MySQL have no
+// such connection setting; run their queries in read-only transactions.
+func OpenReadOnly(url string) (*sql.DB, error) { return open(url, true) }
+
+func open(url string, readOnly bool) (*sql.DB, error) {
 	u, err := dburl.Parse(url)
 	if err != nil {
 		return nil, fmt.Errorf("database URL: %w", err)
@@ -28,6 +35,9 @@ func Open(url string) (*sql.DB, error) {
 		driver = "sqlite"
 		dsn, _, _ = strings.Cut(dsn, "?")
 		dsn = "file:" + dsn + "?_pragma=busy_timeout(5000)"
+		if readOnly {
+			dsn += "&_pragma=query_only(1)"
+		}
 	case "pgx":
 		// Each query runs once: server-side statement caching buys nothing
 		// and fails ("cached plan must not change result type") when a

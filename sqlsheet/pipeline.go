@@ -149,6 +149,9 @@ func (e *exporter) pipe(ctx context.Context, rows *sql.Rows) error {
 			if err := e.write(e.cells); err != nil {
 				return fail(err)
 			}
+			if e.opts.MaxRows > 0 && e.st.Rows >= e.opts.MaxRows {
+				return fail(nil)
+			}
 			if e.st.Rows%progressEvery == 0 {
 				if err := ctx.Err(); err != nil {
 					return fail(err)

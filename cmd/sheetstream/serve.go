@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sheetstream/sheetstream/server"
+)
+
+func serveCmd() *cobra.Command {
+	var config, listen string
+	cmd := &cobra.Command{
+		Use:   "serve --config FILE.yaml",
+		Short: "Serve named exports over HTTP, with a web page to browse them",
+		Long: `Serve the exports a YAML file defines (see "go doc ./server Config"):
+
+  GET /                                  a web page: exports, parameters, preview, download
+  GET /api/exports                       the exports and their parameters, as JSON
+  GET /exports/NAME.xlsx?param=...       the download, streamed while the query runs
+  GET /api/exports/NAME/preview?limit=50 the first rows, typed, as JSON
+  GET /healthz, GET /metrics             health check and Prometheus metrics
+
+It listens on 127.0.0.1:8080 unless the file or --listen says otherwise.
+SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if config == "" {
+				return fmt.Errorf("serve needs --config FILE.yaml")
+			}
+			cfg, err := server.LoadConfig(config)
+			if err != nil {
+				return err
+			}
+			if listen != "" {
+				cfg.Listen = listen
+			}
+			log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+			srv, err := server.New(cfg, log)
+			if err != nil {
+				return err
+			}
+			defer srv.Close()
+			ln, err := net.Listen("tcp", cfg.Listen)
+			if err != nil {
+				return err
+			}
+			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+			done := make(chan error, 1)
+			go func() { done <- hs.Serve(ln) }()
+			fmt.Fprintf(os.Stderr, "sheetstream: serving %d export(s) on http://%s/\n", len(cfg.Exports), ln.Addr())
+			select {
+			case err := <-done:
+				return err
+			case <-cmd.Context().Done():
+			}
+			log.Info("shutting down: waiting for running downloads", "timeout", time.Duration(cfg.ShutdownTimeout))
+			ctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.ShutdownTimeout))
+			defer cancel()
+			if err := hs.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				hs.Close()
+				return fmt.Errorf("shutdown: %w", err)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&config, "config", "", "configuration file (YAML)")
+	cmd.Flags().StringVar(&listen, "listen", "", "address to listen on (overrides the file)")
+	return cmd
+}

@@ -1,0 +1,185 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is the service's configuration file: where to listen, the
+// databases, limits, and the named exports — the only queries the service
+// ever runs.
+//
+//	listen: 127.0.0.1:8080
+//	database: sqlite:shop.db          # the default for every export
+//	token_env: SHEETSTREAM_TOKEN      # bearer token (or token: ...)
+//	max_concurrent: 8                 # exports running at once
+//	queue_timeout: 10s                # then 429 with Retry-After
+//	statement_timeout: 5m             # PostgreSQL and MySQL
+//	shutdown_timeout: 30s
+//	exports:
+//	  - name: orders
+//	    title: Orders
+//	    description: Orders since a date.
+//	    params:
+//	      - {name: since, type: date, default: "2025-01-01"}
+//	      - {name: city, type: text, required: false}
+//	    sheets:
+//	      - name: Orders
+//	        sql: SELECT * FROM orders WHERE ordered_at >= :since AND (:city = '' OR city = :city)
+type Config struct {
+	Listen           string   `yaml:"listen"`
+	Database         string   `yaml:"database"`
+	Token            string   `yaml:"token"`
+	TokenEnv         string   `yaml:"token_env"`
+	MaxConcurrent    int      `yaml:"max_concurrent"`
+	QueueTimeout     Duration `yaml:"queue_timeout"`
+	StatementTimeout Duration `yaml:"statement_timeout"`
+	ShutdownTimeout  Duration `yaml:"shutdown_timeout"`
+	// PreviewLimit caps ?limit= of previews (default 1000).
+	PreviewLimit int       `yaml:"preview_limit"`
+	Exports      []*Export `yaml:"exports"`
+}
+
+// Export is one named export.
+type Export struct {
+	Name        string   `yaml:"name" json:"name"`
+	Title       string   `yaml:"title" json:"title"`
+	Description string   `yaml:"description" json:"description"`
+	Database    string   `yaml:"database" json:"-"`
+	Params      []*Param `yaml:"params" json:"params"`
+	Sheets      []*Sheet `yaml:"sheets" json:"sheets"`
+}
+
+// Sheet is one query of an export and the sheet its rows go to.
+type Sheet struct {
+	Name string `yaml:"name" json:"name"`
+	SQL  string `yaml:"sql" json:"-"`
+
+	query *boundQuery
+}
+
+// Duration reads "30s", "5m" and the like.
+type Duration time.Duration
+
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v, err := time.ParseDuration(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %q is not a duration such as 30s or 5m", n.Line, n.Value)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+var exportName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+// LoadConfig reads and checks a configuration file.
+func LoadConfig(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := ParseConfig(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+// ParseConfig reads a configuration, fills in defaults and checks it:
+// unknown keys, duplicate names, parameter types and defaults, and that
+// every :name in the SQL is a declared parameter.
+func ParseConfig(b []byte) (*Config, error) {
+	var cfg Config
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cfg); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	if cfg.Listen == "" {
+		cfg.Listen = "127.0.0.1:8080"
+	}
+	if cfg.MaxConcurrent <= 0 {
+		cfg.MaxConcurrent = 8
+	}
+	if cfg.QueueTimeout <= 0 {
+		cfg.QueueTimeout = Duration(10 * time.Second)
+	}
+	if cfg.StatementTimeout <= 0 {
+		cfg.StatementTimeout = Duration(5 * time.Minute)
+	}
+	if cfg.ShutdownTimeout <= 0 {
+		cfg.ShutdownTimeout = Duration(30 * time.Second)
+	}
+	if cfg.PreviewLimit <= 0 {
+		cfg.PreviewLimit = 1000
+	}
+	if cfg.TokenEnv != "" {
+		if cfg.Token != "" {
+			return nil, errors.New("config: give token or token_env, not both")
+		}
+		cfg.Token = os.Getenv(cfg.TokenEnv)
+		if cfg.Token == "" {
+			return nil, fmt.Errorf("config: token_env names %s, which is not set", cfg.TokenEnv)
+		}
+	}
+	if len(cfg.Exports) == 0 {
+		return nil, errors.New("config: no exports")
+	}
+	seen := map[string]bool{}
+	for i, e := range cfg.Exports {
+		if e == nil || !exportName.MatchString(e.Name) {
+			return nil, fmt.Errorf("config: export %d: name must be letters, digits, '.', '_' or '-'", i+1)
+		}
+		if seen[e.Name] {
+			return nil, fmt.Errorf("config: export %q is defined twice", e.Name)
+		}
+		seen[e.Name] = true
+		if e.Database == "" {
+			e.Database = cfg.Database
+		}
+		if e.Database == "" {
+			return nil, fmt.Errorf("config: export %q: no database (set database: at the top or in the export)", e.Name)
+		}
+		if e.Title == "" {
+			e.Title = e.Name
+		}
+		params := map[string]*Param{}
+		for _, p := range e.Params {
+			if err := p.check(); err != nil {
+				return nil, fmt.Errorf("config: export %q: %w", e.Name, err)
+			}
+			if params[p.Name] != nil {
+				return nil, fmt.Errorf("config: export %q: parameter %q is declared twice", e.Name, p.Name)
+			}
+			params[p.Name] = p
+		}
+		if len(e.Sheets) == 0 {
+			return nil, fmt.Errorf("config: export %q has no sheets", e.Name)
+		}
+		for j, s := range e.Sheets {
+			if s == nil || s.SQL == "" {
+				return nil, fmt.Errorf("config: export %q, sheet %d: no sql", e.Name, j+1)
+			}
+			if s.Name == "" {
+				s.Name = fmt.Sprintf("Sheet%d", j+1)
+			}
+			q, err := parseNamed(s.SQL)
+			if err != nil {
+				return nil, fmt.Errorf("config: export %q, sheet %q: %w", e.Name, s.Name, err)
+			}
+			for _, n := range q.names {
+				if params[n] == nil {
+					return nil, fmt.Errorf("config: export %q, sheet %q: the SQL uses :%s, which is not a declared parameter", e.Name, s.Name, n)
+				}
+			}
+			s.query = q
+		}
+	}
+	return &cfg, nil
+}

@@ -1,0 +1,91 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// metrics are the service's counters, written in Prometheus' text format.
+type metrics struct {
+	inFlight atomic.Int64
+	queued   atomic.Int64
+	rejected atomic.Int64
+
+	mu        sync.Mutex
+	downloads map[[2]string]int64 // export, status
+	rowsOut   map[string]int64
+	bytesOut  map[string]int64
+	seconds   map[string]float64
+}
+
+func newMetrics() *metrics {
+	return &metrics{downloads: map[[2]string]int64{}, rowsOut: map[string]int64{}, bytesOut: map[string]int64{}, seconds: map[string]float64{}}
+}
+
+func (m *metrics) rows(export string, n int64) {
+	m.mu.Lock()
+	m.rowsOut[export] += n
+	m.mu.Unlock()
+}
+
+func (m *metrics) bytes(export string, n int64) {
+	m.mu.Lock()
+	m.bytesOut[export] += n
+	m.mu.Unlock()
+}
+
+func (m *metrics) done(export, status string, d time.Duration) {
+	m.mu.Lock()
+	m.downloads[[2]string{export, status}]++
+	m.seconds[export] += d.Seconds()
+	m.mu.Unlock()
+}
+
+func (m *metrics) serve(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+	var b strings.Builder
+	gauge := func(name, help string, v int64) {
+		fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s gauge\n%s %d\n", name, help, name, name, v)
+	}
+	gauge("sheetstream_downloads_in_flight", "Exports being streamed now.", m.inFlight.Load())
+	gauge("sheetstream_downloads_queued", "Requests waiting for a free export slot.", m.queued.Load())
+	fmt.Fprintf(&b, "# HELP sheetstream_rejected_total Requests refused with 429 after waiting for a slot.\n# TYPE sheetstream_rejected_total counter\nsheetstream_rejected_total %d\n", m.rejected.Load())
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b.WriteString("# HELP sheetstream_downloads_total Finished downloads by export and status (ok, cancelled, error).\n# TYPE sheetstream_downloads_total counter\n")
+	keys := make([][2]string, 0, len(m.downloads))
+	for k := range m.downloads {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i][0]+keys[i][1] < keys[j][0]+keys[j][1] })
+	for _, k := range keys {
+		fmt.Fprintf(&b, "sheetstream_downloads_total{export=%q,status=%q} %d\n", k[0], k[1], m.downloads[k])
+	}
+	counter := func(name, help string, vals map[string]int64) {
+		fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s counter\n", name, help, name)
+		for _, e := range sortedNames(vals) {
+			fmt.Fprintf(&b, "%s{export=%q} %d\n", name, e, vals[e])
+		}
+	}
+	counter("sheetstream_rows_total", "Data rows streamed.", m.rowsOut)
+	counter("sheetstream_bytes_total", "Bytes of XLSX sent.", m.bytesOut)
+	b.WriteString("# HELP sheetstream_download_seconds_total Time spent streaming downloads.\n# TYPE sheetstream_download_seconds_total counter\n")
+	for _, e := range sortedNames(m.rowsOut) {
+		fmt.Fprintf(&b, "sheetstream_download_seconds_total{export=%q} %g\n", e, m.seconds[e])
+	}
+	w.Write([]byte(b.String()))
+}
+
+func sortedNames(m map[string]int64) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,246 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Param is a named, typed parameter of an export. Values come from the
+// query string and are bound to the SQL, never spliced into it.
+type Param struct {
+	Name        string `yaml:"name" json:"name"`
+	Type        string `yaml:"type" json:"type"` // text, int, float, bool, date, datetime
+	Default     string `yaml:"default" json:"default,omitempty"`
+	Required    bool   `yaml:"required" json:"required"`
+	Description string `yaml:"description" json:"description,omitempty"`
+	// Choices limits a text parameter to these values.
+	Choices []string `yaml:"choices" json:"choices,omitempty"`
+}
+
+var paramTypes = map[string]string{
+	"text":     "text",
+	"int":      "a whole number",
+	"float":    "a number",
+	"bool":     "true or false",
+	"date":     "a date like 2025-01-31",
+	"datetime": "a date and time like 2025-01-31T13:45:00",
+}
+
+func (p *Param) check() error {
+	if p == nil || !isIdent(p.Name) {
+		return errors.New("a parameter name must be a letter or _ followed by letters, digits or _")
+	}
+	if p.Type == "" {
+		p.Type = "text"
+	}
+	if _, ok := paramTypes[p.Type]; !ok {
+		return fmt.Errorf("parameter %q: type %q is not one of text, int, float, bool, date, datetime", p.Name, p.Type)
+	}
+	if p.Default != "" {
+		if _, err := p.parse(p.Default); err != nil {
+			return fmt.Errorf("default of %w", err)
+		}
+	}
+	return nil
+}
+
+// ParamError reports a parameter value the export cannot take.
+type ParamError struct {
+	Name string
+	Msg  string
+}
+
+func (e *ParamError) Error() string { return fmt.Sprintf("parameter %q: %s", e.Name, e.Msg) }
+
+// parse reads a value of the parameter's type.
+func (p *Param) parse(s string) (any, error) {
+	bad := func() (any, error) {
+		return nil, &ParamError{p.Name, fmt.Sprintf("%q is not %s", s, paramTypes[p.Type])}
+	}
+	switch p.Type {
+	case "int":
+		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			return bad()
+		}
+		return n, nil
+	case "float":
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			return bad()
+		}
+		return f, nil
+	case "bool":
+		b, err := strconv.ParseBool(strings.TrimSpace(s))
+		if err != nil {
+			return bad()
+		}
+		return b, nil
+	case "date":
+		t, err := time.Parse("2006-01-02", strings.TrimSpace(s))
+		if err != nil {
+			return bad()
+		}
+		return t, nil
+	case "datetime":
+		for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02"} {
+			if t, err := time.Parse(layout, strings.TrimSpace(s)); err == nil {
+				return t, nil
+			}
+		}
+		return bad()
+	}
+	if len(p.Choices) > 0 {
+		for _, c := range p.Choices {
+			if c == s {
+				return s, nil
+			}
+		}
+		return nil, &ParamError{p.Name, fmt.Sprintf("%q is not one of %s", s, strings.Join(p.Choices, ", "))}
+	}
+	return s, nil
+}
+
+// values reads every parameter of an export from a query string, with
+// defaults; unknown names are refused so a typo is not silently ignored.
+func (e *Export) values(q url.Values, reserved ...string) (map[string]any, error) {
+	known := map[string]bool{}
+	for _, r := range reserved {
+		known[r] = true
+	}
+	out := map[string]any{}
+	for _, p := range e.Params {
+		known[p.Name] = true
+		s, given := q.Get(p.Name), q.Has(p.Name)
+		if !given || s == "" {
+			if p.Required && p.Default == "" {
+				return nil, &ParamError{p.Name, "is required"}
+			}
+			s = p.Default
+		}
+		if s == "" && p.Type != "text" {
+			out[p.Name] = nil // NULL: the SQL decides what a missing value means
+			continue
+		}
+		v, err := p.parse(s)
+		if err != nil {
+			return nil, err
+		}
+		out[p.Name] = v
+	}
+	for name := range q {
+		if !known[name] {
+			return nil, &ParamError{name, "is not a parameter of this export"}
+		}
+	}
+	return out, nil
+}
+
+// boundQuery is SQL with :name parameters, split so that it can be
+// rendered with any placeholder style.
+type boundQuery struct {
+	parts []string // SQL between parameters: len(names)+1
+	names []string
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// parseNamed finds :name parameters outside string literals, quoted
+// identifiers and comments; PostgreSQL's :: casts are left alone.
+func parseNamed(sql string) (*boundQuery, error) {
+	q := &boundQuery{}
+	var cur strings.Builder
+	for i := 0; i < len(sql); i++ {
+		c := sql[i]
+		switch {
+		case c == '\'' || c == '"' || c == '`':
+			j := i + 1
+			for ; j < len(sql); j++ {
+				if sql[j] == c {
+					if j+1 < len(sql) && sql[j+1] == c { // doubled quote
+						j++
+						continue
+					}
+					break
+				}
+			}
+			if j >= len(sql) {
+				return nil, fmt.Errorf("unterminated %c quote", c)
+			}
+			cur.WriteString(sql[i : j+1])
+			i = j
+		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
+			j := strings.IndexByte(sql[i:], '\n')
+			if j < 0 {
+				j = len(sql) - i
+			}
+			cur.WriteString(sql[i : i+j])
+			i += j - 1
+		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
+			j := strings.Index(sql[i+2:], "*/")
+			if j < 0 {
+				return nil, errors.New("unterminated /* comment")
+			}
+			cur.WriteString(sql[i : i+2+j+2])
+			i += 2 + j + 1
+		case c == ':' && i+1 < len(sql) && sql[i+1] == ':':
+			cur.WriteString("::")
+			i++
+		case c == ':' && i+1 < len(sql) && (sql[i+1] == '_' || sql[i+1] >= 'a' && sql[i+1] <= 'z' || sql[i+1] >= 'A' && sql[i+1] <= 'Z'):
+			j := i + 1
+			for j < len(sql) && (sql[j] == '_' || sql[j] >= 'a' && sql[j] <= 'z' || sql[j] >= 'A' && sql[j] <= 'Z' || sql[j] >= '0' && sql[j] <= '9') {
+				j++
+			}
+			q.parts = append(q.parts, cur.String())
+			cur.Reset()
+			q.names = append(q.names, sql[i+1:j])
+			i = j - 1
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	q.parts = append(q.parts, cur.String())
+	return q, nil
+}
+
+// render writes the SQL with $1, $2... (PostgreSQL, one number per name)
+// or ? (one argument per use) and returns the arguments in order.
+func (q *boundQuery) render(dollar bool, vals map[string]any) (string, []any) {
+	var b strings.Builder
+	var args []any
+	index := map[string]int{}
+	for i, part := range q.parts {
+		b.WriteString(part)
+		if i == len(q.names) {
+			break
+		}
+		name := q.names[i]
+		if dollar {
+			n, ok := index[name]
+			if !ok {
+				args = append(args, vals[name])
+				n = len(args)
+				index[name] = n
+			}
+			b.WriteString("$" + strconv.Itoa(n))
+		} else {
+			b.WriteString("?")
+			args = append(args, vals[name])
+		}
+	}
+	return b.String(), args
+}
