@@ -1,0 +1,431 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sheetstream/sheetstream/internal/pyread"
+	"github.com/sheetstream/sheetstream/internal/testenv"
+	"github.com/sheetstream/sheetstream/sqlsheet"
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+func TestParseConfig(t *testing.T) {
+	ok := `
+database: sqlite:x.db
+exports:
+  - name: a
+    params: [{name: since, type: date, default: "2025-01-01"}, {name: n, type: int, required: true}]
+    sheets: [{sql: "SELECT :since, :n, ':not' -- :comment\n, x::int"}]
+`
+	cfg, err := ParseConfig([]byte(ok))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Listen != "127.0.0.1:8080" || cfg.MaxConcurrent != 8 || cfg.Exports[0].Sheets[0].Name != "Sheet1" || cfg.Exports[0].Title != "a" {
+		t.Errorf("defaults: %+v", cfg)
+	}
+	for _, bad := range []struct{ yaml, want string }{
+		{`exports: []`, "no exports"},
+		{"database: x\nexport: []", "field export not found"},
+		{"exports: [{name: a, sheets: [{sql: SELECT 1}]}]", `no database`},
+		{"database: d\nexports: [{name: a, sheets: [{sql: 'SELECT :x'}]}]", "uses :x, which is not a declared parameter"},
+		{"database: d\nexports: [{name: a, params: [{name: x, type: date, default: soon}], sheets: [{sql: 'SELECT :x'}]}]", `"soon" is not a date`},
+		{"database: d\nexports: [{name: a, params: [{name: x, type: money}], sheets: [{sql: 'SELECT 1'}]}]", `type "money"`},
+		{"database: d\nexports: [{name: a, sheets: [{sql: 'SELECT 1'}]}, {name: a, sheets: [{sql: 'SELECT 1'}]}]", "defined twice"},
+		{"database: d\nexports: [{name: 'a b', sheets: [{sql: 'SELECT 1'}]}]", "name must be"},
+		{"database: d\nqueue_timeout: soon\nexports: [{name: a, sheets: [{sql: 'SELECT 1'}]}]", "not a duration"},
+		{"database: d\nexports: [{name: a, sheets: [{sql: \"SELECT 'open\"}]}]", "unterminated"},
+	} {
+		if _, err := ParseConfig([]byte(bad.yaml)); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: %v, want %q", bad.yaml, err, bad.want)
+		}
+	}
+}
+
+func TestNamedParams(t *testing.T) {
+	q, err := parseNamed(`SELECT * FROM t WHERE a = :a AND b::text = ':b' AND "c:d" = :a /* :e */ -- :f` + "\n AND e = :e2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := map[string]any{"a": 1, "e2": "x"}
+	pg, pgArgs := q.render(true, vals)
+	qm, qmArgs := q.render(false, vals)
+	if pg != `SELECT * FROM t WHERE a = $1 AND b::text = ':b' AND "c:d" = $1 /* :e */ -- :f`+"\n AND e = $2" || fmt.Sprint(pgArgs) != "[1 x]" {
+		t.Errorf("postgres: %s %v", pg, pgArgs)
+	}
+	if qm != `SELECT * FROM t WHERE a = ? AND b::text = ':b' AND "c:d" = ? /* :e */ -- :f`+"\n AND e = ?" || fmt.Sprint(qmArgs) != "[1 1 x]" {
+		t.Errorf("?: %s %v", qm, qmArgs)
+	}
+}
+
+// fixture is a service over a real database with a few exports.
+type fixture struct {
+	t   *testing.T
+	srv *Server
+	ts  *httptest.Server
+	url string
+}
+
+const sqliteExports = `
+max_concurrent: %d
+queue_timeout: 200ms
+%s
+exports:
+  - name: items
+    title: Items
+    description: Items from a number on.
+    params:
+      - {name: from, type: int, default: "1"}
+      - {name: kind, type: text, choices: [a, b, ""]}
+    sheets:
+      - name: Items
+        sql: SELECT id, name, price, day, ok FROM items WHERE id >= :from AND (:kind = '' OR kind = :kind) ORDER BY id
+      - name: Summary
+        sql: SELECT kind, COUNT(*) AS n FROM items GROUP BY kind ORDER BY kind
+  - name: big
+    sheets:
+      - sql: WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM g WHERE x < 3000000) SELECT x, 'row ' || x AS label FROM g
+  - name: failing
+    sheets:
+      - sql: WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM g WHERE x < 300000) SELECT x, CASE WHEN x > 200000 THEN abs(-9223372036854775808) ELSE x END AS y FROM g
+  - name: writer
+    sheets:
+      - sql: INSERT INTO items (id) VALUES (999) RETURNING id
+`
+
+func newFixture(t *testing.T, maxConcurrent int, extra string) *fixture {
+	dbPath := filepath.Join(t.TempDir(), "shop.db")
+	db, err := sqlsheet.Open("sqlite:" + dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec := func(q string, args ...any) {
+		if _, err := db.Exec(q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(`CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT, price REAL, day DATE, ok BOOLEAN, kind TEXT)`)
+	tx, _ := db.Begin()
+	for i := 1; i <= 5000; i++ {
+		tx.Exec(`INSERT INTO items VALUES (?, ?, ?, ?, ?, ?)`, i, fmt.Sprintf("item %d", i), float64(i)/4,
+			time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i%365).Format("2006-01-02"), i%2, string(rune('a'+i%2)))
+	}
+	tx.Commit()
+	db.Close()
+	cfg, err := ParseConfig([]byte(fmt.Sprintf(sqliteExports, maxConcurrent, extra+"\ndatabase: sqlite:"+dbPath)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() { ts.Close(); srv.Close() })
+	return &fixture{t: t, srv: srv, ts: ts, url: ts.URL}
+}
+
+func (f *fixture) get(path string, hdr ...string) (*http.Response, []byte) {
+	f.t.Helper()
+	req, _ := http.NewRequest("GET", f.url+path, nil)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		f.t.Fatalf("%s: reading the body: %v", path, err)
+	}
+	return resp, body
+}
+
+func (f *fixture) metric(name string) string {
+	_, body := f.get("/metrics")
+	for _, line := range strings.Split(string(body), "\n") {
+		if strings.HasPrefix(line, name+" ") {
+			return strings.TrimPrefix(line, name+" ")
+		}
+	}
+	return ""
+}
+
+// readBook reads every sheet of a downloaded workbook as text lines.
+func readBook(t *testing.T, b []byte) map[string][]string {
+	t.Helper()
+	wb, err := xlsx.NewReader(bytes.NewReader(b), int64(len(b)), xlsx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, s := range wb.Sheets() {
+		rows, _ := wb.Rows(context.Background(), s.Index)
+		for rows.Next() {
+			var parts []string
+			for _, c := range rows.Row().Cells {
+				parts = append(parts, c.String())
+			}
+			out[s.Name] = append(out[s.Name], strings.Join(parts, "|"))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		rows.Close()
+	}
+	return out
+}
+
+func TestServiceSQLite(t *testing.T) {
+	f := newFixture(t, 4, "")
+
+	resp, body := f.get("/api/exports")
+	var list struct{ Exports []map[string]any }
+	if resp.StatusCode != 200 || json.Unmarshal(body, &list) != nil || len(list.Exports) != 4 || list.Exports[0]["title"] != "Items" {
+		t.Fatalf("list: %d %s", resp.StatusCode, body)
+	}
+	if strings.Contains(string(body), "sqlite:") || strings.Contains(string(body), "SELECT") {
+		t.Errorf("the list shows database URLs or SQL: %s", body)
+	}
+
+	resp, body = f.get("/exports/items.xlsx?from=4998&kind=a")
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Disposition") != `attachment; filename="items.xlsx"` ||
+		!strings.Contains(resp.Header.Get("Content-Type"), "spreadsheetml") {
+		t.Fatalf("download: %d %v", resp.StatusCode, resp.Header)
+	}
+	book := readBook(t, body)
+	wantItems := []string{"id|name|price|day|ok", "4998|item 4998|1249.5|2025-09-11T00:00:00|FALSE", "5000|item 5000|1250|2025-09-13T00:00:00|FALSE"}
+	if strings.Join(book["Items"], "\n") != strings.Join(wantItems, "\n") || strings.Join(book["Summary"], ",") != "kind|n,a|2500,b|2500" {
+		t.Errorf("workbook: %q", book)
+	}
+	// openpyxl reads the same download.
+	path := filepath.Join(t.TempDir(), "items.xlsx")
+	os.WriteFile(path, body, 0o644)
+	if r := pyread.ReadValues(t, path)[path]; r == nil || r.Error != "" || len(r.Openpyxl["Items"]) != 3 || len(r.Calamine["Summary"]) != 3 {
+		t.Errorf("openpyxl/calamine: %+v", r)
+	}
+
+	resp, body = f.get("/api/exports/items/preview?limit=2&from=10")
+	var pv struct {
+		Columns []string
+		Rows    [][]*previewCell
+	}
+	if resp.StatusCode != 200 || json.Unmarshal(body, &pv) != nil {
+		t.Fatalf("preview: %d %s", resp.StatusCode, body)
+	}
+	if strings.Join(pv.Columns, ",") != "id,name,price,day,ok" || len(pv.Rows) != 2 ||
+		pv.Rows[0][0].Type != "number" || pv.Rows[0][0].Value != 10.0 || pv.Rows[0][3].Type != "date" || pv.Rows[0][4].Type != "bool" || pv.Rows[1][1].Value != "item 11" {
+		t.Errorf("preview: %s", body)
+	}
+
+	for path, want := range map[string]string{
+		"/exports/items.xlsx?from=ten":            `parameter \"from\": \"ten\" is not a whole number`,
+		"/exports/items.xlsx?kind=c":              `parameter \"kind\": \"c\" is not one of a, b, `,
+		"/exports/items.xlsx?form=1":              `parameter \"form\": is not a parameter of this export`,
+		"/api/exports/items/preview?limit=100000": `parameter \"limit\": want 1 to 1000`,
+	} {
+		if resp, body := f.get(path); resp.StatusCode != 400 || !strings.Contains(string(body), want) {
+			t.Errorf("%s: %d %s, want 400 with %s", path, resp.StatusCode, body, want)
+		}
+	}
+	for _, path := range []string{"/exports/nope.xlsx", "/api/exports/nope/preview", "/exports/items.csv"} {
+		if resp, _ := f.get(path); resp.StatusCode != 404 {
+			t.Errorf("%s: %d, want 404", path, resp.StatusCode)
+		}
+	}
+	// Only configured queries run, and not even they can write.
+	if resp, body := f.get("/exports/writer.xlsx"); resp.StatusCode != 500 || !strings.Contains(string(body), "readonly") {
+		t.Errorf("a writing export: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := f.get("/healthz"); resp.StatusCode != 200 || string(body) != "ok\n" {
+		t.Errorf("healthz: %d %s", resp.StatusCode, body)
+	}
+	if got := f.metric(`sheetstream_downloads_total{export="items",status="ok"}`); got != "1" {
+		t.Errorf("metrics: downloads %q", got)
+	}
+	if got := f.metric(`sheetstream_rows_total{export="items"}`); got != "4" {
+		t.Errorf("metrics: rows %q", got)
+	}
+	if resp, body := f.get("/"); resp.StatusCode != 200 || !strings.Contains(string(body), "<h1>Exports</h1>") {
+		t.Errorf("page: %d", resp.StatusCode)
+	}
+}
+
+func TestServiceToken(t *testing.T) {
+	f := newFixture(t, 2, "token: s3cret")
+	if resp, _ := f.get("/api/exports"); resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") == "" {
+		t.Errorf("no token: %d", resp.StatusCode)
+	}
+	if resp, _ := f.get("/exports/items.xlsx", "Authorization", "Bearer wrong"); resp.StatusCode != 401 {
+		t.Errorf("wrong token: %d", resp.StatusCode)
+	}
+	if resp, _ := f.get("/exports/items.xlsx", "Authorization", "Bearer s3cret"); resp.StatusCode != 200 {
+		t.Errorf("right token: %d", resp.StatusCode)
+	}
+	if resp, _ := f.get("/healthz"); resp.StatusCode != 200 {
+		t.Errorf("healthz needs no token: %d", resp.StatusCode)
+	}
+}
+
+// startDownload begins a download and reads its first bytes, so that the
+// export is running; the caller closes the body.
+func (f *fixture) startDownload(ctx context.Context, name string) *http.Response {
+	f.t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "GET", f.url+"/exports/"+name+".xlsx", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if resp.StatusCode != 200 {
+		f.t.Fatalf("%s: %d", name, resp.StatusCode)
+	}
+	if _, err := io.ReadFull(resp.Body, make([]byte, 1024)); err != nil {
+		f.t.Fatal(err)
+	}
+	return resp
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestServiceOverLimit(t *testing.T) {
+	f := newFixture(t, 1, "")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	held := f.startDownload(ctx, "big") // holds the only slot: its body is not read further
+	defer held.Body.Close()
+	resp, body := f.get("/exports/items.xlsx")
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "1" || !strings.Contains(string(body), "too many exports") {
+		t.Errorf("over the limit: %d %v %s", resp.StatusCode, resp.Header, body)
+	}
+	if got := f.metric("sheetstream_rejected_total"); got != "1" {
+		t.Errorf("rejected %q", got)
+	}
+}
+
+// TestServiceDisconnect: a client that goes away cancels its query, and
+// nothing is left running.
+func TestServiceDisconnect(t *testing.T) {
+	f := newFixture(t, 2, "")
+	f.get("/exports/items.xlsx") // warm up connections and goroutines
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	resp := f.startDownload(ctx, "big")
+	if f.metric("sheetstream_downloads_in_flight") != "1" {
+		t.Errorf("in flight: %s", f.metric("sheetstream_downloads_in_flight"))
+	}
+	cancel()
+	resp.Body.Close()
+	start := time.Now()
+	waitFor(t, "the export to stop", func() bool {
+		return f.metric(`sheetstream_downloads_total{export="big",status="cancelled"}`) == "1"
+	})
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("the query ran on for %v after the client left", d)
+	}
+	http.DefaultClient.CloseIdleConnections()
+	waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+}
+
+// TestServiceFailureMidStream: a query that fails after the response began
+// must not look like a complete download.
+func TestServiceFailureMidStream(t *testing.T) {
+	f := newFixture(t, 2, "")
+	resp, err := http.Get(f.url + "/exports/failing.xlsx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || err == nil {
+		t.Fatalf("status %d, %d bytes, read error %v: the client must see a failed transfer", resp.StatusCode, len(body), err)
+	}
+	if len(body) == 0 {
+		t.Error("no bytes before the failure: the test does not test a failure mid-stream")
+	}
+	if got := f.metric(`sheetstream_downloads_total{export="failing",status="error"}`); got != "1" {
+		t.Errorf("error count %q", got)
+	}
+}
+
+// TestServicePostgres runs an export on a real PostgreSQL server: read-only
+// transaction, bound parameters, a failure mid-stream.
+func TestServicePostgres(t *testing.T) {
+	pgURL := testenv.Get(t, "SHEETSTREAM_PG_URL", "starts a PostgreSQL server")
+	db, err := sqlsheet.Open(pgURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`DROP TABLE IF EXISTS svc_items`,
+		`CREATE TABLE svc_items AS SELECT g AS id, 'item ' || g AS name, g / 4.0 AS price, DATE '2025-01-01' + g % 365 AS day FROM generate_series(1, 5000) g`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, err := ParseConfig([]byte(`
+database: "` + pgURL + `"
+exports:
+  - name: items
+    params: [{name: from, type: int, default: "1"}, {name: since, type: date}]
+    sheets: [{sql: "SELECT id, name, price, day FROM svc_items WHERE id >= :from AND (:since::date IS NULL OR day >= :since) ORDER BY id"}]
+  - name: writer
+    sheets: [{sql: "INSERT INTO svc_items (id) VALUES (-1) RETURNING id"}]
+  - name: failing
+    sheets: [{sql: "SELECT g, 1 / (200000 - g) FROM generate_series(1, 300000) g"}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	f := &fixture{t: t, srv: srv, ts: ts, url: ts.URL}
+
+	resp, body := f.get("/exports/items.xlsx?from=4999&since=" + url.QueryEscape("2025-01-01"))
+	if got := readBook(t, body)["Sheet1"]; resp.StatusCode != 200 || strings.Join(got, ",") != "id|name|price|day,4999|item 4999|1249.75|2025-09-12T00:00:00,5000|item 5000|1250|2025-09-13T00:00:00" {
+		t.Errorf("download: %d %q", resp.StatusCode, got)
+	}
+	if resp, body := f.get("/exports/writer.xlsx"); resp.StatusCode != 500 || !strings.Contains(string(body), "read-only") {
+		t.Errorf("a writing export: %d %s", resp.StatusCode, body)
+	}
+	r, err := http.Get(f.url + "/exports/failing.xlsx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(r.Body)
+	r.Body.Close()
+	if err == nil || len(got) == 0 {
+		t.Errorf("failing export: %d bytes, error %v; want bytes, then a failed transfer", len(got), err)
+	}
+}
+
