@@ -428,4 +428,3 @@ exports:
 		t.Errorf("failing export: %d bytes, error %v; want bytes, then a failed transfer", len(got), err)
 	}
 }
-
