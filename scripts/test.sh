@@ -27,6 +27,22 @@ if ! command -v soffice >/dev/null 2>&1; then
 fi
 export SHEETSTREAM_SOFFICE="$(command -v soffice)"
 
+# Chromium and playwright-core, for the web page's end-to-end test.
+if [ ! -x /usr/bin/chromium ]; then
+  echo "== installing Chromium"
+  export DEBIAN_FRONTEND=noninteractive
+  (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null
+fi
+export SHEETSTREAM_CHROMIUM=/usr/bin/chromium
+playwright_version=1.65.1
+node_dir="$cache/node-playwright-$playwright_version"
+if [ ! -d "$node_dir/node_modules/playwright-core" ]; then
+  echo "== installing playwright-core $playwright_version"
+  mkdir -p "$node_dir"
+  (cd "$node_dir" && npm install --silent --no-audit --no-fund "playwright-core@$playwright_version") >/dev/null
+fi
+export SHEETSTREAM_NODE_MODULES="$node_dir/node_modules"
+
 # staticcheck, pinned.
 staticcheck_version=v0.8.2
 sc="$cache/bin/staticcheck-$staticcheck_version"
@@ -54,8 +70,8 @@ echo "== staticcheck"
 "$sc" ./...
 echo "== go test"
 go test -count=1 ./... "$@"
-echo "== go test -race (concurrent compression, the export pipeline)"
-go test -count=1 -race ./internal/deflate/ ./sqlsheet/
+echo "== go test -race (concurrent compression, the export pipeline, the reader, the service)"
+go test -count=1 -race ./internal/deflate/ ./sqlsheet/ ./server/
 go test -count=1 -race -run 'TestFailingWriter|TestStreaming|TestCellErrors|TestChunking|TestRowsCloseEarly|TestReadOwnWriter' ./xlsx/
 echo "== short fuzz pass (the seed corpus runs in go test above)"
 # Counts, not durations: a duration -fuzztime fails spuriously with

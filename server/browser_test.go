@@ -1,0 +1,60 @@
+package server
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sheetstream/sheetstream/internal/pyread"
+	"github.com/sheetstream/sheetstream/internal/testenv"
+)
+
+// TestWebPage drives the embedded page in headless Chromium with
+// playwright-core: it fills a parameter, previews, downloads, and the
+// downloaded file is read with openpyxl.
+func TestWebPage(t *testing.T) {
+	modules := testenv.Get(t, "SHEETSTREAM_NODE_MODULES", "installs playwright-core and Debian's chromium")
+	pyread.Python(t)
+	f := newFixture(t, 4, "")
+	out := t.TempDir()
+	cmd := exec.Command("node", filepath.Join("testdata", "browser.cjs"), f.url+"/", out)
+	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
+	stdout, err := cmd.Output()
+	if err != nil {
+		msg := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			msg = string(ee.Stderr)
+		}
+		t.Fatalf("browser: %v\n%s", err, msg)
+	}
+	var r struct {
+		Title, Filename, Saved, Status, NumberAlign string
+		PreviewRows                                 int
+		Bytes                                       int64
+		HeaderTypes, FirstRow, FailedRequests       []string
+	}
+	if err := json.Unmarshal(stdout, &r); err != nil {
+		t.Fatalf("report %s: %v", stdout, err)
+	}
+	if r.Title != "Items" || r.PreviewRows != 2 || strings.Join(r.HeaderTypes, ",") != "number,string,number,date,bool" ||
+		strings.Join(r.FirstRow, "|") != "4,998|item 4998|1,249.5|2025-09-11|FALSE" || r.NumberAlign != "right" {
+		t.Errorf("preview: %+v", r)
+	}
+	if r.Filename != "items.xlsx" || !strings.HasPrefix(r.Status, "Done: items.xlsx") || len(r.FailedRequests) != 0 {
+		t.Errorf("download: %+v", r)
+	}
+	if fi, err := os.Stat(r.Saved); err != nil || fi.Size() != r.Bytes {
+		t.Errorf("the page counted %d bytes; the file has %v (%v)", r.Bytes, fi.Size(), err)
+	}
+	res := pyread.ReadValues(t, r.Saved)[r.Saved]
+	if res == nil || res.Error != "" {
+		t.Fatalf("openpyxl: %+v", res)
+	}
+	items := res.Openpyxl["Items"]
+	if len(items) != 3 || items[1][0].String() != "n:4998" || items[2][1].String() != "s:item 5000" {
+		t.Errorf("downloaded rows: %v", items)
+	}
+}

@@ -1,0 +1,51 @@
+// Drives the service's web page in headless Chromium (playwright-core):
+// fill a parameter, preview, download. Usage: node browser.cjs URL OUTDIR.
+// Prints a JSON report; exits non-zero on any failure.
+const { chromium } = require("playwright-core");
+
+(async () => {
+  const [url, outDir] = process.argv.slice(2);
+  const browser = await chromium.launch({
+    executablePath: process.env.SHEETSTREAM_CHROMIUM || "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync"],
+  });
+  const report = {};
+  try {
+    const page = await browser.newPage({ acceptDownloads: true });
+    const failed = [];
+    // Playwright reports a fetch() whose response says "Content-Disposition:
+    // attachment" as aborted even though the page read it whole (the page
+    // checks the byte count); every other failure counts.
+    page.on("requestfailed", r => {
+      const why = (r.failure() || {}).errorText;
+      if (!(r.url().includes("/exports/") && why === "net::ERR_ABORTED")) failed.push(r.url() + " " + why);
+    });
+    await page.goto(url);
+    const section = page.locator("#export-items");
+    await section.waitFor();
+    report.title = await section.locator("h2").textContent();
+    await section.locator("input[name=from]").fill("4998");
+    await section.locator("select[name=kind]").selectOption("a");
+    await section.locator("button.preview-button").click();
+    await section.locator("table tbody tr").first().waitFor();
+    report.previewRows = await section.locator("table tbody tr").count();
+    report.headerTypes = await section.locator("table thead th .type").allTextContents();
+    report.firstRow = await section.locator("table tbody tr").first().locator("td").allTextContents();
+    report.numberAlign = await section.locator("table tbody tr td.number").first().evaluate(e => getComputedStyle(e).textAlign);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      section.locator("button.download").click(),
+    ]);
+    report.filename = download.suggestedFilename();
+    report.saved = outDir + "/" + report.filename;
+    await download.saveAs(report.saved);
+    await section.locator(".status", { hasText: "Done" }).waitFor();
+    report.status = await section.locator(".status").textContent();
+    report.bytes = Number(await section.locator(".status").getAttribute("data-bytes"));
+    report.failedRequests = failed;
+  } finally {
+    await browser.close();
+  }
+  console.log(JSON.stringify(report));
+})().catch(e => { console.error(e); process.exit(1); });
