@@ -22,6 +22,7 @@ import (
 //	queue_timeout: 10s                # then 429 with Retry-After
 //	statement_timeout: 5m             # PostgreSQL and MySQL
 //	shutdown_timeout: 30s
+//	memory_limit_mib: 192             # soft limit for the Go heap
 //	exports:
 //	  - name: orders
 //	    title: Orders
@@ -42,8 +43,12 @@ type Config struct {
 	StatementTimeout Duration `yaml:"statement_timeout"`
 	ShutdownTimeout  Duration `yaml:"shutdown_timeout"`
 	// PreviewLimit caps ?limit= of previews (default 1000).
-	PreviewLimit int       `yaml:"preview_limit"`
-	Exports      []*Export `yaml:"exports"`
+	PreviewLimit int `yaml:"preview_limit"`
+	// MemoryLimitMiB is the Go runtime's soft memory limit for serve
+	// (default 192; the GOMEMLIMIT environment variable wins): the garbage
+	// collector works harder near it instead of letting the heap double.
+	MemoryLimitMiB int       `yaml:"memory_limit_mib"`
+	Exports        []*Export `yaml:"exports"`
 }
 
 // Export is one named export.
@@ -118,6 +123,9 @@ func ParseConfig(b []byte) (*Config, error) {
 	}
 	if cfg.PreviewLimit <= 0 {
 		cfg.PreviewLimit = 1000
+	}
+	if cfg.MemoryLimitMiB <= 0 {
+		cfg.MemoryLimitMiB = 192
 	}
 	if cfg.TokenEnv != "" {
 		if cfg.Token != "" {

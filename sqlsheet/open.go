@@ -36,7 +36,9 @@ func open(url string, readOnly bool) (*sql.DB, error) {
 		dsn, _, _ = strings.Cut(dsn, "?")
 		dsn = "file:" + dsn + "?_pragma=busy_timeout(5000)"
 		if readOnly {
-			dsn += "&_pragma=query_only(1)"
+			// A service opens many connections: a 512 KiB page cache each
+			// instead of SQLite's 2 MiB default.
+			dsn += "&_pragma=query_only(1)&_pragma=cache_size(-512)"
 		}
 	case "pgx":
 		// Each query runs once: server-side statement caching buys nothing

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -41,6 +42,9 @@ SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 			}
 			if listen != "" {
 				cfg.Listen = listen
+			}
+			if os.Getenv("GOMEMLIMIT") == "" {
+				debug.SetMemoryLimit(int64(cfg.MemoryLimitMiB) << 20)
 			}
 			log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 			srv, err := server.New(cfg, log)
