@@ -398,6 +398,8 @@ exports:
     sheets: [{sql: "INSERT INTO svc_items (id) VALUES (-1) RETURNING id"}]
   - name: failing
     sheets: [{sql: "SELECT g, 1 / (200000 - g) FROM generate_series(1, 300000) g"}]
+  - name: long
+    sheets: [{sql: "SELECT g, 'killable ' || g FROM generate_series(1, 20000000) g"}]
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -426,5 +428,16 @@ exports:
 	r.Body.Close()
 	if err == nil || len(got) == 0 {
 		t.Errorf("failing export: %d bytes, error %v; want bytes, then a failed transfer", len(got), err)
+	}
+
+	// The database kills the export's backend mid-stream: the client sees
+	// a failed transfer too.
+	resp2 := f.startDownload(context.Background(), "long")
+	defer resp2.Body.Close()
+	if _, err := db.Exec(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%killable%' AND pid <> pg_backend_pid()`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(io.Discard, resp2.Body); err == nil {
+		t.Error("the download of a killed query ended as if complete")
 	}
 }

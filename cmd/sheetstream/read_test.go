@@ -3,8 +3,12 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -220,5 +224,73 @@ func TestImportCommand(t *testing.T) {
 	msg, err = exec.Command(bin, "import", first, "--db", db, "--table", "orders", "--sheet", "Orders").CombinedOutput()
 	if err == nil || !strings.Contains(string(msg), "orders") {
 		t.Errorf("second import: %v %s", err, msg)
+	}
+}
+
+// TestServeShutdown: SIGTERM lets a running download finish, then serve
+// exits cleanly.
+func TestServeShutdown(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	config := filepath.Join(dir, "exports.yaml")
+	os.WriteFile(config, []byte(`
+database: sqlite:`+filepath.Join(dir, "unused.db")+`
+exports:
+  - name: numbers
+    sheets:
+      - sql: WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM g WHERE x < 400000) SELECT x, 'n' || x AS s FROM g
+`), 0o644)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	srv := exec.Command(bin, "serve", "--config", config, "--listen", addr)
+	var logs bytes.Buffer
+	srv.Stderr = &logs
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Process.Kill()
+	var resp *http.Response
+	for i := 0; ; i++ {
+		resp, err = http.Get("http://" + addr + "/exports/numbers.xlsx")
+		if err == nil {
+			break
+		}
+		if i > 100 {
+			t.Fatalf("serve did not start: %v\n%s", err, logs.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	defer resp.Body.Close()
+	first := make([]byte, 1024)
+	if _, err := io.ReadFull(resp.Body, first); err != nil {
+		t.Fatal(err)
+	}
+	srv.Process.Signal(syscall.SIGTERM)
+	rest, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("the download was cut by the shutdown: %v", err)
+	}
+	book := append(first, rest...)
+	wb, err := xlsx.NewReader(bytes.NewReader(book), int64(len(book)), xlsx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := wb.Rows(context.Background(), 0)
+	n := 0
+	for rows.Next() {
+		n++
+	}
+	if rows.Err() != nil || n != 400001 {
+		t.Errorf("%d rows, %v", n, rows.Err())
+	}
+	if err := srv.Wait(); err != nil {
+		t.Errorf("serve exited with %v:\n%s", err, logs.String())
+	}
+	if _, err := http.Get("http://" + addr + "/healthz"); err == nil {
+		t.Error("serve still answers after shutdown")
 	}
 }
