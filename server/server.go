@@ -294,9 +294,9 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.xlsx"`, e.Name))
 	h.Set("Cache-Control", "no-store")
 	cw := &countingWriter{w: w}
+	var st sqlsheet.Stats
 	xw, err := xlsx.NewWriter(cw, downloadOptions(e))
 	if err == nil {
-		var st sqlsheet.Stats
 		st, err = s.run(r.Context(), e, vals, xw, sqlsheet.Options{})
 		s.metrics.rows(e.Name, st.Rows)
 		if err == nil {
@@ -308,13 +308,13 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err == nil:
 		s.metrics.done(e.Name, "ok", elapsed)
-		s.log.Info("export", "name", e.Name, "bytes", cw.n, "duration", elapsed)
+		s.log.Info("export", "name", e.Name, "rows", st.Rows, "bytes", cw.n, "duration", elapsed)
 	case r.Context().Err() != nil:
 		s.metrics.done(e.Name, "cancelled", elapsed)
-		s.log.Info("export cancelled by the client", "name", e.Name, "bytes", cw.n)
+		s.log.Info("export cancelled by the client", "name", e.Name, "rows", st.Rows, "bytes", cw.n)
 	default:
 		s.metrics.done(e.Name, "error", elapsed)
-		s.log.Error("export failed", "name", e.Name, "bytes", cw.n, "err", err)
+		s.log.Error("export failed", "name", e.Name, "rows", st.Rows, "bytes", cw.n, "err", err)
 		if cw.n == 0 {
 			// Nothing sent yet: a proper error response is still possible.
 			h.Del("Content-Disposition")

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -77,6 +79,25 @@ type fixture struct {
 	srv *Server
 	ts  *httptest.Server
 	url string
+	log *syncBuffer
+}
+
+// syncBuffer is a log sink the handlers write to from their goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 const sqliteExports = `
@@ -129,13 +150,14 @@ func newFixture(t *testing.T, maxConcurrent int, extra string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(cfg, nil)
+	logs := &syncBuffer{}
+	srv, err := New(cfg, slog.New(slog.NewTextHandler(logs, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(srv)
 	t.Cleanup(func() { ts.Close(); srv.Close() })
-	return &fixture{t: t, srv: srv, ts: ts, url: ts.URL}
+	return &fixture{t: t, srv: srv, ts: ts, url: ts.URL, log: logs}
 }
 
 func (f *fixture) get(path string, hdr ...string) (*http.Response, []byte) {
@@ -368,6 +390,10 @@ func TestServiceFailureMidStream(t *testing.T) {
 	}
 	if got := f.metric(`sheetstream_downloads_total{export="failing",status="error"}`); got != "1" {
 		t.Errorf("error count %q", got)
+	}
+	// The log names the export and how far it got.
+	if l := f.log.String(); !strings.Contains(l, `msg="export failed" name=failing rows=2000`) || !strings.Contains(l, "integer overflow") {
+		t.Errorf("log: %s", l)
 	}
 }
 

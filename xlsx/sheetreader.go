@@ -443,16 +443,7 @@ func (p *sheetParser) cell(c *chunk, sc *xmlscan.Scanner, empty bool, prev int) 
 			break
 		}
 		a = rest
-		if len(name) == 1 {
-			switch name[0] {
-			case 'r':
-				ref = value
-			case 's':
-				style = value
-			case 't':
-				typ = value
-			}
-		}
+		cellAttr(name, value, &ref, &style, &typ)
 	}
 	col := prev + 1
 	if ref != nil {
@@ -513,6 +504,21 @@ func (p *sheetParser) cell(c *chunk, sc *xmlscan.Scanner, empty bool, prev int) 
 	return col, p.value(c, v, typ, text, hasV, hasIS)
 }
 
+// cellAttr keeps the attributes of a <c> the reader uses: r, s and t.
+func cellAttr(name, value []byte, ref, style, typ *[]byte) {
+	if len(name) != 1 {
+		return
+	}
+	switch name[0] {
+	case 'r':
+		*ref = value
+	case 's':
+		*style = value
+	case 't':
+		*typ = value
+	}
+}
+
 // fastCell reads the common forms of a cell straight from the bytes —
 // <c r=".." s=".." t=".."/> or with <v>text</v> — in one pass. It returns
 // the bytes consumed, or 0 for anything else (a formula, an inline
@@ -557,18 +563,8 @@ func (p *sheetParser) fastCell(c *chunk, b []byte, prev int) (n, col int, err er
 		if i >= len(b) {
 			return 0, prev, nil
 		}
-		val := b[vstart:i]
+		cellAttr(name, b[vstart:i], &ref, &style, &typ)
 		i++
-		if len(name) == 1 {
-			switch name[0] {
-			case 'r':
-				ref = val
-			case 's':
-				style = val
-			case 't':
-				typ = val
-			}
-		}
 	}
 	var text []byte
 	hasV, hasIS := false, false

@@ -125,23 +125,28 @@ type CellsResult struct {
 	Cells map[string][]Cell `json:"cells"`
 }
 
-// Cells reads every non-empty cell of each file with openpyxl (read-only,
-// cached formula values), in one Python process.
+// Cells reads every non-empty cell of each file with openpyxl (cached
+// formula values), in one Python process.
 func Cells(t testing.TB, paths ...string) map[string]*CellsResult {
 	t.Helper()
-	py := Python(t)
-	cmd := exec.Command(py, append([]string{script(), "--cells"}, paths...)...)
+	res := map[string]*CellsResult{}
+	run(t, append([]string{"--cells"}, paths...), &res)
+	return res
+}
+
+// run runs readback.py with args and decodes its JSON output into res.
+func run(t testing.TB, args []string, res any) {
+	t.Helper()
+	cmd := exec.Command(Python(t), append([]string{script()}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("readback.py --cells: %v\n%s", err, stderr.Bytes())
+		t.Fatalf("readback.py %s: %v\n%s", args[0], err, stderr.Bytes())
 	}
-	res := map[string]*CellsResult{}
-	if err := json.Unmarshal(out, &res); err != nil {
-		t.Fatalf("readback.py --cells output: %v", err)
+	if err := json.Unmarshal(out, res); err != nil {
+		t.Fatalf("readback.py %s: output: %v", args[0], err)
 	}
-	return res
 }
 
 func script() string {
@@ -167,18 +172,8 @@ func ReadValues(t testing.TB, paths ...string) map[string]*Result {
 
 func read(t testing.TB, args []string) map[string]*Result {
 	t.Helper()
-	py := Python(t)
-	cmd := exec.Command(py, append([]string{script()}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("readback.py: %v\n%s", err, stderr.Bytes())
-	}
 	res := map[string]*Result{}
-	if err := json.Unmarshal(out, &res); err != nil {
-		t.Fatalf("readback.py output: %v", err)
-	}
+	run(t, args, &res)
 	return res
 }
 
