@@ -11,10 +11,11 @@
 # Tools: sheetstream (sheetstream cat --format csv > /dev/null, every cell
 # formatted), sheetstream-1w (one parse worker), calamine-cells
 # (worksheet_cells_reader), calamine-range (worksheet_range),
-# python-calamine, excelize (Rows), openpyxl (read-only; slow: -n 1).
+# python-calamine, fastexcel (PyPI: calamine into Arrow), excelize (Rows),
+# openpyxl (read-only; slow: -n 1).
 set -euo pipefail
 cd "$(dirname "$0")"
-tools=sheetstream,sheetstream-1w,calamine-cells,calamine-range,python-calamine,excelize
+tools=sheetstream,sheetstream-1w,calamine-cells,calamine-range,python-calamine,fastexcel,excelize
 runs=3
 while getopts "t:n:" opt; do
   case $opt in
@@ -30,10 +31,9 @@ venv="$cache/bench-venv"
 echo "== setup" >&2
 go build -o bin/ ./cmd/...
 (cd .. && go build -o bench/bin/sheetstream ./cmd/sheetstream)
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check xlsxwriter openpyxl python-calamine matplotlib
-fi
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/python" -c 'import xlsxwriter, openpyxl, python_calamine, fastexcel, pyarrow' 2>/dev/null ||
+  "$venv/bin/pip" install -q --disable-pip-version-check xlsxwriter openpyxl python-calamine fastexcel pyarrow matplotlib
 [[ $tools != *calamine-* ]] || (cd rust-read && cargo build --release -q)
 [ -f out/R1-sheetstream.xlsx ] || bin/sswrite -workload W1 -o out/R1-sheetstream.xlsx
 [ -f out/R1-xlsxwriter.xlsx ] || "$venv/bin/python" python/xlsxwriter_write.py W1 out/R1-xlsxwriter.xlsx
@@ -46,6 +46,7 @@ command_for() { # tool file
     calamine-range) echo rust-read/target/release/calamine-read range "$2" ;;
     python-calamine) echo "$venv/bin/python" python/calamine_read.py calamine "$2" ;;
     openpyxl) echo "$venv/bin/python" python/calamine_read.py openpyxl "$2" ;;
+    fastexcel) echo "$venv/bin/python" python/calamine_read.py fastexcel "$2" ;;
     excelize) echo bin/excelizeread "$2" ;;
     *) echo "unknown tool $1" >&2; exit 2 ;;
   esac

@@ -1,7 +1,9 @@
 package xlsx
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"testing"
@@ -57,5 +59,49 @@ func TestShortDecimal(t *testing.T) {
 				t.Errorf("%q is short, but the shortest form of its double is %s", s, AppendNumber(nil, f))
 			}
 		}
+	}
+}
+
+// BenchmarkReadRows reads 100,000 rows of W1-like mixed cells written by
+// the writer (shared strings, compact references), on one and on two
+// parse workers; it reports ns and allocations per cell.
+func BenchmarkReadRows(b *testing.B) {
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Options{})
+	s, _ := w.AddSheet("W1", SheetOptions{})
+	row := make([]Cell, 10)
+	const rows = 100000
+	for i := range rows {
+		row[0], row[1], row[2], row[3] = Int(int64(i)), Int(int64(i*7%100000)), Int(int64(i*13%1000)), Int(int64(i*31%1000000))
+		row[4], row[5], row[6] = Float(float64(i)*1.25+0.5), Float(float64(i%10000)/100), Float(float64(i)/7)
+		row[7], row[8], row[9] = String(fmt.Sprintf("name-%d", i%1000)), String(fmt.Sprintf("city-%d", i%50)), String(fmt.Sprintf("x%d", i))
+		s.WriteRow(row)
+	}
+	w.Close()
+	data := buf.Bytes()
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				wb, err := NewReader(bytes.NewReader(data), int64(len(data)), ReadOptions{Workers: workers})
+				if err != nil {
+					b.Fatal(err)
+				}
+				rows, _ := wb.Rows(context.Background(), 0)
+				sum, n := 0.0, 0
+				for rows.Next() {
+					for i := range rows.Row().Cells {
+						c := &rows.Row().Cells[i]
+						sum += c.Float()
+						n += len(c.Bytes())
+					}
+				}
+				if rows.Err() != nil || sum == 0 {
+					b.Fatal(rows.Err())
+				}
+				rows.Close()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(rows*10), "ns/cell")
+		})
 	}
 }

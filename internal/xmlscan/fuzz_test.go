@@ -64,3 +64,26 @@ func FuzzScanner(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkScanner tokenizes sheet-like XML, reading each cell's value.
+func BenchmarkScanner(b *testing.B) {
+	var doc []byte
+	for i := range 20000 {
+		doc = append(doc, `<row r="`...)
+		doc = append(doc, []byte(string(rune('1'+i%9)))...)
+		doc = append(doc, `"><c r="A1" s="1"><v>12345</v></c><c r="B1" t="s"><v>7</v></c><c r="C1" t="inlineStr"><is><t>a &amp; b</t></is></c></row>`...)
+	}
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	var sc Scanner
+	var scratch []byte
+	for b.Loop() {
+		sc.Reset(doc)
+		for k := sc.Next(); k != EOF; k = sc.Next() {
+			if k == Start && (sc.Is("v") || sc.Is("t")) {
+				scratch = scratch[:0]
+				sc.Content(&scratch)
+			}
+		}
+	}
+}
