@@ -11,11 +11,11 @@
 # Tools: sheetstream (sheetstream cat --format csv > /dev/null, every cell
 # formatted), sheetstream-1w (one parse worker), calamine-cells
 # (worksheet_cells_reader), calamine-range (worksheet_range),
-# python-calamine, fastexcel (PyPI: calamine into Arrow), excelize (Rows),
-# openpyxl (read-only; slow: -n 1).
+# python-calamine, fastexcel (PyPI: calamine into Arrow), fastexcel-reader
+# (dhatim, Java), excelize (Rows), openpyxl (read-only; slow: -n 1).
 set -euo pipefail
 cd "$(dirname "$0")"
-tools=sheetstream,sheetstream-1w,calamine-cells,calamine-range,python-calamine,fastexcel,excelize
+tools=sheetstream,sheetstream-1w,calamine-cells,calamine-range,python-calamine,fastexcel,fastexcel-reader,excelize
 runs=3
 while getopts "t:n:" opt; do
   case $opt in
@@ -35,6 +35,7 @@ go build -o bin/ ./cmd/...
 "$venv/bin/python" -c 'import xlsxwriter, openpyxl, python_calamine, fastexcel, pyarrow' 2>/dev/null ||
   "$venv/bin/pip" install -q --disable-pip-version-check xlsxwriter openpyxl python-calamine fastexcel pyarrow matplotlib
 [[ $tools != *calamine-* ]] || (cd rust-read && cargo build --release -q)
+[[ $tools != *fastexcel-reader* ]] || (cd java && mvn -q package dependency:build-classpath -Dmdep.outputFile=cp.txt >&2)
 [ -f out/R1-sheetstream.xlsx ] || bin/sswrite -workload W1 -o out/R1-sheetstream.xlsx
 [ -f out/R1-xlsxwriter.xlsx ] || "$venv/bin/python" python/xlsxwriter_write.py W1 out/R1-xlsxwriter.xlsx
 
@@ -48,6 +49,7 @@ command_for() { # tool file
     openpyxl) echo "$venv/bin/python" python/calamine_read.py openpyxl "$2" ;;
     fastexcel) echo "$venv/bin/python" python/calamine_read.py fastexcel "$2" ;;
     excelize) echo bin/excelizeread "$2" ;;
+    fastexcel-reader) echo java -cp "java/target/fastexcel-bench-1.jar:$(cat java/cp.txt)" bench.FastexcelRead "$2" ;;
     *) echo "unknown tool $1" >&2; exit 2 ;;
   esac
 }

@@ -30,13 +30,15 @@ def med(key, w, t):
 
 print("Machine: %s, %s cores, %s" % (sh("lscpu | sed -n 's/^Model name: *//p'"), sh("nproc"), platform.platform()))
 print()
-print("Versions: %s; excelize %s; rust_xlsxwriter %s; libxlsxwriter %s; XlsxWriter %s; openpyxl %s." % (
+print("Versions: %s; excelize %s; rust_xlsxwriter %s; libxlsxwriter %s; XlsxWriter %s; openpyxl %s; dhatim fastexcel %s (%s)." % (
     sh("go version | cut -d' ' -f3"),
     sh("grep 'xuri/excelize' go.mod | awk '{print $2}'"),
     sh("grep -A1 'name = \"rust_xlsxwriter\"' rust/Cargo.lock | sed -n 's/version = //p' | tr -d '\"'"),
     sh("dpkg-query -W -f='${Version}' libxlsxwriter-dev"),
     sh(sys.executable + " -c 'import xlsxwriter; print(xlsxwriter.__version__)'"),
-    sh(sys.executable + " -c 'import openpyxl; print(openpyxl.__version__)'")))
+    sh(sys.executable + " -c 'import openpyxl; print(openpyxl.__version__)'"),
+    sh("sed -n 's:.*<version>\\(0\\.[0-9.]*\\)</version>.*:\\1:p' java/pom.xml | head -1"),
+    sh("java -version 2>&1 | head -1")))
 print()
 for w in workloads:
     print("### %s (median of %d runs)" % (w, len(by[(w, tools[0])])))

@@ -7,12 +7,13 @@
 #   bench/run.sh [-w W1,W2,W3] [-t tool,...] [-n runs] [-r rows]
 #
 # Tools: sheetstream, sheetstream-1w (one deflate worker), excelize,
-# rust_xlsxwriter, rust_xlsxwriter-zmij, libxlsxwriter, xlsxwriter, openpyxl.
+# rust_xlsxwriter, rust_xlsxwriter-zmij, libxlsxwriter, xlsxwriter, openpyxl,
+# fastexcel-java (dhatim fastexcel, from Maven Central).
 # Everything is installed from the package registries by setup below.
 set -euo pipefail
 cd "$(dirname "$0")"
 workloads=W1,W2,W3
-tools=sheetstream,sheetstream-1w,excelize,rust_xlsxwriter,rust_xlsxwriter-zmij,libxlsxwriter,xlsxwriter,openpyxl
+tools=sheetstream,sheetstream-1w,excelize,rust_xlsxwriter,rust_xlsxwriter-zmij,libxlsxwriter,xlsxwriter,openpyxl,fastexcel-java
 runs=3
 rows=""
 while getopts "w:t:n:r:" opt; do
@@ -39,6 +40,9 @@ setup() {
     (cd rust && cargo build --release -q && cp target/release/rxw-bench target/rxw-bench-default &&
       cargo build --release -q --features fast && cp target/release/rxw-bench target/rxw-bench-zmij)
   fi
+  if [[ $tools == *fastexcel-java* ]]; then
+    (cd java && mvn -q package dependency:build-classpath -Dmdep.outputFile=cp.txt >&2)
+  fi
   if [[ $tools == *libxlsxwriter* ]]; then
     [ -f /usr/include/xlsxwriter.h ] || apt-get install -y -qq libxlsxwriter-dev >&2
     gcc -O2 -o bin/lxw_write c/lxw_write.c -lxlsxwriter
@@ -56,6 +60,7 @@ command_for() { # tool workload out
     libxlsxwriter) echo bin/lxw_write "$w" "$o" $rows ;;
     xlsxwriter) echo "$venv/bin/python" python/xlsxwriter_write.py "$w" "$o" $rows ;;
     openpyxl) echo "$venv/bin/python" python/openpyxl_write.py "$w" "$o" $rows ;;
+    fastexcel-java) echo java -cp "java/target/fastexcel-bench-1.jar:$(cat java/cp.txt)" bench.FastexcelWrite "$w" "$o" $rows ;;
     *) echo "unknown tool $t" >&2; exit 2 ;;
   esac
 }
