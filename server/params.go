@@ -122,8 +122,14 @@ func (e *Export) values(q url.Values, reserved ...string) (map[string]any, error
 			}
 			s = p.Default
 		}
-		if s == "" && p.Type != "text" {
-			out[p.Name] = nil // NULL: the SQL decides what a missing value means
+		if s == "" {
+			// Not given: text is "", other types NULL; the SQL decides
+			// what a missing value means.
+			if p.Type == "text" {
+				out[p.Name] = ""
+			} else {
+				out[p.Name] = nil
+			}
 			continue
 		}
 		v, err := p.parse(s)

@@ -249,6 +249,11 @@ func (imp *importer) tableColumns(ctx context.Context, header []string) error {
 		imp.stats.Columns = imp.cols
 		return nil
 	}
+	// Only the columns the header names are loaded, so the table's
+	// defaults (a serial id, say) fill the others.
+	all := imp.cols
+	imp.cols = nil
+	used := map[int]bool{}
 	imp.byCol = make([]int, len(header))
 	for i, h := range header {
 		j, ok := index[strings.ToLower(h)]
@@ -259,7 +264,15 @@ func (imp *importer) tableColumns(ctx context.Context, header []string) error {
 			}
 			return fmt.Errorf("sqlsheet: table %s has no column %q (column %s of the sheet)", imp.opts.Table, h, xlsx.ColumnName(i+1))
 		}
-		imp.byCol[i] = j
+		if used[j] {
+			return fmt.Errorf("sqlsheet: the sheet names column %q of %s twice", all[j].Name, imp.opts.Table)
+		}
+		used[j] = true
+		imp.byCol[i] = len(imp.cols)
+		imp.cols = append(imp.cols, all[j])
+	}
+	if len(imp.cols) == 0 {
+		return fmt.Errorf("sqlsheet: the sheet's header names no column of %s", imp.opts.Table)
 	}
 	imp.stats.Columns = imp.cols
 	return nil

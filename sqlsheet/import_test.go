@@ -195,3 +195,26 @@ func TestImportMySQL(t *testing.T) {
 		`9007199254740992|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL`,
 	})
 }
+
+// TestImportAppendDefaults: appending loads only the columns the header
+// names, so the table's defaults fill the rest.
+func TestImportAppendDefaults(t *testing.T) {
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "defaults.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db, `CREATE TABLE people (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, note TEXT DEFAULT 'n/a')`,
+		`INSERT INTO people (name) VALUES ('first')`)
+	wb := importBook(t, [][]xlsx.Cell{{xlsx.String("Name")}, {xlsx.String("second")}, {xlsx.String("third")}})
+	if _, err := sqlsheet.Import(context.Background(), db, wb, 0, sqlsheet.ImportOptions{Table: "people", Mode: sqlsheet.Append}); err != nil {
+		t.Fatal(err)
+	}
+	if got := dump(t, db, "people"); strings.Join(got, ",") != "1|first|n/a,2|second|n/a,3|third|n/a" {
+		t.Errorf("people: %q", got)
+	}
+	twice := importBook(t, [][]xlsx.Cell{{xlsx.String("name"), xlsx.String("NAME")}, {xlsx.String("a"), xlsx.String("b")}})
+	if _, err := sqlsheet.Import(context.Background(), db, twice, 0, sqlsheet.ImportOptions{Table: "people", Mode: sqlsheet.Append}); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("a column named twice: %v", err)
+	}
+}
