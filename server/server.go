@@ -199,7 +199,7 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request, name string, res
 // otherwise.
 func (s *Server) run(ctx context.Context, e *Export, vals map[string]any, w *xlsx.Writer, opts sqlsheet.Options) (sqlsheet.Stats, error) {
 	db := s.dbs[e.Database]
-	kind := dialectOf(db)
+	kind := sqlsheet.Kind(db)
 	queries := make([]sqlsheet.Query, len(e.Sheets))
 	for i, sh := range e.Sheets {
 		sqlText, args := sh.query.render(kind == "postgres", vals)
@@ -246,16 +246,6 @@ func (s *Server) run(ctx context.Context, e *Export, vals map[string]any, w *xls
 		}
 	}
 	return st, nil
-}
-
-func dialectOf(db *sql.DB) string {
-	switch t := fmt.Sprintf("%T", db.Driver()); {
-	case strings.Contains(t, "stdlib"):
-		return "postgres"
-	case strings.Contains(t, "mysql"):
-		return "mysql"
-	}
-	return "sqlite"
 }
 
 // countingWriter counts the bytes that reached the client.

@@ -112,7 +112,7 @@ const progressEvery = 8192
 // does not close w. Cancelling ctx stops the running query.
 func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
 	var st Stats
-	dynamic := strings.Contains(strings.ToLower(fmt.Sprintf("%T", db.Driver())), "sqlite")
+	dynamic := Kind(db) == "sqlite"
 	for i, q := range queries {
 		name := q.Sheet
 		if name == "" {

@@ -84,10 +84,10 @@ const (
 )
 
 func dialectOf(db *sql.DB) dialect {
-	switch t := fmt.Sprintf("%T", db.Driver()); {
-	case strings.Contains(t, "stdlib"):
+	switch Kind(db) {
+	case "postgres":
 		return dialectPostgres
-	case strings.Contains(t, "mysql"):
+	case "mysql":
 		return dialectMySQL
 	}
 	return dialectSQLite

@@ -94,7 +94,14 @@ func dump(t *testing.T, db *sql.DB, table string) []string {
 	return out
 }
 
-func testImport(t *testing.T, db *sql.DB, want []string) {
+// testImport runs the import checks on the database at url; want is the
+// imported table as that database's driver reads it back.
+func testImport(t *testing.T, url string, want []string) {
+	db, err := sqlsheet.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
 	ctx := context.Background()
 	db.Exec(`DROP TABLE IF EXISTS imported`)
 	wb := importBook(t, typedRows())
@@ -158,12 +165,7 @@ func testImport(t *testing.T, db *sql.DB, want []string) {
 }
 
 func TestImportSQLite(t *testing.T) {
-	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "import.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	testImport(t, db, []string{
+	testImport(t, "sqlite:"+filepath.Join(t.TempDir(), "import.db"), []string{
 		`1|9.99|1|2024-02-29 00:00:00.000|2024-02-29 13:45:30.250|13:45:30.25|Grüße, "quoted"|5|no header`,
 		`2|3|0|2024-03-01 00:00:00.000|2024-02-29 00:00:00.000|00:00:00|NULL|text|NULL`,
 		`9007199254740992|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL`,
@@ -171,12 +173,7 @@ func TestImportSQLite(t *testing.T) {
 }
 
 func TestImportPostgres(t *testing.T) {
-	db, err := sqlsheet.Open(postgresURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	testImport(t, db, []string{
+	testImport(t, postgresURL(t), []string{
 		`1|9.99|true|2024-02-29 00:00:00.000|2024-02-29 13:45:30.250|13:45:30.25|Grüße, "quoted"|5|no header`,
 		`2|3|false|2024-03-01 00:00:00.000|2024-02-29 00:00:00.000|00:00:00|NULL|text|NULL`,
 		`9007199254740992|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL`,
@@ -184,12 +181,7 @@ func TestImportPostgres(t *testing.T) {
 }
 
 func TestImportMySQL(t *testing.T) {
-	db, err := sqlsheet.Open(testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	testImport(t, db, []string{
+	testImport(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"), []string{
 		`1|9.99|1|2024-02-29 00:00:00.000|2024-02-29 13:45:30.250|13:45:30.250|Grüße, "quoted"|5|no header`,
 		`2|3|0|2024-03-01 00:00:00.000|2024-02-29 00:00:00.000|00:00:00.000|NULL|text|NULL`,
 		`9007199254740992|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL`,

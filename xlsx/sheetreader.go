@@ -445,24 +445,13 @@ func (p *sheetParser) cell(c *chunk, sc *xmlscan.Scanner, empty bool, prev int) 
 		a = rest
 		cellAttr(name, value, &ref, &style, &typ)
 	}
-	col := prev + 1
-	if ref != nil {
-		n, ok := refColumn(ref)
-		if !ok {
-			return prev, fmt.Errorf("%w: cell reference %q", ErrMalformed, ref)
-		}
-		col = n
+	col, err := cellColumn(ref, prev)
+	if err != nil || empty {
+		return col, err
 	}
-	if empty {
-		return col, nil
-	}
-	v := Value{col: int32(col), date1904: p.date1904}
-	if len(style) > 0 {
-		n, ok := atoiBytes(style)
-		if !ok {
-			return col, fmt.Errorf("%w: style index %q", ErrMalformed, style)
-		}
-		v.style = int32(n)
+	v, err := p.newValue(col, style)
+	if err != nil {
+		return col, err
 	}
 	var text []byte
 	hasV, hasIS := false, false
@@ -600,26 +589,43 @@ func (p *sheetParser) fastCell(c *chunk, b []byte, prev int) (n, col int, err er
 			return 0, prev, nil
 		}
 	}
-	col = prev + 1
-	if ref != nil {
-		n, ok := refColumn(ref)
-		if !ok {
-			return 0, prev, fmt.Errorf("%w: cell reference %q", ErrMalformed, ref)
-		}
-		col = n
+	if col, err = cellColumn(ref, prev); err != nil {
+		return 0, col, err
 	}
 	if empty || !hasV && !hasIS {
 		return i, col, nil
 	}
+	v, err := p.newValue(col, style)
+	if err != nil {
+		return 0, col, err
+	}
+	return i, col, p.value(c, v, typ, text, hasV, hasIS)
+}
+
+// cellColumn is a cell's column: its r attribute's, or the one after
+// prev's when it has none.
+func cellColumn(ref []byte, prev int) (int, error) {
+	if ref == nil {
+		return prev + 1, nil
+	}
+	col, ok := refColumn(ref)
+	if !ok {
+		return prev, fmt.Errorf("%w: cell reference %q", ErrMalformed, ref)
+	}
+	return col, nil
+}
+
+// newValue starts a cell's Value from its column and s attribute.
+func (p *sheetParser) newValue(col int, style []byte) (Value, error) {
 	v := Value{col: int32(col), date1904: p.date1904}
 	if len(style) > 0 {
 		n, ok := atoiBytes(style)
 		if !ok {
-			return 0, col, fmt.Errorf("%w: style index %q", ErrMalformed, style)
+			return v, fmt.Errorf("%w: style index %q", ErrMalformed, style)
 		}
 		v.style = int32(n)
 	}
-	return i, col, p.value(c, v, typ, text, hasV, hasIS)
+	return v, nil
 }
 
 // value types a cell from its t attribute and content and appends it.
@@ -642,11 +648,12 @@ func (p *sheetParser) value(c *chunk, v Value, typ, text []byte, hasV, hasIS boo
 		if !hasV || len(text) == 0 {
 			break
 		}
-		f, ok := parseNumber(text)
+		num := trimSpace(text)
+		f, ok := parseNumber(num)
 		if !ok {
 			return fmt.Errorf("%w: number %q", ErrMalformed, text)
 		}
-		v.typ, v.num, v.text = TypeNumber, f, trimSpace(text)
+		v.typ, v.num, v.text = TypeNumber, f, num
 		if v.style != 0 {
 			v.class = p.styles.class(int(v.style))
 			if (v.class == fmtDate || v.class == fmtTime) && validSerial(f, p.date1904) {

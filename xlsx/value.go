@@ -220,11 +220,10 @@ type Row struct {
 // their argument.
 func bstr(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
-// parseNumber reads a cell's number: integers of up to 15 digits directly,
-// anything else through strconv. NaN and infinities are not numbers a
-// cell can hold.
+// parseNumber reads a cell's number, already trimmed: integers of up to
+// 15 digits directly, anything else through strconv. NaN and infinities
+// are not numbers a cell can hold.
 func parseNumber(b []byte) (float64, bool) {
-	b = trimSpace(b)
 	neg := false
 	d := b
 	if len(d) > 0 && d[0] == '-' {

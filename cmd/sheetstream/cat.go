@@ -130,6 +130,9 @@ func catSheet(ctx context.Context, w io.Writer, wb *xlsx.Workbook, s xlsx.SheetI
 	return err
 }
 
+// oneLine keeps a table cell on one line.
+var oneLine = strings.NewReplacer("\n", "⏎", "\r", "", "\t", " ")
+
 // writeTable prints rows aligned under column letters, with row numbers,
 // each column as wide as its widest value in the first rows (at most
 // maxWidth; longer values are cut with an ellipsis).
@@ -172,8 +175,7 @@ func writeTable(w io.Writer, rows *xlsx.Rows) error {
 		out := row{num: r.Num, cells: map[int]string{}}
 		for i := range r.Cells {
 			c := &r.Cells[i]
-			v := strings.NewReplacer("\n", "⏎", "\r", "", "\t", " ").Replace(c.String())
-			out.cells[c.Col()] = v
+			out.cells[c.Col()] = oneLine.Replace(c.String())
 		}
 		return out
 	}

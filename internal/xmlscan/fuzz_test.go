@@ -33,7 +33,14 @@ func FuzzScanner(f *testing.F) {
 			switch k {
 			case Start:
 				sc.Attr("id")
-				sc.Attrs(func(n, v []byte) { DecodeAttr(nil, v) })
+				for a := sc.RawAttrs(); ; {
+					_, v, rest, ok := NextAttr(a)
+					if !ok {
+						break
+					}
+					DecodeAttr(nil, v)
+					a = rest
+				}
 				if sc.Is("v") {
 					sc.Content(&scratch)
 				} else if sc.Is("s") {

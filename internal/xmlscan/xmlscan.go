@@ -294,7 +294,7 @@ func (s *Scanner) Attr(name string) ([]byte, bool) {
 	ok := false
 	a := s.attrs
 	for {
-		n, v, rest, more := nextAttr(a)
+		n, v, rest, more := NextAttr(a)
 		if !more {
 			return found, ok
 		}
@@ -310,45 +310,13 @@ func (s *Scanner) Attr(name string) ([]byte, bool) {
 	}
 }
 
-// AttrFull is Attr matching the attribute's name with its prefix, such as
-// "r:id" or "xml:space".
-func (s *Scanner) AttrFull(name string) ([]byte, bool) {
-	a := s.attrs
-	for {
-		n, v, rest, more := nextAttr(a)
-		if !more {
-			return nil, false
-		}
-		a = rest
-		if string(n) == name {
-			return v, true
-		}
-	}
-}
-
 // RawAttrs is the undecoded attribute text of the current tag, for
 // NextAttr.
 func (s *Scanner) RawAttrs() []byte { return s.attrs }
 
 // NextAttr takes the first attribute from raw attribute text, returning
 // its full name, its raw value and the rest; ok is false at the end.
-func NextAttr(a []byte) (name, value, rest []byte, ok bool) { return nextAttr(a) }
-
-// Attrs calls fn for each attribute of the current tag with its full name
-// and raw value.
-func (s *Scanner) Attrs(fn func(name, value []byte)) {
-	a := s.attrs
-	for {
-		n, v, rest, more := nextAttr(a)
-		if !more {
-			return
-		}
-		a = rest
-		fn(n, v)
-	}
-}
-
-func nextAttr(a []byte) (name, value, rest []byte, ok bool) {
+func NextAttr(a []byte) (name, value, rest []byte, ok bool) {
 	i := 0
 	for i < len(a) && isSpace(a[i]) {
 		i++
