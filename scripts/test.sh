@@ -70,9 +70,9 @@ echo "== staticcheck"
 "$sc" ./...
 echo "== go test"
 go test -count=1 ./... "$@"
-echo "== go test -race (concurrent compression, the export pipeline, the reader, the service)"
+echo "== go test -race (concurrent compression, concurrent sheets, the export pipeline, the reader, the service)"
 go test -count=1 -race ./internal/deflate/ ./sqlsheet/ ./server/
-go test -count=1 -race -run 'TestFailingWriter|TestStreaming|TestCellErrors|TestChunking|TestRowsCloseEarly|TestReadOwnWriter' ./xlsx/
+go test -count=1 -race -run 'TestFailingWriter|TestConcurrentSheets|TestStreaming|TestCellErrors|TestChunking|TestRowsCloseEarly|TestReadOwnWriter' ./xlsx/
 echo "== short fuzz pass (the seed corpus runs in go test above)"
 # Counts, not durations: a duration -fuzztime fails spuriously with
 # "context deadline exceeded" on Go 1.26 (golang/go#75804).

@@ -30,11 +30,7 @@ func BenchmarkWriteRow(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			names := make([]string, 1000)
-			for i := range names {
-				names[i] = "name-" + strconv.Itoa(i)
-			}
-			base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+			names, base := mixedVocabulary()
 			row := make([]xlsx.Cell, 10)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -44,16 +40,7 @@ func BenchmarkWriteRow(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				row[0] = xlsx.Int(int64(i))
-				row[1] = xlsx.Int(int64(i * 7 % 100000))
-				row[2] = xlsx.Float(float64(i)*1.25 + 0.5)
-				row[3] = xlsx.Float(float64(i%10000) / 100)
-				row[4] = xlsx.String(names[i%1000])
-				row[5] = xlsx.String(names[(i*7)%1000])
-				row[6] = xlsx.Bool(i%2 == 0)
-				row[7] = xlsx.Time(base.Add(time.Duration(i) * time.Second))
-				row[8] = xlsx.Date(base)
-				row[9] = xlsx.Number(uint32(i))
+				mixedRow(row, i, names, base)
 				if err := sh.WriteRow(row); err != nil {
 					b.Fatal(err)
 				}
@@ -63,6 +50,92 @@ func BenchmarkWriteRow(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*10), "ns/cell")
+		})
+	}
+}
+
+func mixedVocabulary() ([]string, time.Time) {
+	names := make([]string, 1000)
+	for i := range names {
+		names[i] = "name-" + strconv.Itoa(i)
+	}
+	return names, time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+}
+
+// mixedRow fills row with the i-th row of ten mixed cells.
+func mixedRow(row []xlsx.Cell, i int, names []string, base time.Time) {
+	row[0] = xlsx.Int(int64(i))
+	row[1] = xlsx.Int(int64(i * 7 % 100000))
+	row[2] = xlsx.Float(float64(i)*1.25 + 0.5)
+	row[3] = xlsx.Float(float64(i%10000) / 100)
+	row[4] = xlsx.String(names[i%1000])
+	row[5] = xlsx.String(names[(i*7)%1000])
+	row[6] = xlsx.Bool(i%2 == 0)
+	row[7] = xlsx.Time(base.Add(time.Duration(i) * time.Second))
+	row[8] = xlsx.Date(base)
+	row[9] = xlsx.Number(uint32(i))
+}
+
+// BenchmarkSheets writes one workbook of four sheets of 100,000 mixed
+// rows each, one sheet after another or all four at once from their own
+// goroutines (waiting sheets blocking at the memory budget, or spilling
+// to temporary files). One op is one workbook.
+func BenchmarkSheets(b *testing.B) {
+	const sheets, rows = 4, 100_000
+	names, base := mixedVocabulary()
+	fill := func(sh *xlsx.Sheet) error {
+		row := make([]xlsx.Cell, 10)
+		for i := range rows {
+			mixedRow(row, i, names, base)
+			if err := sh.WriteRow(row); err != nil {
+				return err
+			}
+		}
+		return sh.Close()
+	}
+	for _, mode := range []struct {
+		name       string
+		concurrent bool
+		tempDir    bool
+	}{{"sequential", false, false}, {"concurrent", true, false}, {"concurrent-spill", true, true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			opts := xlsx.Options{}
+			if mode.tempDir {
+				opts.TempDir = b.TempDir()
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				w, err := xlsx.NewWriter(io.Discard, opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				errs := make(chan error, sheets)
+				for s := range sheets {
+					name := "S" + strconv.Itoa(s)
+					if !mode.concurrent {
+						sh, err := w.AddSheet(name, xlsx.SheetOptions{})
+						if err == nil {
+							err = fill(sh)
+						}
+						errs <- err
+						continue
+					}
+					sh, err := w.AddConcurrentSheet(name, xlsx.SheetOptions{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					go func() { errs <- fill(sh) }()
+				}
+				for range sheets {
+					if err := <-errs; err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := w.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*sheets*rows*10), "ns/cell")
 		})
 	}
 }

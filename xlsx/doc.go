@@ -47,6 +47,22 @@
 // is byte-identical whatever the number of workers. Entries larger than
 // 4 GiB use ZIP64, laid out the way Excel accepts it.
 //
+// # Sheets written at the same time
+//
+// Writer.AddConcurrentSheet returns sheets that goroutines of their own
+// write at once, sharing the deflate workers, styles and shared strings.
+// A zip archive is written front to back, so one of them streams into the
+// file while the others hold their compressed output until the sheet
+// before them is closed: in memory up to Options.SheetBufferSize for all
+// of them, then in temporary files under Options.TempDir if it is set.
+// Without TempDir (the default, which never touches the disk) a waiting
+// sheet blocks once the budget is spent, until its turn comes: memory
+// stays bounded, and the work past that point is as serial as writing
+// the sheets one after another. With TempDir the sheets run in parallel
+// to the end, at the cost of writing the later sheets' compressed bytes
+// twice. The order of shared strings, and so the file's bytes, then
+// depend on how the goroutines interleave.
+//
 // # Errors
 //
 // Excel's limits are enforced: 1,048,576 rows, 16,384 columns, 32,767

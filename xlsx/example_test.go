@@ -3,9 +3,11 @@ package xlsx_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/sheetstream/sheetstream/xlsx"
@@ -75,6 +77,33 @@ func ExampleFormula() {
 		xlsx.Int(2), xlsx.Int(3), xlsx.Formula("=A1*B1").WithValue(xlsx.Int(6)),
 	})
 	fmt.Println(err, w.Close())
+	// Output: <nil> <nil>
+}
+
+// Several sheets written at once, each from its own goroutine. Only one
+// streams into the file at a time; the others wait for their turn with
+// their compressed output in memory (Options.SheetBufferSize), or in
+// temporary files where Options.TempDir allows it.
+func ExampleWriter_AddConcurrentSheet() {
+	w, _ := xlsx.NewWriter(discard{}, xlsx.Options{})
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i, region := range []string{"North", "South", "West"} {
+		sheet, err := w.AddConcurrentSheet(region, xlsx.SheetOptions{})
+		if err != nil {
+			log.Fatal(err)
+		}
+		wg.Go(func() {
+			for n := range 100_000 {
+				if errs[i] = sheet.WriteRow([]xlsx.Cell{xlsx.String(region), xlsx.Int(int64(n))}); errs[i] != nil {
+					return
+				}
+			}
+			errs[i] = sheet.Close()
+		})
+	}
+	wg.Wait()
+	fmt.Println(errors.Join(errs...), w.Close())
 	// Output: <nil> <nil>
 }
 

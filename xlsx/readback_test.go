@@ -60,6 +60,9 @@ func style(t *testing.T, w *xlsx.Writer, st xlsx.Style) xlsx.StyleID {
 	return id
 }
 
+// concurrentRows makes each concurrent sheet a few chunks long.
+const concurrentRows = 2500
+
 var leapDay = time.Date(2024, 2, 29, 13, 45, 30, 0, time.UTC)
 
 var readbackCases = []readbackCase{
@@ -188,6 +191,36 @@ var readbackCases = []readbackCase{
 			want := map[string]string{"C1": "=A1*B1", "D1": `=A1&"x"`, "E1": "=A1>B1", "F1": "=1/0", "G1": "=SUM(A1:B1)"}
 			if got := r.Formulas["Calc"]; !mapsEqual(got, want) {
 				t.Errorf("formulas = %v, want %v", got, want)
+			}
+		},
+	},
+	{
+		// Three sheets written at once with a memory budget so small that
+		// the waiting ones block, and one spilling to a temporary file.
+		name: "concurrent sheets",
+		opts: xlsx.Options{SheetBufferSize: 1, ChunkSize: 32 << 10, Workers: 2},
+		build: func(t *testing.T, w *xlsx.Writer) {
+			must(t, writeConcurrent(w, 3, concurrentRows))
+		},
+		want: func() map[string][][]*pyread.Value {
+			want := map[string][][]*pyread.Value{"First": {row(s("before"))}, "Last": {row(s("after"))}}
+			for c := range 3 {
+				rows := [][]*pyread.Value{row(s("id"), s("link"))}
+				for i := range concurrentRows {
+					day := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i%3000)
+					rows = append(rows, row(n(float64(i)), s("shared "+itoa(i%500)), s("sheet "+itoa(c)+" row "+itoa(i)),
+						n(float64(i)*0.25), d(day.Format("2006-01-02T15:04:05"))))
+				}
+				want["C"+itoa(c)] = rows
+			}
+			return want
+		}(),
+		check: func(t *testing.T, r *pyread.Result) {
+			for c := range 3 {
+				want := map[string]string{"B1": "https://example.com/" + itoa(c)}
+				if got := r.Links["C"+itoa(c)]; !mapsEqual(got, want) {
+					t.Errorf("C%d links = %v, want %v", c, got, want)
+				}
 			}
 		},
 	},

@@ -71,6 +71,18 @@ func (t *sharedStrings) add(s string) uint32 {
 	return i
 }
 
+// addIfFits adds s unless it is there already (another sheet may have
+// added it meanwhile) or does not fit.
+func (t *sharedStrings) addIfFits(s string) (uint32, bool) {
+	if i, ok := t.index[s]; ok {
+		return i, true
+	}
+	if !t.fits(len(s)) {
+		return 0, false
+	}
+	return t.add(s), true
+}
+
 // lookupRich is lookup for rich text, keyed by its XML.
 func (t *sharedStrings) lookupRich(x []byte) (idx uint32, ok bool) {
 	if i, found := t.rich[string(x)]; found {

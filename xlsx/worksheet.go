@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/sheetstream/sheetstream/internal/deflate"
-	"github.com/sheetstream/sheetstream/internal/zipstream"
 )
 
 // SheetState is a sheet's visibility.
@@ -80,8 +79,8 @@ type hyperlink struct {
 // maxHyperlinks is Excel's limit per worksheet.
 const maxHyperlinks = 65530
 
-// Sheet streams the rows of one worksheet. Get one from Writer.AddSheet.
-// A Sheet is not safe for concurrent use.
+// Sheet streams the rows of one worksheet. Get one from Writer.AddSheet
+// or Writer.AddConcurrentSheet. A Sheet is for one goroutine at a time.
 type Sheet struct {
 	w      *Writer
 	name   string
@@ -89,9 +88,20 @@ type Sheet struct {
 	opts   SheetOptions
 	active bool
 
-	entry  *zipstream.EntryWriter
-	stream *deflate.Stream
-	buf    []byte
+	sink    *sheetSink
+	stream  *deflate.Stream
+	buf     []byte
+	scratch []byte
+	// styles is how many styles this sheet knows exist; a higher id is
+	// checked against the workbook's styles again (AddStyle may have run).
+	styles int
+	// sstRefs counts this sheet's shared-string cells.
+	sstRefs uint64
+	// sstSeen caches shared string indexes for a concurrent sheet.
+	sstSeen map[string]uint32
+	// plainDates caches the date styles of unstyled date cells for a
+	// concurrent sheet, by cell kind.
+	plainDates [4]StyleID
 
 	headWritten bool
 	finished    bool
@@ -120,8 +130,8 @@ func (s *Sheet) fail(row, col int, err error) error {
 }
 
 func (s *Sheet) check() error {
-	if s.w.err != nil {
-		return s.w.err
+	if err := s.w.loadErr(); err != nil {
+		return err
 	}
 	if s.finished {
 		return &CellError{Sheet: s.name, Err: ErrSheetDone}
@@ -145,7 +155,7 @@ func (s *Sheet) SetColumn(first, last int, opts ColumnOptions) error {
 	if opts.Width < 0 || opts.Width > 255 || math.IsNaN(opts.Width) {
 		return s.fail(0, first, fmt.Errorf("%w: width %g outside 0..255", ErrWidth, opts.Width))
 	}
-	if int(opts.Style) >= len(s.w.styles.xfs) {
+	if !s.knownStyle(opts.Style) {
 		return s.fail(0, first, fmt.Errorf("%w: %d", ErrStyle, opts.Style))
 	}
 	for _, c := range s.cols {
@@ -236,7 +246,7 @@ func (s *Sheet) writeRow(cells []Cell, opts *RowOptions) error {
 	}
 	s.buf = b
 	s.row = row
-	s.w.sst.refs += uint64(refs)
+	s.sstRefs += uint64(refs)
 	if first == 0 && opts != nil {
 		// Excel counts a row that only carries formatting as used, in A.
 		first, last = 1, 1
@@ -309,16 +319,18 @@ func (s *Sheet) encodeRow(b []byte, row int, cells []Cell, opts *RowOptions) (_ 
 		}
 		last = col0 + 1
 		style := c.style
-		if int(style) >= len(w.styles.xfs) {
+		if int(style) >= s.styles && !s.knownStyle(style) {
 			return b, 0, 0, 0, &CellError{s.name, row, col0 + 1, fmt.Errorf("%w: %d", ErrStyle, style)}
 		}
 		switch c.kind {
 		case kindDateTime, kindDate, kindTimeOfDay, kindDuration:
-			style = w.styles.dateStyle(style, c.kind)
+			style = s.dateStyle(style, c.kind)
 		case kindString:
 			if c.link != linkNone {
 				if !c.styled {
+					w.lockShared()
 					style = w.styles.hyperlink()
+					w.unlockShared()
 				}
 				if err := s.addLink(row, col0+1, c); err != nil {
 					return b, 0, 0, 0, err
@@ -346,7 +358,7 @@ func (s *Sheet) encodeRow(b []byte, row int, cells []Cell, opts *RowOptions) (_ 
 
 func (s *Sheet) appendRowAttrs(b []byte, row int, o *RowOptions) ([]byte, error) {
 	if o.styled {
-		if int(o.Style) >= len(s.w.styles.xfs) {
+		if !s.knownStyle(o.Style) {
 			return b, &CellError{s.name, row, 0, fmt.Errorf("%w: %d", ErrStyle, o.Style)}
 		}
 		b = append(b, ` s="`...)
@@ -423,17 +435,12 @@ func (s *Sheet) appendString(b []byte, t string) ([]byte, int, error) {
 	}
 	w := s.w
 	if w.opts.Strings != StringsInline {
-		if i, found := w.sst.index[t]; found {
-			return appendSharedRef(b, i), 1, nil
+		i, ok, err := s.sharedString(t)
+		if err != nil {
+			return b, 0, err
 		}
-		// A new string joins the table if it fits, once it is known to be
-		// writable; past the budget it goes inline without a second look.
-		if w.sst.fits(len(t)) {
-			var err error
-			if w.scratch, err = appendText(w.scratch[:0], t); err != nil {
-				return b, 0, err
-			}
-			return appendSharedRef(b, w.sst.add(t)), 1, nil
+		if ok {
+			return appendSharedRef(b, i), 1, nil
 		}
 	}
 	b = append(b, ` t="inlineStr"><is>`...)
@@ -449,6 +456,69 @@ func (s *Sheet) appendString(b []byte, t string) ([]byte, int, error) {
 	return append(b, "</t></is></c>"...), 0, nil
 }
 
+// sharedString finds t's index in the shared strings table, adding it if
+// it is new and fits; ok is false when it goes inline.
+func (s *Sheet) sharedString(t string) (i uint32, ok bool, err error) {
+	w := s.w
+	if w.concurrent {
+		return s.sharedStringConcurrent(t)
+	}
+	if i, found := w.sst.index[t]; found {
+		return i, true, nil
+	}
+	// A new string joins the table if it fits, once it is known to be
+	// writable; past the budget it goes inline without a second look.
+	if !w.sst.fits(len(t)) {
+		return 0, false, nil
+	}
+	if s.scratch, err = appendText(s.scratch[:0], t); err != nil {
+		return 0, false, err
+	}
+	return w.sst.add(t), true, nil
+}
+
+// sharedStringConcurrent is sharedString for sheets written at the same
+// time: each keeps the indexes it has used, so that a repeated string
+// costs no lock.
+func (s *Sheet) sharedStringConcurrent(t string) (uint32, bool, error) {
+	if i, found := s.sstSeen[t]; found {
+		return i, true, nil
+	}
+	w := s.w
+	w.shared.Lock()
+	i, found := w.sst.index[t]
+	fits := !found && w.sst.fits(len(t))
+	var key string
+	if found {
+		key = w.sst.entries[i].s
+	}
+	w.shared.Unlock()
+	if !found {
+		if !fits {
+			return 0, false, nil
+		}
+		var err error
+		if s.scratch, err = appendText(s.scratch[:0], t); err != nil {
+			return 0, false, err
+		}
+		w.shared.Lock()
+		i, found = w.sst.addIfFits(t)
+		if found {
+			key = w.sst.entries[i].s
+		}
+		w.shared.Unlock()
+		if !found {
+			return 0, false, nil
+		}
+	}
+	if s.sstSeen == nil {
+		s.sstSeen = map[string]uint32{}
+	}
+	// key is the table's own copy: t may alias a caller's buffer.
+	s.sstSeen[key] = i
+	return i, true, nil
+}
+
 func appendSharedRef(b []byte, i uint32) []byte {
 	b = append(b, ` t="s"><v>`...)
 	b = strconv.AppendUint(b, uint64(i), 10)
@@ -457,7 +527,7 @@ func appendSharedRef(b []byte, i uint32) []byte {
 
 func (s *Sheet) appendRich(b []byte, runs []RichRun) ([]byte, int, error) {
 	w := s.w
-	x := w.scratch[:0]
+	x := s.scratch[:0]
 	total := 0
 	for _, r := range runs {
 		total += len(r.Text)
@@ -481,7 +551,7 @@ func (s *Sheet) appendRich(b []byte, runs []RichRun) ([]byte, int, error) {
 		}
 		x = append(x, "</t></r>"...)
 	}
-	w.scratch = x
+	s.scratch = x
 	if total > MaxCellChars {
 		var sb strings.Builder
 		for _, r := range runs {
@@ -492,7 +562,10 @@ func (s *Sheet) appendRich(b []byte, runs []RichRun) ([]byte, int, error) {
 		}
 	}
 	if w.opts.Strings != StringsInline {
-		if i, ok := w.sst.lookupRich(x); ok {
+		w.lockShared()
+		i, ok := w.sst.lookupRich(x)
+		w.unlockShared()
+		if ok {
 			return appendSharedRef(b, i), 1, nil
 		}
 	}
@@ -822,15 +895,20 @@ func (s *Sheet) rels() []byte {
 	return append(b, "</Relationships>"...)
 }
 
-// finish writes what is left of the sheet and closes its zip entry.
-func (s *Sheet) finish() error {
+// Close finishes the sheet: it writes what is left of it and lets the
+// next sheet have its turn in the file. Closing it again does nothing.
+// Writer.Close closes sheets still open; a concurrent sheet should be
+// closed by the goroutine that writes it.
+func (s *Sheet) Close() error {
 	if s.finished {
-		return nil
+		return s.w.loadErr()
 	}
 	s.finished = true
-	if s.w.err != nil {
+	if err := s.w.loadErr(); err != nil {
 		s.stream.Abort()
-		return s.w.err
+		s.w.pool.Release(s.buf)
+		s.buf = nil
+		return err
 	}
 	var b []byte
 	if !s.headWritten {
@@ -843,14 +921,40 @@ func (s *Sheet) finish() error {
 	s.buf = nil
 	b = s.appendTail(b)
 	crc, size, err := s.stream.Close(b)
-	if err == nil {
-		err = s.entry.Close(crc, size)
-	}
 	if err != nil {
 		return s.w.fail(fmt.Errorf("xlsx: sheet %q: %w", s.name, err))
 	}
-	if rels := s.rels(); rels != nil {
-		return s.w.writePart(fmt.Sprintf("xl/worksheets/_rels/sheet%d.xml.rels", s.index+1), rels)
+	relsName := fmt.Sprintf("xl/worksheets/_rels/sheet%d.xml.rels", s.index+1)
+	return s.w.finishSink(s.sink, crc, size, relsName, s.rels())
+}
+
+// dateStyle is styleSheet.dateStyle, under the shared lock for
+// concurrent sheets, which remember the answers for unstyled cells.
+func (s *Sheet) dateStyle(id StyleID, k cellKind) StyleID {
+	w := s.w
+	if !w.concurrent {
+		return w.styles.dateStyle(id, k)
 	}
-	return nil
+	slot := int(k - kindDateTime)
+	if id == 0 && s.plainDates[slot] != 0 {
+		return s.plainDates[slot]
+	}
+	w.shared.Lock()
+	v := w.styles.dateStyle(id, k)
+	w.shared.Unlock()
+	if id == 0 {
+		s.plainDates[slot] = v
+	}
+	return v
+}
+
+// knownStyle reports whether id is a registered style.
+func (s *Sheet) knownStyle(id StyleID) bool {
+	if int(id) < s.styles {
+		return true
+	}
+	s.w.lockShared()
+	s.styles = len(s.w.styles.xfs)
+	s.w.unlockShared()
+	return int(id) < s.styles
 }

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -81,7 +83,19 @@ type Options struct {
 	Properties Properties
 	// CellRefs chooses when cells carry their reference (r="B7").
 	CellRefs CellRefs
+	// SheetBufferSize bounds, in bytes, the compressed output that sheets
+	// written concurrently hold in memory while they wait for their turn
+	// in the file (0: DefaultSheetBufferSize). See AddConcurrentSheet.
+	SheetBufferSize int
+	// TempDir, when set, lets waiting sheets put what does not fit in
+	// SheetBufferSize in temporary files in that directory (removed
+	// before Close returns). Empty, the Writer never touches the disk and
+	// a waiting sheet's writes block instead until its turn comes.
+	TempDir string
 }
+
+// DefaultSheetBufferSize bounds the output held by concurrent sheets.
+const DefaultSheetBufferSize = 16 << 20
 
 // CellRefs says when a cell's XML names its reference.
 type CellRefs uint8
@@ -108,11 +122,13 @@ type DefinedName struct {
 }
 
 // Writer streams a workbook into an io.Writer. Add sheets one after
-// another and write their rows; Close finishes the file. Nothing is kept
-// on disk and memory does not grow with the number of rows.
+// another and write their rows, or write several at once from their own
+// goroutines (AddConcurrentSheet); Close finishes the file. Nothing is
+// kept on disk and memory does not grow with the number of rows.
 //
-// After any error the Writer stops: later calls, and Close, return that
-// error, so a broken file is never reported as written.
+// Writer's own methods are for one goroutine. After any error the Writer
+// stops: later calls, and Close, return that error, so a broken file is
+// never reported as written.
 type Writer struct {
 	opts    Options
 	zip     *zipstream.Writer
@@ -120,14 +136,31 @@ type Writer struct {
 	styles  *styleSheet
 	sst     *sharedStrings
 	sheets  []*Sheet
+	current *Sheet // the last sheet from AddSheet, finished by the next
 	names   []DefinedName
 	partFW  *flate.Writer
 	partBuf bytes.Buffer
-	scratch []byte
-	err     error
 	closed  bool
 	created time.Time
 	level   int
+
+	errMu  sync.Mutex
+	err    error
+	failed atomic.Bool
+
+	// concurrent is set by the first AddConcurrentSheet, before any
+	// sheet can be written from another goroutine; from then on, sheets
+	// share styles and strings under the shared lock.
+	concurrent bool
+	shared     sync.Mutex
+
+	// Whose turn it is in the archive; see turns.go.
+	turnMu     sync.Mutex
+	turn       *sync.Cond
+	zipBusy    bool
+	waiting    []*sheetSink
+	held       int
+	heldBudget int
 }
 
 // NewWriter returns a Writer that streams a workbook into w.
@@ -155,41 +188,84 @@ func NewWriter(w io.Writer, opts Options) (*Writer, error) {
 	if created.IsZero() {
 		created = time.Now()
 	}
-	return &Writer{
-		opts:    opts,
-		zip:     zipstream.NewWriter(w),
-		pool:    pool,
-		styles:  newStyleSheet(),
-		sst:     newSharedStrings(budget),
-		created: created.UTC().Truncate(time.Second),
-		level:   level,
-	}, nil
+	heldBudget := opts.SheetBufferSize
+	if heldBudget <= 0 {
+		heldBudget = DefaultSheetBufferSize
+	}
+	wr := &Writer{
+		opts:       opts,
+		zip:        zipstream.NewWriter(w),
+		pool:       pool,
+		styles:     newStyleSheet(),
+		sst:        newSharedStrings(budget),
+		created:    created.UTC().Truncate(time.Second),
+		level:      level,
+		heldBudget: heldBudget,
+	}
+	wr.turn = sync.NewCond(&wr.turnMu)
+	return wr, nil
 }
 
-// fail records the first error; every later call returns it.
+// fail records the first error; every later call returns it. Sheets
+// waiting for their turn drop what they hold and wake up to see it.
 func (w *Writer) fail(err error) error {
-	if w.err == nil {
+	w.errMu.Lock()
+	first := w.err == nil
+	if first {
 		w.err = err
+		w.failed.Store(true)
 	}
+	err = w.err
+	w.errMu.Unlock()
+	if first {
+		w.dropHeld()
+	}
+	return err
+}
+
+// loadErr returns the error that stopped the Writer, if any.
+func (w *Writer) loadErr() error {
+	if !w.failed.Load() {
+		return nil
+	}
+	w.errMu.Lock()
+	defer w.errMu.Unlock()
 	return w.err
 }
 
+// lockShared guards what sheets share (styles, shared strings) once they
+// may be written concurrently.
+func (w *Writer) lockShared() {
+	if w.concurrent {
+		w.shared.Lock()
+	}
+}
+
+func (w *Writer) unlockShared() {
+	if w.concurrent {
+		w.shared.Unlock()
+	}
+}
+
 // AddStyle registers a style and returns its id for Cell.WithStyle.
-// Registering an equal style again returns the same id.
+// Registering an equal style again returns the same id. It may be called
+// while concurrent sheets are being written.
 func (w *Writer) AddStyle(st Style) (StyleID, error) {
-	if w.err != nil {
-		return 0, w.err
+	if err := w.loadErr(); err != nil {
+		return 0, err
 	}
 	if w.closed {
 		return 0, ErrClosed
 	}
+	w.lockShared()
+	defer w.unlockShared()
 	return w.styles.add(st)
 }
 
 // DefineName adds a defined name to the workbook.
 func (w *Writer) DefineName(n DefinedName) error {
-	if w.err != nil {
-		return w.err
+	if err := w.loadErr(); err != nil {
+		return err
 	}
 	if !validDefinedName(n.Name) {
 		return fmt.Errorf("xlsx: invalid defined name %q", n.Name)
@@ -265,14 +341,63 @@ func NumberedSheetName(base string, n int) string {
 	return string(r) + suffix
 }
 
-// AddSheet finishes the sheet being written, if any, and starts a new
-// one. Sheets appear in the workbook in the order they are added.
+// AddSheet finishes the sheet that the previous AddSheet returned, if it
+// is not closed yet, and starts a new one. Sheets appear in the workbook
+// in the order they are added.
 func (w *Writer) AddSheet(name string, opts SheetOptions) (*Sheet, error) {
-	if w.err != nil {
-		return nil, w.err
+	if err := w.loadErr(); err != nil {
+		return nil, err
 	}
 	if w.closed {
 		return nil, ErrClosed
+	}
+	if w.current != nil {
+		if err := w.current.Close(); err != nil {
+			return nil, err
+		}
+	}
+	s, err := w.addSheet(name, opts)
+	if err == nil {
+		w.current = s
+	}
+	return s, err
+}
+
+// AddConcurrentSheet starts a sheet that may be written from its own
+// goroutine while other sheets are written from theirs. Like AddSheet,
+// it finishes the sheet that the previous AddSheet returned; unlike
+// AddSheet's, this sheet stays open until its Sheet.Close (or the
+// Writer's Close). Sheets appear in the workbook in the order they are
+// added.
+//
+// The archive is written front to back, so only one sheet at a time
+// streams into it; the others deflate as they go and hold their
+// compressed output until the sheet before them is closed. They hold it
+// in memory up to Options.SheetBufferSize (for all of them together),
+// then in temporary files if Options.TempDir is set; without TempDir a
+// waiting sheet's writes block until its turn comes instead, which keeps
+// memory bounded and never touches the disk but serializes the work past
+// that point. Write each concurrent sheet from a goroutine of its own:
+// one goroutine taking turns between two sheets would wait on itself.
+//
+// Shared strings are shared between all sheets; their order in the file,
+// and so the file's bytes, depend on how the goroutines interleave.
+func (w *Writer) AddConcurrentSheet(name string, opts SheetOptions) (*Sheet, error) {
+	if err := w.loadErr(); err != nil {
+		return nil, err
+	}
+	if w.closed {
+		return nil, ErrClosed
+	}
+	if w.current != nil {
+		if err := w.current.Close(); err != nil {
+			return nil, err
+		}
+		w.current = nil
+	}
+	if !w.concurrent {
+		// No sheet is being written elsewhere yet, so this is safe.
+		w.concurrent = true
 	}
 	return w.addSheet(name, opts)
 }
@@ -297,24 +422,18 @@ func (w *Writer) addSheet(name string, opts SheetOptions) (*Sheet, error) {
 	if d := opts.Dimension; d != (Range{}) && !d.valid() {
 		return nil, fmt.Errorf("%w: sheet %q: dimension %v", ErrRange, name, d)
 	}
-	if len(w.sheets) > 0 {
-		if err := w.sheets[len(w.sheets)-1].finish(); err != nil {
-			return nil, err
-		}
-	}
 	s := &Sheet{w: w, name: name, index: len(w.sheets), opts: opts}
 	// The first visible sheet is the one Excel shows when it opens.
 	if opts.State == Visible && w.activeSheet() < 0 {
 		s.active = true
 	}
-	entry, err := w.zip.Create(fmt.Sprintf("xl/worksheets/sheet%d.xml", s.index+1))
-	if err != nil {
-		return nil, w.fail(err)
-	}
-	s.entry = entry
-	s.stream = w.pool.NewStream(entry)
+	s.sink = w.newSink(s.index)
+	s.stream = w.pool.NewStream(s.sink)
 	s.buf = w.pool.Buffer()
 	w.sheets = append(w.sheets, s)
+	if err := w.startSink(s.sink); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -354,8 +473,8 @@ func (w *Writer) timeValue(k cellKind, c *Cell) (float64, error) {
 
 // writePart deflates a small part whole and adds it to the archive.
 func (w *Writer) writePart(name string, data []byte) error {
-	if w.err != nil {
-		return w.err
+	if err := w.loadErr(); err != nil {
+		return err
 	}
 	if w.partFW == nil {
 		fw, err := flate.NewWriter(nil, w.level)
@@ -406,22 +525,21 @@ func (w *Writer) writeSharedStrings() error {
 // workbook with no sheets gets an empty "Sheet1", since Excel needs one.
 func (w *Writer) Close() error {
 	if w.closed {
-		return w.err
+		return w.loadErr()
 	}
 	w.closed = true
 	defer w.pool.Close()
-	if w.err != nil {
-		if n := len(w.sheets); n > 0 && !w.sheets[n-1].finished {
-			w.sheets[n-1].finish()
-		}
-		return w.err
-	}
-	if len(w.sheets) == 0 {
+	if len(w.sheets) == 0 && w.loadErr() == nil {
 		if _, err := w.addSheet("Sheet1", SheetOptions{}); err != nil {
 			return err
 		}
 	}
-	if err := w.sheets[len(w.sheets)-1].finish(); err != nil {
+	// Sheets still open are finished in order; after a failure this only
+	// releases their buffers.
+	for _, s := range w.sheets {
+		s.Close()
+	}
+	if err := w.loadErr(); err != nil {
 		return err
 	}
 	if w.activeSheet() < 0 {
@@ -431,6 +549,9 @@ func (w *Writer) Close() error {
 		if n.Sheet != "" && w.sheetIndex(n.Sheet) < 0 {
 			return w.fail(fmt.Errorf("xlsx: defined name %q refers to unknown sheet %q", n.Name, n.Sheet))
 		}
+	}
+	for _, s := range w.sheets {
+		w.sst.refs += s.sstRefs
 	}
 	hasSST := len(w.sst.entries) > 0
 	if hasSST {

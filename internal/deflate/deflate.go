@@ -55,8 +55,9 @@ type Pool struct {
 	jobs      chan *job
 	free      chan *job
 	bufs      chan []byte
-	inline    *flate.Writer // used when workers == 1, by one stream at a time
-	inlineMu  sync.Mutex
+	// With one worker, streams compress on their own goroutines, each
+	// with a compressor taken from here for the duration of one chunk.
+	inline    chan *flate.Writer
 	wg        sync.WaitGroup
 	closeOnce sync.Once
 }
@@ -88,7 +89,8 @@ func NewPool(level, workers, chunkSize int) (*Pool, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.inline = fw
+		p.inline = make(chan *flate.Writer, 8)
+		p.inline <- fw
 		return p, nil
 	}
 	p.jobs = make(chan *job, workers)
@@ -110,6 +112,24 @@ func (p *Pool) ChunkSize() int { return p.chunkSize }
 // InFlight is how many chunks one stream keeps queued before it waits for
 // the oldest to be written.
 func (p *Pool) InFlight() int { return p.workers + 1 }
+
+// inlineWriter lends a compressor to a stream compressing on its own
+// goroutine; streams of concurrent sheets each get one.
+func (p *Pool) inlineWriter() (*flate.Writer, error) {
+	select {
+	case fw := <-p.inline:
+		return fw, nil
+	default:
+		return flate.NewWriter(nil, p.level)
+	}
+}
+
+func (p *Pool) releaseInline(fw *flate.Writer) {
+	select {
+	case p.inline <- fw:
+	default:
+	}
+}
 
 func (p *Pool) work(fw *flate.Writer) {
 	defer p.wg.Done()
@@ -259,9 +279,14 @@ func (s *Stream) enqueue(chunk []byte, last bool) error {
 	s.updateTail(chunk)
 
 	if s.p.inline != nil {
-		s.p.inlineMu.Lock()
-		compress(s.p.inline, j)
-		s.p.inlineMu.Unlock()
+		fw, err := s.p.inlineWriter()
+		if err != nil {
+			s.recycle(j)
+			s.err = err
+			return err
+		}
+		compress(fw, j)
+		s.p.releaseInline(fw)
 		return s.emit(j)
 	}
 	s.p.jobs <- j
