@@ -111,23 +111,18 @@ const progressEvery = 8192
 // Export runs each query and writes its rows to a sheet of w, in order. It
 // does not close w. Cancelling ctx stops the running query.
 func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
+	kind := Kind(db)
+	if kind == "postgres" {
+		return exportPostgres(ctx, db, w, queries, opts)
+	}
 	var st Stats
-	dynamic := Kind(db) == "sqlite"
 	for i, q := range queries {
-		name := q.Sheet
-		if name == "" {
-			name = fmt.Sprintf("Sheet%d", i+1)
-		}
+		name := sheetFor(q, i)
 		rows, err := db.QueryContext(ctx, q.SQL, q.Args...)
 		if err != nil {
 			return st, fmt.Errorf("sheet %q: query: %w", name, err)
 		}
-		qopts := opts
-		if opts.Progress != nil {
-			done := st.Rows
-			qopts.Progress = func(n int64) { opts.Progress(done + n) }
-		}
-		qs, err := exportRows(ctx, rows, w, name, qopts, dynamic)
+		qs, err := exportRows(ctx, rows, w, name, progressFrom(opts, st.Rows), kind == "sqlite")
 		rows.Close()
 		st.add(qs)
 		if err != nil {
@@ -137,6 +132,24 @@ func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, op
 	return st, nil
 }
 
+// sheetFor names query i's sheet.
+func sheetFor(q Query, i int) string {
+	if q.Sheet == "" {
+		return fmt.Sprintf("Sheet%d", i+1)
+	}
+	return q.Sheet
+}
+
+// progressFrom makes opts report rows counted after done rows of the
+// queries before.
+func progressFrom(opts Options, done int64) Options {
+	if opts.Progress != nil {
+		report := opts.Progress
+		opts.Progress = func(n int64) { report(done + n) }
+	}
+	return opts
+}
+
 // ExportRows writes rows to a new sheet named sheet (and its numbered
 // continuations). The caller closes rows.
 func ExportRows(ctx context.Context, rows *sql.Rows, w *xlsx.Writer, sheet string, opts Options) (Stats, error) {
@@ -144,11 +157,19 @@ func ExportRows(ctx context.Context, rows *sql.Rows, w *xlsx.Writer, sheet strin
 }
 
 func exportRows(ctx context.Context, rows *sql.Rows, w *xlsx.Writer, sheet string, opts Options, dynamic bool) (Stats, error) {
-	e, err := newExporter(rows, w, sheet, &opts, dynamic)
+	infos, err := sqlColumns(rows)
+	if err != nil {
+		return Stats{}, fmt.Errorf("sheet %q: %w", sheet, err)
+	}
+	return exportSource(ctx, &sqlSource{rows: rows}, infos, w, sheet, opts, dynamic)
+}
+
+func exportSource(ctx context.Context, src source, infos []columnInfo, w *xlsx.Writer, sheet string, opts Options, dynamic bool) (Stats, error) {
+	e, err := newExporter(infos, w, sheet, &opts, dynamic)
 	if err != nil {
 		return Stats{}, err
 	}
-	err = e.run(ctx, rows)
+	err = e.run(ctx, src)
 	if opts.Progress != nil {
 		opts.Progress(e.st.Rows)
 	}
@@ -160,7 +181,6 @@ type exporter struct {
 	base    string
 	opts    *Options
 	cols    []*column
-	dests   []any
 	header  []xlsx.Cell
 	cells   []xlsx.Cell
 	sheet   *xlsx.Sheet
@@ -173,13 +193,9 @@ type exporter struct {
 // as the driver returns them rather than into their declared type: SQLite
 // is dynamically typed, and a column's values need not match its declared
 // type. Other drivers fall back to it at the first value that does not fit.
-func newExporter(rows *sql.Rows, w *xlsx.Writer, base string, opts *Options, dynamic bool) (*exporter, error) {
+func newExporter(infos []columnInfo, w *xlsx.Writer, base string, opts *Options, dynamic bool) (*exporter, error) {
 	if err := xlsx.CheckSheetName(base); err != nil {
 		return nil, err
-	}
-	types, err := rows.ColumnTypes()
-	if err != nil {
-		return nil, fmt.Errorf("sheet %q: %w", base, err)
 	}
 	loc := opts.Location
 	if loc == nil {
@@ -194,13 +210,9 @@ func newExporter(rows *sql.Rows, w *xlsx.Writer, base string, opts *Options, dyn
 	if err != nil {
 		return nil, err
 	}
-	for _, ct := range types {
-		c := &column{name: ct.Name(), kind: kindOf(ct), dynamic: dynamic}
-		scale := int64(0)
-		if _, s, ok := ct.DecimalSize(); ok {
-			scale = s
-		}
-		if f := c.kind.numFmt(scale); f != "" {
+	for _, info := range infos {
+		c := &column{name: info.name, kind: info.kind, dynamic: dynamic}
+		if f := c.kind.numFmt(info.scale); f != "" {
 			if c.style, err = w.AddStyle(xlsx.Style{NumFmt: f}); err != nil {
 				return nil, err
 			}
@@ -212,30 +224,8 @@ func newExporter(rows *sql.Rows, w *xlsx.Writer, base string, opts *Options, dyn
 		e.cols = append(e.cols, c)
 		e.header = append(e.header, xlsx.String(c.name).WithStyle(bold))
 	}
-	e.dests = make([]any, len(e.cols))
-	e.setDests()
 	e.cells = make([]xlsx.Cell, len(e.cols))
 	return e, nil
-}
-
-func (e *exporter) setDests() {
-	for i, c := range e.cols {
-		e.dests[i] = c.dest()
-	}
-}
-
-// scan reads the current row, switching to scanning values as they are
-// when a value does not fit its column's declared type.
-func (e *exporter) scan(rows *sql.Rows) error {
-	err := rows.Scan(e.dests...)
-	if err == nil {
-		return nil
-	}
-	for _, c := range e.cols {
-		c.dynamic = true
-	}
-	e.setDests()
-	return rows.Scan(e.dests...)
 }
 
 // row converts the scanned row, which will be row number rowNum.
@@ -257,7 +247,7 @@ func (e *exporter) sheetName() string {
 	return e.base
 }
 
-func (e *exporter) run(ctx context.Context, rows *sql.Rows) error {
+func (e *exporter) run(ctx context.Context, rows source) error {
 	// Sample the first rows to fit the column widths: the only rows held.
 	n := e.opts.SampleRows
 	switch {
@@ -273,7 +263,7 @@ func (e *exporter) run(ctx context.Context, rows *sql.Rows) error {
 	var sample [][]xlsx.Cell
 	e.cv.clone = true
 	for len(sample) < n && rows.Next() {
-		if err := e.scan(rows); err != nil {
+		if err := rows.scan(e.cols); err != nil {
 			return fmt.Errorf("sheet %q, row %d: %w", e.base, len(sample)+2, err)
 		}
 		cells := make([]xlsx.Cell, len(e.cols))

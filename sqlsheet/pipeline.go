@@ -36,7 +36,7 @@ type batch struct {
 
 // scanner reads rows into batches until the result ends, an error occurs
 // or stop is closed; it closes full when done.
-func (e *exporter) scanner(rows *sql.Rows, full chan<- *batch, free <-chan *batch, stop <-chan struct{}) {
+func (e *exporter) scanner(rows source, full chan<- *batch, free <-chan *batch, stop <-chan struct{}) {
 	defer close(full)
 	n := len(e.cols)
 	for {
@@ -60,7 +60,7 @@ func (e *exporter) scanner(rows *sql.Rows, full chan<- *batch, free <-chan *batc
 				}
 				break
 			}
-			if err := e.scan(rows); err != nil {
+			if err := rows.scan(e.cols); err != nil {
 				b.err = err
 				more = false
 				break
@@ -112,7 +112,7 @@ func load(c *column, s *scanned) {
 }
 
 // pipe exports the rows left after sampling through the scanner.
-func (e *exporter) pipe(ctx context.Context, rows *sql.Rows) error {
+func (e *exporter) pipe(ctx context.Context, rows source) error {
 	full := make(chan *batch, 2)
 	free := make(chan *batch, 3)
 	for range 3 {

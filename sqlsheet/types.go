@@ -32,55 +32,8 @@ const (
 // PostgreSQL, MySQL/MariaDB and SQLite's declared types (with SQLite's
 // affinity rules for the free-form names it accepts).
 func kindOf(ct *sql.ColumnType) kind {
-	name := strings.ToUpper(strings.TrimSpace(ct.DatabaseTypeName()))
-	unsigned := strings.Contains(name, "UNSIGNED")
-	name = strings.TrimSpace(strings.ReplaceAll(name, "UNSIGNED", ""))
-	if i := strings.IndexByte(name, '('); i >= 0 {
-		name = strings.TrimSpace(name[:i])
-	}
-	switch name {
-	case "":
-		return kindAny
-	case "INT2", "INT4", "INT8", "SMALLINT", "INTEGER", "INT", "BIGINT", "TINYINT", "MEDIUMINT",
-		"SMALLSERIAL", "SERIAL", "BIGSERIAL", "YEAR":
-		if unsigned && (name == "BIGINT" || name == "INT8") {
-			return kindUint
-		}
-		return kindInt
-	case "FLOAT4", "FLOAT8", "REAL", "FLOAT", "DOUBLE", "DOUBLE PRECISION":
-		return kindFloat
-	case "NUMERIC", "DECIMAL", "MONEY", "NEWDECIMAL":
-		return kindDecimal
-	case "BOOL", "BOOLEAN", "BIT":
-		return kindBool
-	case "DATE":
-		return kindDate
-	case "TIMESTAMP", "DATETIME", "TIMESTAMP WITHOUT TIME ZONE":
-		return kindTimestamp
-	case "TIMESTAMPTZ", "TIMESTAMP WITH TIME ZONE":
-		return kindTimestampTZ
-	case "TIME", "TIME WITHOUT TIME ZONE":
-		return kindTime
-	case "INTERVAL":
-		return kindInterval
-	case "BYTEA", "BLOB", "BINARY", "VARBINARY", "TINYBLOB", "MEDIUMBLOB", "LONGBLOB":
-		return kindBinary
-	case "TEXT", "VARCHAR", "CHAR", "BPCHAR", "NAME", "CITEXT", "NVARCHAR", "NCHAR", "CLOB", "TINYTEXT", "MEDIUMTEXT",
-		"LONGTEXT", "JSON", "JSONB", "UUID", "XML", "ENUM", "SET", "INET", "CIDR", "MACADDR", "TIMETZ":
-		return kindText
-	}
-	// SQLite accepts any type name and gives it an affinity by substring.
-	switch {
-	case strings.Contains(name, "INT"):
-		return kindInt
-	case strings.Contains(name, "CHAR"), strings.Contains(name, "CLOB"), strings.Contains(name, "TEXT"):
-		return kindText
-	case strings.Contains(name, "BLOB"):
-		return kindBinary
-	case strings.Contains(name, "REAL"), strings.Contains(name, "FLOA"), strings.Contains(name, "DOUB"):
-		return kindFloat
-	case strings.HasPrefix(name, "_"): // PostgreSQL arrays: _INT4, _TEXT...
-		return kindText
+	if k, ok := kindOfName(ct.DatabaseTypeName(), true); ok {
+		return k
 	}
 	// Otherwise trust the driver's Go type.
 	switch st := ct.ScanType(); {
@@ -98,6 +51,66 @@ func kindOf(ct *sql.ColumnType) kind {
 		return kindBool
 	}
 	return kindAny
+}
+
+// kindOfName maps a type name; ok is false for names it does not know.
+// With affinity, unknown names get SQLite's affinity rules, which look
+// for substrings (so that PostgreSQL's POINT, say, would be an integer).
+func kindOfName(name string, affinity bool) (_ kind, ok bool) {
+	name = strings.ToUpper(strings.TrimSpace(name))
+	unsigned := strings.Contains(name, "UNSIGNED")
+	name = strings.TrimSpace(strings.ReplaceAll(name, "UNSIGNED", ""))
+	if i := strings.IndexByte(name, '('); i >= 0 {
+		name = strings.TrimSpace(name[:i])
+	}
+	switch name {
+	case "":
+		return kindAny, true
+	case "INT2", "INT4", "INT8", "SMALLINT", "INTEGER", "INT", "BIGINT", "TINYINT", "MEDIUMINT",
+		"SMALLSERIAL", "SERIAL", "BIGSERIAL", "YEAR":
+		if unsigned && (name == "BIGINT" || name == "INT8") {
+			return kindUint, true
+		}
+		return kindInt, true
+	case "FLOAT4", "FLOAT8", "REAL", "FLOAT", "DOUBLE", "DOUBLE PRECISION":
+		return kindFloat, true
+	case "NUMERIC", "DECIMAL", "MONEY", "NEWDECIMAL":
+		return kindDecimal, true
+	case "BOOL", "BOOLEAN", "BIT":
+		return kindBool, true
+	case "DATE":
+		return kindDate, true
+	case "TIMESTAMP", "DATETIME", "TIMESTAMP WITHOUT TIME ZONE":
+		return kindTimestamp, true
+	case "TIMESTAMPTZ", "TIMESTAMP WITH TIME ZONE":
+		return kindTimestampTZ, true
+	case "TIME", "TIME WITHOUT TIME ZONE":
+		return kindTime, true
+	case "INTERVAL":
+		return kindInterval, true
+	case "BYTEA", "BLOB", "BINARY", "VARBINARY", "TINYBLOB", "MEDIUMBLOB", "LONGBLOB":
+		return kindBinary, true
+	case "TEXT", "VARCHAR", "CHAR", "BPCHAR", "NAME", "CITEXT", "NVARCHAR", "NCHAR", "CLOB", "TINYTEXT", "MEDIUMTEXT",
+		"LONGTEXT", "JSON", "JSONB", "UUID", "XML", "ENUM", "SET", "INET", "CIDR", "MACADDR", "TIMETZ":
+		return kindText, true
+	}
+	if !affinity {
+		return kindAny, false
+	}
+	// SQLite accepts any type name and gives it an affinity by substring.
+	switch {
+	case strings.Contains(name, "INT"):
+		return kindInt, true
+	case strings.Contains(name, "CHAR"), strings.Contains(name, "CLOB"), strings.Contains(name, "TEXT"):
+		return kindText, true
+	case strings.Contains(name, "BLOB"):
+		return kindBinary, true
+	case strings.Contains(name, "REAL"), strings.Contains(name, "FLOA"), strings.Contains(name, "DOUB"):
+		return kindFloat, true
+	case strings.HasPrefix(name, "_"): // PostgreSQL arrays: _INT4, _TEXT...
+		return kindText, true
+	}
+	return kindAny, false
 }
 
 // numFmt is the number format a kind's cells get, "" for General.

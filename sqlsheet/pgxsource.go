@@ -1,0 +1,239 @@
+package sqlsheet
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+// PostgreSQL exports bypass database/sql, which hands every value over as
+// an interface (a string allocation for each text and numeric value) to
+// be parsed again: pgx's own rows give the wire bytes. Integers, floats,
+// booleans, dates, timestamps and bytea come in binary, which takes no
+// parsing; numeric and everything else as text, which keeps every digit.
+
+// binaryResults are the types read in PostgreSQL's binary format.
+var binaryResults = pgx.QueryResultFormatsByOID{
+	pgtype.Int2OID: pgx.BinaryFormatCode, pgtype.Int4OID: pgx.BinaryFormatCode, pgtype.Int8OID: pgx.BinaryFormatCode,
+	pgtype.Float4OID: pgx.BinaryFormatCode, pgtype.Float8OID: pgx.BinaryFormatCode, pgtype.BoolOID: pgx.BinaryFormatCode,
+	pgtype.DateOID: pgx.BinaryFormatCode, pgtype.TimestampOID: pgx.BinaryFormatCode,
+	pgtype.TimestamptzOID: pgx.BinaryFormatCode, pgtype.ByteaOID: pgx.BinaryFormatCode,
+}
+
+// exportPostgres is Export for a database/sql handle over pgx: the
+// queries run on one connection taken from db, through pgx directly.
+func exportPostgres(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
+	var st Stats
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return st, err
+	}
+	defer conn.Close()
+	err = conn.Raw(func(driverConn any) error {
+		sc, ok := driverConn.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("sqlsheet: a PostgreSQL connection of type %T, not pgx's", driverConn)
+		}
+		pc := sc.Conn()
+		for i, q := range queries {
+			name := sheetFor(q, i)
+			// Describe, then execute: the result formats depend on the
+			// column types, and no statement is cached (a table replaced
+			// under a cached plan would fail).
+			args := append([]any{pgx.QueryExecModeDescribeExec, binaryResults}, q.Args...)
+			rows, err := pc.Query(ctx, q.SQL, args...)
+			if err != nil {
+				return fmt.Errorf("sheet %q: query: %w", name, err)
+			}
+			qs, err := exportSource(ctx, newPgxSource(rows), pgxColumns(rows, pc.TypeMap()), w, name, progressFrom(opts, st.Rows), false)
+			rows.Close()
+			st.add(qs)
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return st, err
+}
+
+func pgxColumns(rows pgx.Rows, types *pgtype.Map) []columnInfo {
+	fields := rows.FieldDescriptions()
+	infos := make([]columnInfo, len(fields))
+	for i, f := range fields {
+		infos[i] = columnInfo{name: f.Name, kind: kindText}
+		if t, ok := types.TypeForOID(f.DataTypeOID); ok {
+			if k, ok := kindOfName(t.Name, false); ok {
+				infos[i].kind = k
+			}
+		}
+		// NUMERIC(p, s) carries (p << 16 | s) + 4 in its type modifier.
+		if f.DataTypeOID == pgtype.NumericOID && f.TypeModifier >= 4 {
+			infos[i].scale = int64((f.TypeModifier - 4) & 0xffff)
+		}
+	}
+	return infos
+}
+
+type pgxSource struct {
+	rows   pgx.Rows
+	oids   []uint32
+	binary []bool
+}
+
+func newPgxSource(rows pgx.Rows) *pgxSource {
+	fields := rows.FieldDescriptions()
+	s := &pgxSource{rows: rows, oids: make([]uint32, len(fields)), binary: make([]bool, len(fields))}
+	for i, f := range fields {
+		s.oids[i] = f.DataTypeOID
+		s.binary[i] = f.Format == pgx.BinaryFormatCode
+	}
+	return s
+}
+
+func (s *pgxSource) Next() bool { return s.rows.Next() }
+func (s *pgxSource) Err() error { return s.rows.Err() }
+
+// pgEpoch is 2000-01-01 00:00 UTC, where PostgreSQL's dates and
+// timestamps count from, in Unix seconds.
+const pgEpoch = 946684800
+
+var errWireValue = errors.New("malformed value from the server")
+
+func (s *pgxSource) scan(cols []*column) error {
+	vals := s.rows.RawValues()
+	if len(vals) != len(cols) {
+		return fmt.Errorf("%w: %d values for %d columns", errWireValue, len(vals), len(cols))
+	}
+	for j, c := range cols {
+		if err := s.scanValue(c, s.oids[j], s.binary[j], vals[j]); err != nil {
+			return fmt.Errorf("column %q: %w", c.name, err)
+		}
+	}
+	return nil
+}
+
+func (s *pgxSource) scanValue(c *column, oid uint32, bin bool, v []byte) error {
+	if !bin {
+		if c.dynamic {
+			c.v = nil
+			if v != nil {
+				c.v = string(v)
+			}
+			return nil
+		}
+		c.raw = v
+		return nil
+	}
+	if v == nil {
+		c.i.Valid, c.f.Valid, c.b.Valid, c.t.Valid, c.raw, c.v = false, false, false, false, nil, nil
+		return nil
+	}
+	var (
+		i     int64
+		f     float64
+		t     time.Time
+		infin string
+	)
+	switch oid {
+	case pgtype.Int2OID, pgtype.Int4OID, pgtype.Int8OID:
+		switch len(v) {
+		case 2:
+			i = int64(int16(binary.BigEndian.Uint16(v)))
+		case 4:
+			i = int64(int32(binary.BigEndian.Uint32(v)))
+		case 8:
+			i = int64(binary.BigEndian.Uint64(v))
+		default:
+			return errWireValue
+		}
+		if c.dynamic {
+			c.v = i
+		} else {
+			c.i = sql.NullInt64{Int64: i, Valid: true}
+		}
+		return nil
+	case pgtype.Float4OID, pgtype.Float8OID:
+		switch len(v) {
+		case 4:
+			f = float64(math.Float32frombits(binary.BigEndian.Uint32(v)))
+		case 8:
+			f = math.Float64frombits(binary.BigEndian.Uint64(v))
+		default:
+			return errWireValue
+		}
+		if c.dynamic {
+			c.v = f
+		} else {
+			c.f = sql.NullFloat64{Float64: f, Valid: true}
+		}
+		return nil
+	case pgtype.BoolOID:
+		if len(v) != 1 {
+			return errWireValue
+		}
+		if c.dynamic {
+			c.v = v[0] != 0
+		} else {
+			c.b = sql.NullBool{Bool: v[0] != 0, Valid: true}
+		}
+		return nil
+	case pgtype.DateOID:
+		if len(v) != 4 {
+			return errWireValue
+		}
+		switch days := int32(binary.BigEndian.Uint32(v)); days {
+		case math.MaxInt32:
+			infin = "infinity"
+		case math.MinInt32:
+			infin = "-infinity"
+		default:
+			t = time.Unix(pgEpoch+int64(days)*86400, 0).UTC()
+		}
+	case pgtype.TimestampOID, pgtype.TimestamptzOID:
+		if len(v) != 8 {
+			return errWireValue
+		}
+		switch us := int64(binary.BigEndian.Uint64(v)); us {
+		case math.MaxInt64:
+			infin = "infinity"
+		case math.MinInt64:
+			infin = "-infinity"
+		default:
+			t = time.UnixMicro(us + pgEpoch*1e6).UTC()
+		}
+	case pgtype.ByteaOID:
+		if c.dynamic {
+			c.v = slices.Clone(v)
+		} else {
+			c.raw = v
+		}
+		return nil
+	default:
+		return fmt.Errorf("%w: binary value of type %d", errWireValue, oid)
+	}
+	if infin != "" {
+		// No cell holds an infinite date: from here on the column goes
+		// by each value's Go type, and this one is text.
+		c.dynamic = true
+		c.v = infin
+		return nil
+	}
+	if c.dynamic {
+		c.v = t
+	} else {
+		c.t = sql.NullTime{Time: t, Valid: true}
+	}
+	return nil
+}
