@@ -347,22 +347,32 @@ func NumberedSheetName(base string, n int) string {
 // is not closed yet, and starts a new one. Sheets appear in the workbook
 // in the order they are added.
 func (w *Writer) AddSheet(name string, opts SheetOptions) (*Sheet, error) {
-	if err := w.loadErr(); err != nil {
+	if err := w.closeCurrent(); err != nil {
 		return nil, err
-	}
-	if w.closed {
-		return nil, ErrClosed
-	}
-	if w.current != nil {
-		if err := w.current.Close(); err != nil {
-			return nil, err
-		}
 	}
 	s, err := w.addSheet(name, opts)
 	if err == nil {
 		w.current = s
 	}
 	return s, err
+}
+
+// closeCurrent checks that sheets can be added and finishes the sheet
+// from the last AddSheet.
+func (w *Writer) closeCurrent() error {
+	if err := w.loadErr(); err != nil {
+		return err
+	}
+	if w.closed {
+		return ErrClosed
+	}
+	if w.current != nil {
+		if err := w.current.Close(); err != nil {
+			return err
+		}
+		w.current = nil
+	}
+	return nil
 }
 
 // AddConcurrentSheet starts a sheet that may be written from its own
@@ -385,17 +395,8 @@ func (w *Writer) AddSheet(name string, opts SheetOptions) (*Sheet, error) {
 // Shared strings are shared between all sheets; their order in the file,
 // and so the file's bytes, depend on how the goroutines interleave.
 func (w *Writer) AddConcurrentSheet(name string, opts SheetOptions) (*Sheet, error) {
-	if err := w.loadErr(); err != nil {
+	if err := w.closeCurrent(); err != nil {
 		return nil, err
-	}
-	if w.closed {
-		return nil, ErrClosed
-	}
-	if w.current != nil {
-		if err := w.current.Close(); err != nil {
-			return nil, err
-		}
-		w.current = nil
 	}
 	if !w.concurrent {
 		// No sheet is being written elsewhere yet, so this is safe.
