@@ -140,78 +140,51 @@ func (s *pgxSource) scanValue(c *column, oid uint32, bin bool, v []byte) error {
 		c.i.Valid, c.f.Valid, c.b.Valid, c.t.Valid, c.raw, c.v = false, false, false, false, nil, nil
 		return nil
 	}
-	var (
-		i     int64
-		f     float64
-		t     time.Time
-		infin string
-	)
 	switch oid {
 	case pgtype.Int2OID, pgtype.Int4OID, pgtype.Int8OID:
 		switch len(v) {
 		case 2:
-			i = int64(int16(binary.BigEndian.Uint16(v)))
+			c.setInt(int64(int16(binary.BigEndian.Uint16(v))))
 		case 4:
-			i = int64(int32(binary.BigEndian.Uint32(v)))
+			c.setInt(int64(int32(binary.BigEndian.Uint32(v))))
 		case 8:
-			i = int64(binary.BigEndian.Uint64(v))
+			c.setInt(int64(binary.BigEndian.Uint64(v)))
 		default:
 			return errWireValue
 		}
-		if c.dynamic {
-			c.v = i
-		} else {
-			c.i = sql.NullInt64{Int64: i, Valid: true}
-		}
-		return nil
 	case pgtype.Float4OID, pgtype.Float8OID:
 		switch len(v) {
 		case 4:
-			f = float64(math.Float32frombits(binary.BigEndian.Uint32(v)))
+			c.setFloat(float64(math.Float32frombits(binary.BigEndian.Uint32(v))))
 		case 8:
-			f = math.Float64frombits(binary.BigEndian.Uint64(v))
+			c.setFloat(math.Float64frombits(binary.BigEndian.Uint64(v)))
 		default:
 			return errWireValue
 		}
-		if c.dynamic {
-			c.v = f
-		} else {
-			c.f = sql.NullFloat64{Float64: f, Valid: true}
-		}
-		return nil
 	case pgtype.BoolOID:
 		if len(v) != 1 {
 			return errWireValue
 		}
-		if c.dynamic {
-			c.v = v[0] != 0
-		} else {
-			c.b = sql.NullBool{Bool: v[0] != 0, Valid: true}
-		}
-		return nil
+		c.setBool(v[0] != 0)
 	case pgtype.DateOID:
 		if len(v) != 4 {
 			return errWireValue
 		}
 		switch days := int32(binary.BigEndian.Uint32(v)); days {
-		case math.MaxInt32:
-			infin = "infinity"
-		case math.MinInt32:
-			infin = "-infinity"
+		case math.MaxInt32, math.MinInt32:
+			c.setInfinite(days > 0)
 		default:
-			t = time.Unix(pgEpoch+int64(days)*86400, 0).UTC()
+			c.setTime(time.Unix(pgEpoch+int64(days)*86400, 0).UTC())
 		}
 	case pgtype.TimestampOID, pgtype.TimestamptzOID:
 		if len(v) != 8 {
 			return errWireValue
 		}
 		switch us := int64(binary.BigEndian.Uint64(v)); us {
-		case math.MaxInt64:
-			infin = "infinity"
-		case math.MinInt64:
-			infin = "-infinity"
+		case math.MaxInt64, math.MinInt64:
+			c.setInfinite(us > 0)
 		default:
-			t = time.UnixMicro(us + pgEpoch*1e6).UTC()
+			c.setTime(time.UnixMicro(us + pgEpoch*1e6).UTC())
 		}
 	case pgtype.ByteaOID:
 		if c.dynamic {
@@ -219,21 +192,54 @@ func (s *pgxSource) scanValue(c *column, oid uint32, bin bool, v []byte) error {
 		} else {
 			c.raw = v
 		}
-		return nil
 	default:
 		return fmt.Errorf("%w: binary value of type %d", errWireValue, oid)
 	}
-	if infin != "" {
-		// No cell holds an infinite date: from here on the column goes
-		// by each value's Go type, and this one is text.
-		c.dynamic = true
-		c.v = infin
-		return nil
+	return nil
+}
+
+// The set methods store a value where the column scans to: its typed
+// field, or its Go value once it goes by value type.
+
+func (c *column) setInt(i int64) {
+	if c.dynamic {
+		c.v = i
+	} else {
+		c.i = sql.NullInt64{Int64: i, Valid: true}
 	}
+}
+
+func (c *column) setFloat(f float64) {
+	if c.dynamic {
+		c.v = f
+	} else {
+		c.f = sql.NullFloat64{Float64: f, Valid: true}
+	}
+}
+
+func (c *column) setBool(b bool) {
+	if c.dynamic {
+		c.v = b
+	} else {
+		c.b = sql.NullBool{Bool: b, Valid: true}
+	}
+}
+
+func (c *column) setTime(t time.Time) {
 	if c.dynamic {
 		c.v = t
 	} else {
 		c.t = sql.NullTime{Time: t, Valid: true}
 	}
-	return nil
+}
+
+// setInfinite stores an infinite date or timestamp, which no cell holds:
+// from here on the column goes by each value's Go type, and this one is
+// text.
+func (c *column) setInfinite(positive bool) {
+	c.dynamic = true
+	c.v = "-infinity"
+	if positive {
+		c.v = "infinity"
+	}
 }

@@ -71,16 +71,22 @@ func (t *sharedStrings) add(s string) uint32 {
 	return i
 }
 
+// lookup returns s's index and the table's own copy of it.
+func (t *sharedStrings) lookup(s string) (i uint32, key string, found bool) {
+	if i, found = t.index[s]; found {
+		key = t.entries[i].s
+	}
+	return i, key, found
+}
+
 // addIfFits adds s unless it is there already (another sheet may have
-// added it meanwhile) or does not fit.
-func (t *sharedStrings) addIfFits(s string) (uint32, bool) {
-	if i, ok := t.index[s]; ok {
-		return i, true
+// added it meanwhile) or does not fit; key is the table's copy of s.
+func (t *sharedStrings) addIfFits(s string) (i uint32, key string, ok bool) {
+	if i, key, ok = t.lookup(s); ok || !t.fits(len(s)) {
+		return i, key, ok
 	}
-	if !t.fits(len(s)) {
-		return 0, false
-	}
-	return t.add(s), true
+	i = t.add(s)
+	return i, t.entries[i].s, true
 }
 
 // lookupRich is lookup for rich text, keyed by its XML.

@@ -30,12 +30,11 @@ type sheetSink struct {
 	held  [][]byte
 	spill *os.File // held bytes beyond the memory budget, after held
 	// Set when the sheet finishes before its turn.
-	finished  bool
-	crc       uint32
-	size      uint64
-	rels      []byte
-	relsName  string
-	heldBytes int
+	finished bool
+	crc      uint32
+	size     uint64
+	rels     []byte
+	relsName string
 }
 
 func (w *Writer) newSink(index int) *sheetSink {
@@ -64,7 +63,6 @@ func (k *sheetSink) Write(p []byte) (int, error) {
 		}
 		if w.held+len(p) <= w.heldBudget {
 			k.held = append(k.held, slices.Clone(p))
-			k.heldBytes += len(p)
 			w.held += len(p)
 			w.turnMu.Unlock()
 			return len(p), nil
@@ -167,8 +165,7 @@ func (w *Writer) giveTurn(k *sheetSink) (owned bool, err error) {
 	for {
 		w.turnMu.Lock()
 		held, spill := k.held, k.spill
-		heldBytes := k.heldBytes
-		k.held, k.spill, k.heldBytes = nil, nil, 0
+		k.held, k.spill = nil, nil
 		if len(held) == 0 && spill == nil {
 			if !k.finished {
 				k.entry = entry
@@ -183,13 +180,15 @@ func (w *Writer) giveTurn(k *sheetSink) (owned bool, err error) {
 		w.turnMu.Unlock()
 		// While these are copied the sheet may hold more; the loop takes
 		// those next, so the bytes keep their order.
+		freed := 0
 		for _, b := range held {
 			if _, err := entry.Write(b); err != nil {
 				return false, w.fail(err)
 			}
+			freed += len(b)
 		}
 		w.turnMu.Lock()
-		w.held -= heldBytes
+		w.held -= freed
 		w.turn.Broadcast()
 		w.turnMu.Unlock()
 		if spill != nil {

@@ -486,26 +486,19 @@ func (s *Sheet) sharedStringConcurrent(t string) (uint32, bool, error) {
 	}
 	w := s.w
 	w.shared.Lock()
-	i, found := w.sst.index[t]
-	fits := !found && w.sst.fits(len(t))
-	var key string
-	if found {
-		key = w.sst.entries[i].s
-	}
+	i, key, found := w.sst.lookup(t)
+	fits := found || w.sst.fits(len(t))
 	w.shared.Unlock()
+	if !fits {
+		return 0, false, nil
+	}
 	if !found {
-		if !fits {
-			return 0, false, nil
-		}
 		var err error
 		if s.scratch, err = appendText(s.scratch[:0], t); err != nil {
 			return 0, false, err
 		}
 		w.shared.Lock()
-		i, found = w.sst.addIfFits(t)
-		if found {
-			key = w.sst.entries[i].s
-		}
+		i, key, found = w.sst.addIfFits(t)
 		w.shared.Unlock()
 		if !found {
 			return 0, false, nil
