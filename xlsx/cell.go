@@ -1,6 +1,7 @@
 package xlsx
 
 import (
+	"strconv"
 	"strings"
 	"time"
 	"unsafe"
@@ -15,6 +16,7 @@ const (
 	kindUint
 	kindFloat
 	kindFloat32
+	kindDecimal
 	kindString
 	kindBool
 	kindDateTime
@@ -85,6 +87,15 @@ func Float(v float64) Cell { return Cell{kind: kindFloat, num: v} }
 // Float32 is a number cell written with float32 precision, so that a
 // float32 0.1 reads back as 0.1 rather than 0.10000000149011612.
 func Float32(v float32) Cell { return Cell{kind: kindFloat32, num: float64(v)} }
+
+// Decimal is a number cell given as decimal text, such as "-1234.50",
+// written as it is: numbers that arrive as text (SQL DECIMAL, CSV fields)
+// skip parsing and formatting. s must be an optional minus sign, digits
+// and an optional fraction, with at most 15 significant digits (all a
+// double keeps) and 64 characters; writing it fails with ErrDecimal
+// otherwise. Trailing zeros of the fraction are left out of the file (a
+// number format shows decimals).
+func Decimal(s string) Cell { return Cell{kind: kindDecimal, s: s} }
 
 // Number is a number cell of any Go integer or float kind.
 func Number[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64](v T) Cell {
@@ -244,6 +255,9 @@ func (c Cell) Value() any {
 		return uint64(c.i)
 	case kindFloat, kindFloat32:
 		return c.num
+	case kindDecimal:
+		v, _ := strconv.ParseFloat(c.s, 64)
+		return v
 	case kindString:
 		return c.text()
 	case kindBool:

@@ -14,6 +14,7 @@ var (
 	ErrCellTooLong    = errors.New("text longer than 32,767 characters")
 	ErrRowOrder       = errors.New("rows must be written in ascending order")
 	ErrNotFinite      = errors.New("number is NaN or infinite")
+	ErrDecimal        = errors.New("not a plain decimal of at most 15 significant digits")
 	ErrInvalidUTF8    = errors.New("text is not valid UTF-8")
 	ErrNonCharacter   = errors.New("text contains U+FFFE or U+FFFF, which XML cannot carry")
 	ErrDateRange      = errors.New("date outside Excel's range")

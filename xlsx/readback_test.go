@@ -74,12 +74,15 @@ var readbackCases = []readbackCase{
 			must(t, sh.WriteRow([]xlsx.Cell{xlsx.Float(0.1), xlsx.Float(-1.5e-300), xlsx.Float(1.7976931348623157e308), xlsx.Float(123456789.125)}))
 			must(t, sh.WriteRow([]xlsx.Cell{xlsx.Float32(0.1), xlsx.Number(int8(-8)), xlsx.Number(uint16(65535)), xlsx.Number(float32(2.5))}))
 			must(t, sh.WriteRow([]xlsx.Cell{xlsx.Float(math.Copysign(0, -1)), xlsx.Float(1e15), xlsx.Float(1e-5), xlsx.Float(4.9e-324)}))
+			must(t, sh.WriteRow([]xlsx.Cell{xlsx.Decimal("-1234.50"), xlsx.Decimal("0.05000000000000000000"), xlsx.Decimal("-0.00"),
+				xlsx.Decimal("999999999999999"), xlsx.Formula("D5/3").WithValue(xlsx.Decimal("333333333333333.0"))}))
 		},
 		want: map[string][][]*pyread.Value{"Numbers": {
 			row(n(0), n(-42), n(1<<53), n(18446744073709551615>>11)),
 			row(n(0.1), n(-1.5e-300), n(1.7976931348623157e308), n(123456789.125)),
 			row(n(0.1), n(-8), n(65535), n(2.5)),
 			row(n(0), n(1e15), n(1e-5), n(4.9e-324)),
+			row(n(-1234.5), n(0.05), n(0), n(999999999999999), n(333333333333333)),
 		}},
 	},
 	{

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sheetstream/sheetstream/internal/deflate"
+	"github.com/sheetstream/sheetstream/internal/numtext"
 )
 
 // SheetState is a sheet's visibility.
@@ -396,6 +397,10 @@ func (s *Sheet) appendValue(b []byte, c *Cell) ([]byte, int, error) {
 		if b, err = appendNumber(b, c.num, c.kind == kindFloat32); err != nil {
 			return b, 0, err
 		}
+	case kindDecimal:
+		if b, err = appendDecimal(append(b, "><v>"...), c.s); err != nil {
+			return b, 0, err
+		}
 	case kindBool:
 		b = append(b, ` t="b"><v>`...)
 		b = append(b, byte('0'+c.i))
@@ -610,6 +615,10 @@ func (s *Sheet) appendFormula(b []byte, c *Cell) ([]byte, int, error) {
 		if b, err = appendNumber(append(b, "<v>"...), c.num, c.cached == kindFloat32); err != nil {
 			return b, 0, err
 		}
+	case kindDecimal:
+		if b, err = appendDecimal(append(b, "<v>"...), c.s2); err != nil {
+			return b, 0, err
+		}
 	case kindDateTime, kindDate, kindTimeOfDay, kindDuration:
 		var v float64
 		if v, err = s.w.timeValue(c.cached, c); err != nil {
@@ -620,6 +629,19 @@ func (s *Sheet) appendFormula(b []byte, c *Cell) ([]byte, int, error) {
 		return append(b, "</c>"...), 0, nil
 	}
 	return append(b, "</v></c>"...), 0, nil
+}
+
+// appendDecimal writes decimal text checked by numtext.Plain, without the
+// zeros that end its fraction.
+func appendDecimal(b []byte, s string) ([]byte, error) {
+	keep, zero, ok := numtext.Plain(s)
+	switch {
+	case !ok:
+		return b, fmt.Errorf("%w: %q", ErrDecimal, s)
+	case zero:
+		return append(b, '0'), nil
+	}
+	return append(b, s[:keep]...), nil
 }
 
 // appendNumber writes v in the shortest form that reads back as the same

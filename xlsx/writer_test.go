@@ -80,6 +80,11 @@ func TestCellErrors(t *testing.T) {
 		{"unknown error code", xlsx.Error("#OOPS"), xlsx.ErrErrorCode},
 		{"unknown style", xlsx.Int(1).WithStyle(99), xlsx.ErrStyle},
 		{"bad formula cache", xlsx.Formula("A1").WithValue(xlsx.Float(math.NaN())), xlsx.ErrNotFinite},
+		{"decimal with an exponent", xlsx.Decimal("1e5"), xlsx.ErrDecimal},
+		{"decimal of 16 digits", xlsx.Decimal("0.1234567890123456"), xlsx.ErrDecimal},
+		{"decimal that is not one", xlsx.Decimal("12,5"), xlsx.ErrDecimal},
+		{"empty decimal", xlsx.Decimal(""), xlsx.ErrDecimal},
+		{"bad decimal formula cache", xlsx.Formula("A1").WithValue(xlsx.Decimal("NaN")), xlsx.ErrDecimal},
 		{"ok wide text", xlsx.String(wide), nil},
 	}
 	for _, c := range cases {
@@ -424,6 +429,14 @@ func TestFailingWriter(t *testing.T) {
 			if !errors.Is(got, errSink) {
 				t.Errorf("limit %d, %d workers: error = %v, want the sink's", limit, workers, got)
 			}
+		}
+	}
+}
+
+func TestDecimalValue(t *testing.T) {
+	for s, want := range map[string]float64{"-1234.50": -1234.5, "0.05000": 0.05, "7": 7} {
+		if got := xlsx.Decimal(s).Value(); got != want {
+			t.Errorf("Decimal(%q).Value() = %v, want %v", s, got, want)
 		}
 	}
 }

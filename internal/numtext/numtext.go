@@ -134,3 +134,61 @@ func Parse(s string) (Number, Result) {
 
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// MaxPlainLen bounds the text Plain accepts, which keeps tiny values such
+// as 0.000…01 well inside a double's range.
+const MaxPlainLen = 64
+
+// Plain reports whether s is a plain decimal that a double holds exactly,
+// so that it can be written into a worksheet as it is: an optional minus
+// sign, digits, an optional fraction ("-12", "0.50", "3."; not ".5"), at most
+// MaxDigits significant digits and MaxPlainLen characters. It returns how
+// much of s to keep: the fraction's trailing zeros, and a point left
+// bare, are dropped ("2.50" -> "2.5", "8.00" -> "8"). zero reports that
+// every digit is 0 ("-0.0" is written as "0").
+func Plain(s string) (keep int, zero, ok bool) {
+	if len(s) > MaxPlainLen {
+		return 0, false, false
+	}
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits, sig, first := 0, 0, -1 // first non-zero digit
+	lastNonZero := -1
+	dot := -1
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case '1' <= c && c <= '9':
+			if first < 0 {
+				first = i
+			}
+			lastNonZero = i
+			digits++
+		case c == '0':
+			digits++
+		case c == '.' && dot < 0 && digits > 0:
+			dot = i
+		default:
+			return 0, false, false
+		}
+	}
+	if digits == 0 {
+		return 0, false, false
+	}
+	if first < 0 {
+		return len(s), true, true
+	}
+	// The last significant digit, as Parse counts them: an integer's
+	// trailing zeros count, a decimal's do not.
+	keep, end := len(s), len(s)-1
+	if dot >= 0 {
+		keep, end = max(lastNonZero+1, dot), lastNonZero
+	}
+	for j := first; j <= end; j++ {
+		if s[j] != '.' {
+			sig++
+		}
+	}
+	return keep, false, sig <= MaxDigits
+}

@@ -60,3 +60,55 @@ func BenchmarkParseDecimal(b *testing.B) {
 		Parse(inputs[i%len(inputs)])
 	}
 }
+
+func TestPlain(t *testing.T) {
+	cases := []struct {
+		in       string
+		keep     string
+		zero, ok bool
+	}{
+		{"0", "0", true, true}, {"-0.00", "-0.00", true, true}, {"12", "12", false, true}, {"-12", "-12", false, true},
+		{"2.50", "2.5", false, true}, {"8.00", "8", false, true}, {"3.", "3", false, true}, {"1200", "1200", false, true},
+		{"1200.00", "1200", false, true}, {"0.05000000000000000000", "0.05", false, true}, {"007.10", "007.1", false, true},
+		{"999999999999999", "999999999999999", false, true}, {"1000000000000000", "", false, false},
+		{"12345678901234.5", "12345678901234.5", false, true}, {"123456789012345.6", "", false, false},
+		{"0.16666666666666666667", "", false, false}, {"0.000000000000000000001", "0.000000000000000000001", false, true},
+		{"0." + strings.Repeat("0", 70) + "1", "", false, false},
+		{"", "", false, false}, {"-", "", false, false}, {".", "", false, false}, {".5", "", false, false},
+		{"+1", "", false, false}, {"1e5", "", false, false}, {"1.2.3", "", false, false}, {" 1", "", false, false},
+		{"NaN", "", false, false}, {"--1", "", false, false}, {"1-", "", false, false},
+	}
+	for _, c := range cases {
+		keep, zero, ok := Plain(c.in)
+		if ok != c.ok || ok && (c.in[:keep] != c.keep || zero != c.zero) {
+			t.Errorf("Plain(%q) = %d (%q), zero %v, %v; want %q, zero %v, %v", c.in, keep, c.in[:min(keep, len(c.in))], zero, ok, c.keep, c.zero, c.ok)
+		}
+	}
+}
+
+// FuzzPlain checks Plain against Parse, which counts significant digits
+// its own way, and that what it keeps is the same double.
+func FuzzPlain(f *testing.F) {
+	for _, s := range []string{"0", "-0.00", "2.50", "1200.00", "0.05000000000000000000", "999999999999999", "1000000000000000",
+		"12345678901234.5", "0.16666666666666666667", ".5", "1e5", "-", "3."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		keep, zero, ok := Plain(s)
+		if !ok {
+			if _, res := Parse(s); res == OK && len(s) <= MaxPlainLen && strings.Trim(s, "-0123456789.") == "" &&
+				strings.Count(s, ".") <= 1 && strings.Count(s, "-") == 0 && !strings.HasPrefix(s, ".") {
+				t.Fatalf("Plain(%q) refuses what Parse takes", s)
+			}
+			return
+		}
+		if _, res := Parse(s); res != OK {
+			t.Fatalf("Plain(%q) takes what Parse refuses (%d)", s, res)
+		}
+		want, err1 := strconv.ParseFloat(s, 64)
+		got, err2 := strconv.ParseFloat(s[:keep], 64)
+		if err1 != nil || err2 != nil || got != want || zero != (want == 0) {
+			t.Fatalf("Plain(%q) keeps %q: %v vs %v (%v, %v), zero %v", s, s[:keep], got, want, err1, err2, zero)
+		}
+	})
+}
