@@ -231,11 +231,9 @@ func newExporter(infos []columnInfo, w *xlsx.Writer, base string, opts *Options,
 // row converts the scanned row, which will be row number rowNum.
 func (e *exporter) row(cells []xlsx.Cell, rowNum int) error {
 	for i, c := range e.cols {
-		cell, err := e.cv.cell(c)
-		if err != nil {
+		if err := e.cv.cell(&cells[i], c); err != nil {
 			return &xlsx.CellError{Sheet: e.sheetName(), Row: rowNum, Col: i + 1, Err: err}
 		}
-		cells[i] = cell
 	}
 	return nil
 }

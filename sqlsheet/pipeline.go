@@ -140,11 +140,9 @@ func (e *exporter) pipe(ctx context.Context, rows source) error {
 			row := b.vals[r*n : (r+1)*n]
 			for j, c := range cols {
 				load(c, &row[j])
-				cell, err := e.cv.cell(c)
-				if err != nil {
+				if err := e.cv.cell(&e.cells[j], c); err != nil {
 					return fail(&xlsx.CellError{Sheet: e.sheetName(), Row: e.sheet.LastRow() + 1, Col: j + 1, Err: err})
 				}
-				e.cells[j] = cell
 			}
 			if err := e.write(e.cells); err != nil {
 				return fail(err)

@@ -67,27 +67,42 @@ type converter struct {
 	clone bool // copy text out of the scan buffers (rows kept for sampling)
 }
 
-func (cv *converter) styled(c *column, cell xlsx.Cell) xlsx.Cell {
+// The conversions store into the cell they are given: an xlsx.Cell is a
+// large value, and returning one through each layer cost more than the
+// conversion itself. The small ones are written to be inlined.
+
+// put stores cell in dst with the column's number format.
+func (c *column) put(dst *xlsx.Cell, cell xlsx.Cell) {
 	if c.styled {
-		return cell.WithStyle(c.style)
+		*dst = cell.WithStyle(c.style)
+	} else {
+		*dst = cell
 	}
-	return cell
 }
 
-func (cv *converter) null() xlsx.Cell {
+func (cv *converter) null(dst *xlsx.Cell) {
 	if cv.opts.Null != "" {
-		return xlsx.String(cv.opts.Null)
+		*dst = xlsx.String(cv.opts.Null)
+	} else {
+		*dst = xlsx.Cell{}
 	}
-	return xlsx.Cell{}
 }
 
 // text makes a text cell, truncating text longer than a cell holds (or
 // failing under Strict).
-func (cv *converter) text(s string) (xlsx.Cell, error) {
+func (cv *converter) text(dst *xlsx.Cell, s string) error {
+	if len(s) > xlsx.MaxCellChars || cv.clone {
+		return cv.keepText(dst, s)
+	}
+	*dst = xlsx.String(s)
+	return nil
+}
+
+func (cv *converter) keepText(dst *xlsx.Cell, s string) error {
 	if len(s) > xlsx.MaxCellChars {
 		if cut := truncateUTF16(s, xlsx.MaxCellChars); len(cut) < len(s) {
 			if cv.opts.Strict {
-				return xlsx.Cell{}, xlsx.ErrCellTooLong
+				return xlsx.ErrCellTooLong
 			}
 			cv.warn.Truncated++
 			s = cut
@@ -96,7 +111,8 @@ func (cv *converter) text(s string) (xlsx.Cell, error) {
 	if cv.clone {
 		s = strings.Clone(s)
 	}
-	return xlsx.String(s), nil
+	*dst = xlsx.String(s)
+	return nil
 }
 
 // view reads b as a string without copying. The string is only valid while
@@ -120,174 +136,218 @@ func truncateUTF16(s string, n int) string {
 	return s
 }
 
-func (cv *converter) int(v int64) xlsx.Cell {
+func (cv *converter) int(dst *xlsx.Cell, c *column, v int64) {
 	if (v > maxExact || v < -maxExact) && !cv.opts.ForceNumbers {
-		cv.warn.BigNumbers++
-		return xlsx.String(strconv.FormatInt(v, 10))
+		cv.bigInt(dst, c, v)
+		return
 	}
-	return xlsx.Int(v)
+	c.put(dst, xlsx.Int(v))
 }
 
-func (cv *converter) uint(v uint64) xlsx.Cell {
+func (cv *converter) bigInt(dst *xlsx.Cell, c *column, v int64) {
+	cv.warn.BigNumbers++
+	c.put(dst, xlsx.String(strconv.FormatInt(v, 10)))
+}
+
+func (cv *converter) uint(dst *xlsx.Cell, c *column, v uint64) {
 	if v > maxExact && !cv.opts.ForceNumbers {
 		cv.warn.BigNumbers++
-		return xlsx.String(strconv.FormatUint(v, 10))
+		c.put(dst, xlsx.String(strconv.FormatUint(v, 10)))
+		return
 	}
-	return xlsx.Uint(v)
+	c.put(dst, xlsx.Uint(v))
 }
 
-func (cv *converter) float(v float64) xlsx.Cell {
+func (cv *converter) float(dst *xlsx.Cell, c *column, v float64) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		nonFinite(dst, v)
+		return
+	}
+	c.put(dst, xlsx.Float(v))
+}
+
+func nonFinite(dst *xlsx.Cell, v float64) {
 	switch {
 	case math.IsNaN(v):
-		return xlsx.String("NaN")
-	case math.IsInf(v, 1):
-		return xlsx.String("Infinity")
-	case math.IsInf(v, -1):
-		return xlsx.String("-Infinity")
+		*dst = xlsx.String("NaN")
+	case v > 0:
+		*dst = xlsx.String("Infinity")
+	default:
+		*dst = xlsx.String("-Infinity")
 	}
-	return xlsx.Float(v)
 }
 
 // decimal writes a DECIMAL/NUMERIC text as a number when a double holds
 // every digit, and as text otherwise (counted in the warnings), unless
-// ForceNumbers asks for a number anyway.
-func (cv *converter) decimal(s string) (xlsx.Cell, error) {
+// ForceNumbers asks for a number anyway. Plain decimals, the usual case,
+// go into the file as they came.
+func (cv *converter) decimal(dst *xlsx.Cell, c *column, s string) error {
+	if _, _, ok := numtext.Plain(s); ok {
+		if cv.clone {
+			s = strings.Clone(s)
+		}
+		c.put(dst, xlsx.Decimal(s))
+		return nil
+	}
 	n, res := numtext.Parse(s)
 	switch res {
 	case numtext.OK:
 		if n.IsInt {
-			return cv.int(n.Int), nil
+			cv.int(dst, c, n.Int)
+		} else {
+			c.put(dst, xlsx.Float(n.Float))
 		}
-		return xlsx.Float(n.Float), nil
+		return nil
 	case numtext.TooPrecise:
 		if cv.opts.ForceNumbers {
 			if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) {
-				return xlsx.Float(f), nil
+				c.put(dst, xlsx.Float(f))
+				return nil
 			}
 		}
 		cv.warn.BigNumbers++
 	}
-	return cv.text(s) // NaN, Infinity or more digits than a double keeps
+	if err := cv.text(dst, s); err != nil { // NaN, Infinity or more digits than a double keeps
+		return err
+	}
+	c.put(dst, *dst)
+	return nil
 }
 
-func (cv *converter) time(c *column, t time.Time) (xlsx.Cell, error) {
+func (cv *converter) time(dst *xlsx.Cell, c *column, t time.Time) error {
 	if c.kind == kindTimestampTZ {
 		t = t.In(cv.loc)
 	}
 	if y := t.Year(); y < 1900 || y > 9999 {
 		cv.warn.DatesOutOfRange++
 		if c.kind == kindDate {
-			return cv.text(t.Format("2006-01-02"))
+			return cv.text(dst, t.Format("2006-01-02"))
 		}
-		return cv.text(t.Format("2006-01-02T15:04:05.999999999"))
+		return cv.text(dst, t.Format("2006-01-02T15:04:05.999999999"))
 	}
-	var cell xlsx.Cell
 	switch c.kind {
 	case kindDate:
-		cell = xlsx.Date(t)
+		c.put(dst, xlsx.Date(t))
 	case kindTime:
-		cell = xlsx.TimeOfDay(t)
+		c.put(dst, xlsx.TimeOfDay(t))
 	default:
-		cell = xlsx.Time(t)
 		if t.Nanosecond() != 0 {
-			return cell.WithStyle(c.styleMS), nil
+			*dst = xlsx.Time(t).WithStyle(c.styleMS)
+		} else {
+			c.put(dst, xlsx.Time(t))
 		}
 	}
-	return cv.styled(c, cell), nil
+	return nil
 }
 
-func (cv *converter) binary(b []byte) (xlsx.Cell, error) {
+func (cv *converter) binary(dst *xlsx.Cell, b []byte) error {
 	switch cv.opts.Binary {
 	case BinaryHex:
-		return cv.text(hex.EncodeToString(b))
+		return cv.text(dst, hex.EncodeToString(b))
 	case BinaryBase64:
-		return cv.text(base64.StdEncoding.EncodeToString(b))
+		return cv.text(dst, base64.StdEncoding.EncodeToString(b))
 	}
-	return xlsx.String("<binary " + strconv.Itoa(len(b)) + " bytes>"), nil
+	*dst = xlsx.String("<binary " + strconv.Itoa(len(b)) + " bytes>")
+	return nil
 }
 
-// cell converts c's scanned value.
-func (cv *converter) cell(c *column) (xlsx.Cell, error) {
+// cell converts c's scanned value into dst.
+func (cv *converter) cell(dst *xlsx.Cell, c *column) error {
 	if c.dynamic || c.kind == kindAny {
-		return cv.dynamicCell(c, c.v)
+		return cv.dynamicCell(dst, c, c.v)
 	}
 	switch c.kind {
 	case kindInt:
 		if !c.i.Valid {
-			return cv.null(), nil
+			cv.null(dst)
+			return nil
 		}
-		return cv.styled(c, cv.int(c.i.Int64)), nil
+		cv.int(dst, c, c.i.Int64)
+		return nil
 	case kindFloat:
 		if !c.f.Valid {
-			return cv.null(), nil
+			cv.null(dst)
+			return nil
 		}
-		return cv.styled(c, cv.float(c.f.Float64)), nil
+		cv.float(dst, c, c.f.Float64)
+		return nil
 	case kindBool:
 		if !c.b.Valid {
-			return cv.null(), nil
+			cv.null(dst)
+			return nil
 		}
-		return xlsx.Bool(c.b.Bool), nil
+		*dst = xlsx.Bool(c.b.Bool)
+		return nil
 	case kindDate, kindTimestamp, kindTimestampTZ:
 		if !c.t.Valid {
-			return cv.null(), nil
+			cv.null(dst)
+			return nil
 		}
-		return cv.time(c, c.t.Time)
+		return cv.time(dst, c, c.t.Time)
 	}
 	if c.raw == nil {
-		return cv.null(), nil
+		cv.null(dst)
+		return nil
 	}
-	return cv.rawCell(c, view(c.raw))
+	return cv.rawCell(dst, c, view(c.raw))
 }
 
 // rawCell converts a value scanned as text by the column's kind.
-func (cv *converter) rawCell(c *column, raw string) (xlsx.Cell, error) {
+func (cv *converter) rawCell(dst *xlsx.Cell, c *column, raw string) error {
 	switch c.kind {
 	case kindDecimal:
-		cell, err := cv.decimal(raw)
-		return cv.styled(c, cell), err
+		return cv.decimal(dst, c, raw)
 	case kindUint:
 		if v, err := strconv.ParseUint(raw, 10, 64); err == nil {
-			return cv.styled(c, cv.uint(v)), nil
+			cv.uint(dst, c, v)
+			return nil
 		}
 	case kindTime:
 		if t, kind := isotime.Parse(raw); kind == isotime.Clock {
-			return cv.styled(c, xlsx.TimeOfDay(t)), nil
+			c.put(dst, xlsx.TimeOfDay(t))
+			return nil
 		}
 	case kindInterval:
 		if d, ok := parseInterval(raw); ok {
-			return cv.styled(c, xlsx.Duration(d)), nil
+			c.put(dst, xlsx.Duration(d))
+			return nil
 		}
 	case kindBinary:
-		return cv.binary(unsafe.Slice(unsafe.StringData(raw), len(raw)))
+		return cv.binary(dst, unsafe.Slice(unsafe.StringData(raw), len(raw)))
 	case kindDate, kindTimestamp, kindTimestampTZ:
 		if t, ok := parseTimestamp(raw); ok {
-			return cv.time(c, t)
+			return cv.time(dst, c, t)
 		}
 	}
-	return cv.text(raw)
+	return cv.text(dst, raw)
 }
 
 // dynamicCell converts a value by its Go type, guided by the column's
 // declared kind where the type alone is ambiguous (SQLite stores booleans
 // as integers and dates as text).
-func (cv *converter) dynamicCell(c *column, v any) (xlsx.Cell, error) {
+func (cv *converter) dynamicCell(dst *xlsx.Cell, c *column, v any) error {
 	switch x := v.(type) {
 	case nil:
-		return cv.null(), nil
+		cv.null(dst)
+		return nil
 	case int64:
 		if c.kind == kindBool {
-			return xlsx.Bool(x != 0), nil
+			*dst = xlsx.Bool(x != 0)
+		} else {
+			cv.int(dst, c, x)
 		}
-		return cv.styled(c, cv.int(x)), nil
+		return nil
 	case float64:
-		return cv.styled(c, cv.float(x)), nil
+		cv.float(dst, c, x)
+		return nil
 	case bool:
-		return xlsx.Bool(x), nil
+		*dst = xlsx.Bool(x)
+		return nil
 	case time.Time:
-		return cv.time(c, x)
+		return cv.time(dst, c, x)
 	case string:
 		if c.kind != kindText && c.kind != kindAny {
-			return cv.rawCell(c, x)
+			return cv.rawCell(dst, c, x)
 		}
 		if c.kind == kindAny {
 			// An untyped value (a SQLite expression such as MIN(day))
@@ -295,22 +355,24 @@ func (cv *converter) dynamicCell(c *column, v any) (xlsx.Cell, error) {
 			// keeps dates as text.
 			switch t, kind := isotime.Parse(x); kind {
 			case isotime.Date:
-				return xlsx.Date(t), nil
+				*dst = xlsx.Date(t)
+				return nil
 			case isotime.DateTime:
-				return xlsx.Time(t), nil
+				*dst = xlsx.Time(t)
+				return nil
 			}
 		}
-		return cv.text(x)
+		return cv.text(dst, x)
 	case []byte:
 		if c.kind == kindBinary || !utf8.Valid(x) {
-			return cv.binary(x)
+			return cv.binary(dst, x)
 		}
 		if c.kind != kindText && c.kind != kindAny {
-			return cv.rawCell(c, view(x))
+			return cv.rawCell(dst, c, view(x))
 		}
-		return cv.text(view(x))
+		return cv.text(dst, view(x))
 	}
-	return cv.text(strings.TrimSpace(strconvAny(v)))
+	return cv.text(dst, strings.TrimSpace(strconvAny(v)))
 }
 
 func strconvAny(v any) string {
