@@ -182,7 +182,6 @@ type exporter struct {
 	opts    *Options
 	cols    []*column
 	header  []xlsx.Cell
-	cells   []xlsx.Cell
 	sheet   *xlsx.Sheet
 	perPage int
 	st      Stats
@@ -224,7 +223,6 @@ func newExporter(infos []columnInfo, w *xlsx.Writer, base string, opts *Options,
 		e.cols = append(e.cols, c)
 		e.header = append(e.header, xlsx.String(c.name).WithStyle(bold))
 	}
-	e.cells = make([]xlsx.Cell, len(e.cols))
 	return e, nil
 }
 

@@ -127,7 +127,7 @@ func (s *pgxSource) scan(cols []*column) error {
 func (s *pgxSource) scanValue(c *column, oid uint32, bin bool, v []byte) error {
 	if !bin {
 		if c.dynamic {
-			c.v = nil
+			c.v, c.raw = nil, nil
 			if v != nil {
 				c.v = string(v)
 			}

@@ -2,43 +2,38 @@ package sqlsheet
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
-// Scanning rows and encoding them are the two halves of an export's time
-// (with SQLite, rows.Next alone is 40%), so after the sampled rows they run
-// on two goroutines: a scanner copies raw values into batches, and the
-// caller's goroutine converts, encodes and writes them. The xlsx.Writer is
-// only ever used from the caller's goroutine.
+// Scanning and converting rows, and encoding them, are the two halves of
+// an export's time, so after the sampled rows they run on two goroutines:
+// a scanner reads rows and converts their values into batches of cells,
+// and the caller's goroutine writes them. The xlsx.Writer is only ever
+// used from the caller's goroutine.
 
 const batchRows = 256
 
-// scanned is one value as scanned, detached from the scan destinations.
-type scanned struct {
-	i       sql.NullInt64
-	f       sql.NullFloat64
-	b       sql.NullBool
-	t       sql.NullTime
-	raw     []byte // into the batch's arena; nil for NULL
-	v       any
-	dynamic bool
-}
-
 type batch struct {
 	rows  int
-	vals  []scanned
+	cells []xlsx.Cell
+	// arena holds the bytes of the batch's values that the source lends
+	// only until the next row; its cells' text points into it.
 	arena []byte
-	err   error
+	// err ends the batch after its rows: a read error, or, when errCol is
+	// set, the value in that column (from 1) of the row after them.
+	err    error
+	errCol int
 }
 
-// scanner reads rows into batches until the result ends, an error occurs
-// or stop is closed; it closes full when done.
-func (e *exporter) scanner(rows source, full chan<- *batch, free <-chan *batch, stop <-chan struct{}) {
+// scanner reads and converts up to limit rows (all, if limit <= 0) into
+// batches until the result ends, an error occurs or stop is closed; it
+// closes full when done.
+func (e *exporter) scanner(rows source, limit int64, full chan<- *batch, free <-chan *batch, stop <-chan struct{}) {
 	defer close(full)
 	n := len(e.cols)
+	var scanned int64
 	for {
 		var b *batch
 		select {
@@ -46,13 +41,17 @@ func (e *exporter) scanner(rows source, full chan<- *batch, free <-chan *batch, 
 		case <-stop:
 			return
 		}
-		b.rows, b.arena, b.err = 0, b.arena[:0], nil
-		if cap(b.vals) < batchRows*n {
-			b.vals = make([]scanned, batchRows*n)
+		b.rows, b.arena, b.err, b.errCol = 0, b.arena[:0], nil, 0
+		if cap(b.cells) < batchRows*n {
+			b.cells = make([]xlsx.Cell, batchRows*n)
 		}
-		b.vals = b.vals[:batchRows*n]
 		more := true
+	rows:
 		for b.rows < batchRows {
+			if limit > 0 && scanned == limit {
+				more = false
+				break
+			}
 			if !rows.Next() {
 				more = false
 				if err := rows.Err(); err != nil {
@@ -65,34 +64,24 @@ func (e *exporter) scanner(rows source, full chan<- *batch, free <-chan *batch, 
 				more = false
 				break
 			}
-			row := b.vals[b.rows*n : (b.rows+1)*n]
+			row := b.cells[b.rows*n : (b.rows+1)*n]
 			for j, c := range e.cols {
-				s := &row[j]
-				s.dynamic = c.dynamic
-				s.raw = nil
-				switch d := c.dest().(type) {
-				case *sql.NullInt64:
-					s.i = *d
-				case *sql.NullFloat64:
-					s.f = *d
-				case *sql.NullBool:
-					s.b = *d
-				case *sql.NullTime:
-					s.t = *d
-				case *any:
-					s.v = *d
-				case *sql.RawBytes:
-					if *d != nil {
-						start := len(b.arena)
-						b.arena = append(b.arena, *d...)
-						s.raw = b.arena[start:len(b.arena):len(b.arena)]
-					}
+				if c.raw != nil {
+					// Cells made from the arena still point into its old
+					// array when it grows, which keeps their bytes.
+					start := len(b.arena)
+					b.arena = append(b.arena, c.raw...)
+					c.raw = b.arena[start:len(b.arena):len(b.arena)]
+				}
+				if err := e.cv.cell(&row[j], c); err != nil {
+					b.err, b.errCol = err, j+1
+					more = false
+					break rows
 				}
 			}
 			b.rows++
+			scanned++
 		}
-		// Values sliced before the arena grew still point into its old
-		// array, which keeps their bytes: nothing to fix up.
 		select {
 		case full <- b:
 		case <-stop:
@@ -104,13 +93,6 @@ func (e *exporter) scanner(rows source, full chan<- *batch, free <-chan *batch, 
 	}
 }
 
-// load puts a scanned value back into the consumer's column.
-func load(c *column, s *scanned) {
-	c.dynamic = s.dynamic
-	c.i, c.f, c.b, c.t, c.v = s.i, s.f, s.b, s.t, s.v
-	c.raw = s.raw
-}
-
 // pipe exports the rows left after sampling through the scanner.
 func (e *exporter) pipe(ctx context.Context, rows source) error {
 	full := make(chan *batch, 2)
@@ -119,36 +101,23 @@ func (e *exporter) pipe(ctx context.Context, rows source) error {
 		// A non-nil arena, so that an empty value stays non-NULL.
 		free <- &batch{arena: make([]byte, 0, 64<<10)}
 	}
-	// Consumer-side copies of the columns, taken before the scanner starts:
-	// it keeps using the originals as scan destinations.
-	cols := make([]*column, len(e.cols))
-	for j, c := range e.cols {
-		cc := *c
-		cols[j] = &cc
+	var limit int64
+	if e.opts.MaxRows > 0 {
+		limit = e.opts.MaxRows - e.st.Rows
 	}
 	stop := make(chan struct{})
-	go e.scanner(rows, full, free, stop)
+	go e.scanner(rows, limit, full, free, stop)
 	fail := func(err error) error {
 		close(stop)
 		for range full { // wait for the scanner to leave rows alone
 		}
 		return err
 	}
-	n := len(cols)
+	n := len(e.cols)
 	for b := range full {
 		for r := range b.rows {
-			row := b.vals[r*n : (r+1)*n]
-			for j, c := range cols {
-				load(c, &row[j])
-				if err := e.cv.cell(&e.cells[j], c); err != nil {
-					return fail(&xlsx.CellError{Sheet: e.sheetName(), Row: e.sheet.LastRow() + 1, Col: j + 1, Err: err})
-				}
-			}
-			if err := e.write(e.cells); err != nil {
+			if err := e.write(b.cells[r*n : (r+1)*n]); err != nil {
 				return fail(err)
-			}
-			if e.opts.MaxRows > 0 && e.st.Rows >= e.opts.MaxRows {
-				return fail(nil)
 			}
 			if e.st.Rows%progressEvery == 0 {
 				if err := ctx.Err(); err != nil {
@@ -159,7 +128,10 @@ func (e *exporter) pipe(ctx context.Context, rows source) error {
 				}
 			}
 		}
-		if b.err != nil {
+		switch {
+		case b.errCol > 0:
+			return fail(&xlsx.CellError{Sheet: e.sheetName(), Row: e.sheet.LastRow() + 1, Col: b.errCol, Err: b.err})
+		case b.err != nil:
 			return fail(fmt.Errorf("sheet %q, row %d: %w", e.sheetName(), e.sheet.LastRow()+1, b.err))
 		}
 		free <- b

@@ -56,7 +56,7 @@ func (s *sqlSource) scan(cols []*column) error {
 		return nil
 	}
 	for _, c := range cols {
-		c.dynamic = true
+		c.dynamic, c.raw = true, nil
 	}
 	s.setDests(cols)
 	return s.rows.Scan(s.dests...)

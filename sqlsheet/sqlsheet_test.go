@@ -225,3 +225,24 @@ func TestErrorInPipeline(t *testing.T) {
 		t.Fatalf("err = %v, want a too-long cell at T!A1501", err)
 	}
 }
+
+// TestMaxRowsInPipeline stops a long preview in the scanning pipeline:
+// the rows and the warnings counted are those of the rows written, not of
+// rows the scanner read ahead.
+func TestMaxRowsInPipeline(t *testing.T) {
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "m.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	w, _ := xlsx.NewWriter(discard{}, xlsx.Options{})
+	st, err := sqlsheet.Export(context.Background(), db, w, []sqlsheet.Query{{
+		SQL: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 50000) SELECT x + 9007199254740993 FROM c",
+	}}, sqlsheet.Options{MaxRows: 15000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Rows != 15000 || st.Warnings.BigNumbers != 15000 {
+		t.Errorf("rows %d, big numbers %d; want 15000 of each", st.Rows, st.Warnings.BigNumbers)
+	}
+}
