@@ -115,21 +115,28 @@ func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, op
 	if kind == "postgres" {
 		return exportPostgres(ctx, db, w, queries, opts)
 	}
+	if path := sqliteFile(db); path != "" {
+		return exportSQLite(ctx, db, path, w, queries, opts)
+	}
 	var st Stats
 	for i, q := range queries {
-		name := sheetFor(q, i)
-		rows, err := db.QueryContext(ctx, q.SQL, q.Args...)
-		if err != nil {
-			return st, fmt.Errorf("sheet %q: query: %w", name, err)
-		}
-		qs, err := exportRows(ctx, rows, w, name, progressFrom(opts, st.Rows), kind == "sqlite")
-		rows.Close()
+		qs, err := exportQuery(ctx, db, q, sheetFor(q, i), w, progressFrom(opts, st.Rows), kind == "sqlite")
 		st.add(qs)
 		if err != nil {
 			return st, err
 		}
 	}
 	return st, nil
+}
+
+// exportQuery runs one query through database/sql.
+func exportQuery(ctx context.Context, db *sql.DB, q Query, sheet string, w *xlsx.Writer, opts Options, dynamic bool) (Stats, error) {
+	rows, err := db.QueryContext(ctx, q.SQL, q.Args...)
+	if err != nil {
+		return Stats{}, fmt.Errorf("sheet %q: query: %w", sheet, err)
+	}
+	defer rows.Close()
+	return exportRows(ctx, rows, w, sheet, opts, dynamic)
 }
 
 // sheetFor names query i's sheet.

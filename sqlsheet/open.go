@@ -8,7 +8,6 @@ import (
 	_ "github.com/go-sql-driver/mysql" // mysql:// and mariadb://
 	_ "github.com/jackc/pgx/v5/stdlib" // postgres://
 	"github.com/xo/dburl"
-	_ "modernc.org/sqlite" // sqlite:, pure Go
 )
 
 // Open opens a database by URL: sqlite:path/to.db (or file:),
@@ -30,16 +29,20 @@ func open(url string, readOnly bool) (*sql.DB, error) {
 	driver, dsn := u.Driver, u.DSN
 	switch driver {
 	case "sqlite3":
-		// dburl names mattn's cgo driver; modernc's pure-Go one is
-		// registered as "sqlite" and takes the path with its own options.
-		driver = "sqlite"
-		dsn, _, _ = strings.Cut(dsn, "?")
-		dsn = "file:" + dsn + "?_pragma=busy_timeout(5000)"
+		// dburl names mattn's cgo driver; modernc's pure-Go one takes the
+		// path with its own options.
+		path, _, _ := strings.Cut(dsn, "?")
+		dsn = "file:" + path + "?_pragma=busy_timeout(5000)"
 		if readOnly {
 			// A service opens many connections: a 512 KiB page cache each
 			// instead of SQLite's 2 MiB default.
 			dsn += "&_pragma=query_only(1)&_pragma=cache_size(-512)"
 		}
+		d := &sqliteDriver{dsn: dsn}
+		if path != "" && !strings.Contains(path, ":memory:") {
+			d.path = path // a file that exports can open again
+		}
+		return sql.OpenDB(d), nil
 	case "pgx":
 		// Each query runs once: server-side statement caching buys nothing
 		// and fails ("cached plan must not change result type") when a

@@ -35,6 +35,7 @@ type column struct {
 	t   sql.NullTime
 	raw sql.RawBytes
 	v   any
+	tag valueTag // how the value was read, when read from SQLite directly
 
 	width int // widest value sampled, in characters
 }
@@ -57,6 +58,19 @@ func (c *column) dest() any {
 	}
 	return &c.raw
 }
+
+// valueTag is the storage class of a value read through SQLite's API
+// (sqlitesource.go): its value is in i, f or raw.
+type valueTag uint8
+
+const (
+	tagNone valueTag = iota // not read that way: see kind and dynamic
+	tagNull
+	tagInt
+	tagFloat
+	tagText
+	tagBlob
+)
 
 // converter turns scanned values into cells, counting what it had to
 // change.
@@ -253,6 +267,9 @@ func (cv *converter) binary(dst *xlsx.Cell, b []byte) error {
 
 // cell converts c's scanned value into dst.
 func (cv *converter) cell(dst *xlsx.Cell, c *column) error {
+	if c.tag != tagNone {
+		return cv.taggedCell(dst, c)
+	}
 	if c.dynamic || c.kind == kindAny {
 		return cv.dynamicCell(dst, c, c.v)
 	}
@@ -315,6 +332,9 @@ func (cv *converter) rawCell(dst *xlsx.Cell, c *column, raw string) error {
 	case kindBinary:
 		return cv.binary(dst, unsafe.Slice(unsafe.StringData(raw), len(raw)))
 	case kindDate, kindTimestamp, kindTimestampTZ:
+		if t, kind := isotime.Parse(raw); kind == isotime.Date || kind == isotime.DateTime {
+			return cv.time(dst, c, t) // the common forms, without time.Parse
+		}
 		if t, ok := parseTimestamp(raw); ok {
 			return cv.time(dst, c, t)
 		}
@@ -331,11 +351,7 @@ func (cv *converter) dynamicCell(dst *xlsx.Cell, c *column, v any) error {
 		cv.null(dst)
 		return nil
 	case int64:
-		if c.kind == kindBool {
-			*dst = xlsx.Bool(x != 0)
-		} else {
-			cv.int(dst, c, x)
-		}
+		cv.looseInt(dst, c, x)
 		return nil
 	case float64:
 		cv.float(dst, c, x)
@@ -346,33 +362,69 @@ func (cv *converter) dynamicCell(dst *xlsx.Cell, c *column, v any) error {
 	case time.Time:
 		return cv.time(dst, c, x)
 	case string:
-		if c.kind != kindText && c.kind != kindAny {
-			return cv.rawCell(dst, c, x)
-		}
-		if c.kind == kindAny {
-			// An untyped value (a SQLite expression such as MIN(day))
-			// that is exactly an ISO date or date-time is one: SQLite
-			// keeps dates as text.
-			switch t, kind := isotime.Parse(x); kind {
-			case isotime.Date:
-				*dst = xlsx.Date(t)
-				return nil
-			case isotime.DateTime:
-				*dst = xlsx.Time(t)
-				return nil
-			}
-		}
-		return cv.text(dst, x)
+		return cv.looseText(dst, c, x)
 	case []byte:
-		if c.kind == kindBinary || !utf8.Valid(x) {
-			return cv.binary(dst, x)
-		}
-		if c.kind != kindText && c.kind != kindAny {
-			return cv.rawCell(dst, c, view(x))
-		}
-		return cv.text(dst, view(x))
+		return cv.looseBytes(dst, c, x)
 	}
 	return cv.text(dst, strings.TrimSpace(strconvAny(v)))
+}
+
+// taggedCell converts a value read from SQLite directly, as dynamicCell
+// does the same value read through database/sql.
+func (cv *converter) taggedCell(dst *xlsx.Cell, c *column) error {
+	switch c.tag {
+	case tagInt:
+		cv.looseInt(dst, c, c.i.Int64)
+	case tagFloat:
+		cv.float(dst, c, c.f.Float64)
+	case tagText:
+		return cv.looseText(dst, c, view(c.raw))
+	case tagBlob:
+		return cv.looseBytes(dst, c, c.raw)
+	default:
+		cv.null(dst)
+	}
+	return nil
+}
+
+// The loose conversions take a value of whatever type it came as.
+
+func (cv *converter) looseInt(dst *xlsx.Cell, c *column, v int64) {
+	if c.kind == kindBool {
+		*dst = xlsx.Bool(v != 0)
+	} else {
+		cv.int(dst, c, v)
+	}
+}
+
+func (cv *converter) looseText(dst *xlsx.Cell, c *column, s string) error {
+	if c.kind != kindText && c.kind != kindAny {
+		return cv.rawCell(dst, c, s)
+	}
+	if c.kind == kindAny {
+		// An untyped value (a SQLite expression such as MIN(day)) that
+		// is exactly an ISO date or date-time is one: SQLite keeps dates
+		// as text.
+		switch t, kind := isotime.Parse(s); kind {
+		case isotime.Date:
+			*dst = xlsx.Date(t)
+			return nil
+		case isotime.DateTime:
+			*dst = xlsx.Time(t)
+			return nil
+		}
+	}
+	return cv.text(dst, s)
+}
+
+func (cv *converter) looseBytes(dst *xlsx.Cell, c *column, b []byte) error {
+	if c.kind == kindBinary || !utf8.Valid(b) {
+		return cv.binary(dst, b)
+	}
+	if c.kind != kindText && c.kind != kindAny {
+		return cv.rawCell(dst, c, view(b))
+	}
+	return cv.text(dst, view(b))
 }
 
 func strconvAny(v any) string {
@@ -390,7 +442,7 @@ func strconvAny(v any) string {
 // parseTimestamp reads the text forms drivers use for dates and times.
 func parseTimestamp(s string) (time.Time, bool) {
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999-07:00", "2006-01-02 15:04:05.999999999",
-		"2006-01-02T15:04:05.999999999", "2006-01-02"} {
+		"2006-01-02T15:04:05.999999999", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02"} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t, true
 		}

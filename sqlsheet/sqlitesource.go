@@ -1,0 +1,288 @@
+package sqlsheet
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"modernc.org/libc"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+// SQLite exports read the database through SQLite's own API (modernc's
+// translation of the C library) on a read-only connection of their own,
+// instead of through database/sql. Two costs go away: every value that
+// database/sql's driver interface hands over is boxed into an interface
+// or copied into a new string, and a connection opened for database/sql
+// is serialized by a mutex that each of the dozen calls per row takes
+// twice. Here values are read in place, on a connection that only the
+// export's goroutines use, one at a time (SQLITE_OPEN_NOMUTEX). Reading
+// E1's million rows takes 0.34 s this way and 1.5 s through database/sql.
+
+// sqliteDriver is modernc's driver, remembering the database file that
+// Open was given so that exports can open it again this way.
+type sqliteDriver struct {
+	drv  sqlite.Driver
+	dsn  string
+	path string // "" when the database is not a plain file
+}
+
+func (d *sqliteDriver) Open(dsn string) (driver.Conn, error)         { return d.drv.Open(dsn) }
+func (d *sqliteDriver) Connect(context.Context) (driver.Conn, error) { return d.drv.Open(d.dsn) }
+func (d *sqliteDriver) Driver() driver.Driver                        { return d }
+
+// sqliteFile is the database file behind db, if db was opened by Open.
+func sqliteFile(db *sql.DB) string {
+	if d, ok := db.Driver().(*sqliteDriver); ok {
+		return d.path
+	}
+	return ""
+}
+
+// exportSQLite is Export for a SQLite file: queries without arguments
+// that only read go through a connection of the export's own; others
+// (and any query if the file cannot be opened that way) through db.
+func exportSQLite(ctx context.Context, db *sql.DB, path string, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
+	var st Stats
+	var conn *sqliteConn
+	defer func() {
+		if conn != nil {
+			conn.close()
+		}
+	}()
+	for i, q := range queries {
+		name := sheetFor(q, i)
+		var rows *sqliteRows
+		if len(q.Args) == 0 {
+			if conn == nil {
+				conn, _ = openSQLite(path) // on failure, database/sql says why
+			}
+			if conn != nil {
+				var err error
+				if rows, err = conn.query(ctx, q.SQL); err != nil {
+					return st, fmt.Errorf("sheet %q: query: %w", name, err)
+				}
+			}
+		}
+		var qs Stats
+		var err error
+		if rows != nil {
+			qs, err = exportSource(ctx, rows, rows.columns(), w, name, progressFrom(opts, st.Rows), true)
+			if cerr := rows.close(); err == nil && cerr != nil {
+				err = fmt.Errorf("sheet %q: %w", name, cerr)
+			}
+		} else {
+			qs, err = exportQuery(ctx, db, q, name, w, progressFrom(opts, st.Rows), true)
+		}
+		st.add(qs)
+		if err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+// sqliteConn is a read-only connection for one goroutine at a time.
+type sqliteConn struct {
+	tls *libc.TLS
+	db  uintptr
+	out uintptr // room for a pointer the C functions return through
+
+	mu     sync.Mutex // guards db against an interrupt while it closes
+	closed bool
+}
+
+func openSQLite(path string) (*sqliteConn, error) {
+	c := &sqliteConn{tls: libc.NewTLS()}
+	c.out = libc.Xmalloc(c.tls, 8)
+	name, err := libc.CString("file:" + path)
+	if err != nil || c.out == 0 {
+		c.close()
+		return nil, errors.New("sqlite: out of memory")
+	}
+	defer libc.Xfree(c.tls, name)
+	rc := sqlite3.Xsqlite3_open_v2(c.tls, name, c.out,
+		sqlite3.SQLITE_OPEN_READONLY|sqlite3.SQLITE_OPEN_NOMUTEX|sqlite3.SQLITE_OPEN_URI, 0)
+	c.db = c.pointer()
+	if rc != sqlite3.SQLITE_OK {
+		err := c.error(rc)
+		c.close()
+		return nil, err
+	}
+	// As Open's connections do: wait for a writer's lock rather than fail.
+	sqlite3.Xsqlite3_busy_timeout(c.tls, c.db, 5000)
+	return c, nil
+}
+
+// pointer reads the pointer a C function stored at c.out.
+func (c *sqliteConn) pointer() uintptr {
+	return uintptr(binary.NativeEndian.Uint64(cmem(c.out, 8)))
+}
+
+func (c *sqliteConn) error(rc int32) error {
+	if c.db != 0 {
+		if msg := libc.GoString(sqlite3.Xsqlite3_errmsg(c.tls, c.db)); msg != "" {
+			return fmt.Errorf("%s (%d)", msg, rc)
+		}
+	}
+	return fmt.Errorf("sqlite: error %d", rc)
+}
+
+func (c *sqliteConn) close() {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	if c.db != 0 {
+		sqlite3.Xsqlite3_close_v2(c.tls, c.db)
+	}
+	if c.out != 0 {
+		libc.Xfree(c.tls, c.out)
+	}
+	c.tls.Close()
+}
+
+// interrupt stops the statement running on c, from another goroutine.
+func (c *sqliteConn) interrupt() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed && c.db != 0 {
+		tls := libc.NewTLS()
+		sqlite3.Xsqlite3_interrupt(tls, c.db)
+		tls.Close()
+	}
+}
+
+// query prepares a statement. It returns nil rows, and no error, for
+// statements that are not a single read-only query: those write, which
+// this connection may not, or are several, which database/sql's driver
+// runs in its own way.
+func (c *sqliteConn) query(ctx context.Context, query string) (*sqliteRows, error) {
+	text, err := libc.CString(query)
+	if err != nil {
+		return nil, err
+	}
+	defer libc.Xfree(c.tls, text)
+	tail := libc.Xmalloc(c.tls, 8)
+	if tail == 0 {
+		return nil, errors.New("sqlite: out of memory")
+	}
+	defer libc.Xfree(c.tls, tail)
+	if rc := sqlite3.Xsqlite3_prepare_v2(c.tls, c.db, text, -1, c.out, tail); rc != sqlite3.SQLITE_OK {
+		return nil, c.error(rc)
+	}
+	stmt := c.pointer()
+	rest := query[uintptr(binary.NativeEndian.Uint64(cmem(tail, 8)))-text:]
+	if stmt == 0 || sqlite3.Xsqlite3_stmt_readonly(c.tls, stmt) == 0 || strings.TrimSpace(rest) != "" {
+		if stmt != 0 {
+			sqlite3.Xsqlite3_finalize(c.tls, stmt)
+		}
+		return nil, nil
+	}
+	r := &sqliteRows{c: c, ctx: ctx, stmt: stmt, n: sqlite3.Xsqlite3_column_count(c.tls, stmt)}
+	r.stop = context.AfterFunc(ctx, c.interrupt)
+	return r, nil
+}
+
+// sqliteRows is a running statement: the source of an export's rows.
+type sqliteRows struct {
+	c    *sqliteConn
+	ctx  context.Context
+	stmt uintptr
+	n    int32
+	err  error
+	stop func() bool
+}
+
+func (r *sqliteRows) columns() []columnInfo {
+	infos := make([]columnInfo, r.n)
+	for i := range infos {
+		name := libc.GoString(sqlite3.Xsqlite3_column_name(r.c.tls, r.stmt, int32(i)))
+		var decl string
+		if p := sqlite3.Xsqlite3_column_decltype(r.c.tls, r.stmt, int32(i)); p != 0 {
+			decl = libc.GoString(p)
+		}
+		// As through database/sql: a type the mapping does not know
+		// leaves each value to its own type.
+		k, ok := kindOfName(decl, true)
+		if !ok {
+			k = kindAny
+		}
+		infos[i] = columnInfo{name: name, kind: k}
+	}
+	return infos
+}
+
+func (r *sqliteRows) Next() bool {
+	if r.err != nil {
+		return false
+	}
+	switch rc := sqlite3.Xsqlite3_step(r.c.tls, r.stmt); rc {
+	case sqlite3.SQLITE_ROW:
+		return true
+	case sqlite3.SQLITE_DONE:
+		return false
+	default:
+		r.err = r.c.error(rc)
+		if rc == sqlite3.SQLITE_INTERRUPT && r.ctx.Err() != nil {
+			r.err = r.ctx.Err()
+		}
+		return false
+	}
+}
+
+func (r *sqliteRows) Err() error { return r.err }
+
+// scan tags each column with its value's storage class. Text and blobs
+// are SQLite's own memory, valid until the next step.
+func (r *sqliteRows) scan(cols []*column) error {
+	tls, stmt := r.c.tls, r.stmt
+	for j, c := range cols {
+		i := int32(j)
+		c.raw = nil
+		switch sqlite3.Xsqlite3_column_type(tls, stmt, i) {
+		case sqlite3.SQLITE_INTEGER:
+			c.tag, c.i.Int64 = tagInt, sqlite3.Xsqlite3_column_int64(tls, stmt, i)
+		case sqlite3.SQLITE_FLOAT:
+			c.tag, c.f.Float64 = tagFloat, sqlite3.Xsqlite3_column_double(tls, stmt, i)
+		case sqlite3.SQLITE_TEXT:
+			p := sqlite3.Xsqlite3_column_text(tls, stmt, i)
+			c.tag, c.raw = tagText, cmem(p, int(sqlite3.Xsqlite3_column_bytes(tls, stmt, i)))
+		case sqlite3.SQLITE_BLOB:
+			p := sqlite3.Xsqlite3_column_blob(tls, stmt, i)
+			c.tag, c.raw = tagBlob, cmem(p, int(sqlite3.Xsqlite3_column_bytes(tls, stmt, i)))
+		default:
+			c.tag = tagNull
+		}
+	}
+	return nil
+}
+
+func (r *sqliteRows) close() error {
+	r.stop()
+	rc := sqlite3.Xsqlite3_finalize(r.c.tls, r.stmt)
+	if rc != sqlite3.SQLITE_OK && r.err == nil && rc != sqlite3.SQLITE_INTERRUPT {
+		return r.c.error(rc)
+	}
+	return nil
+}
+
+// empty is where a zero-length value points: not nil, which is NULL.
+var empty = []byte{}
+
+// cmem views n bytes of SQLite's memory, which its allocator keeps outside
+// the Go heap.
+func cmem(p uintptr, n int) []byte {
+	if p == 0 || n == 0 {
+		return empty
+	}
+	return unsafe.Slice((*byte)(*(*unsafe.Pointer)(unsafe.Pointer(&p))), n)
+}
