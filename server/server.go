@@ -195,8 +195,8 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request, name string, res
 }
 
 // run exports e into w: in a read-only transaction with a statement
-// timeout on PostgreSQL and MySQL; through SQLite's query_only connection
-// otherwise.
+// timeout on PostgreSQL and MySQL; on SQLite through read-only
+// connections (sqlsheet's own, or query_only ones from the pool).
 func (s *Server) run(ctx context.Context, e *Export, vals map[string]any, w *xlsx.Writer, opts sqlsheet.Options) (sqlsheet.Stats, error) {
 	db := s.dbs[e.Database]
 	kind := sqlsheet.Kind(db)

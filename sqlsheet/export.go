@@ -115,8 +115,8 @@ func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, op
 	if kind == "postgres" {
 		return exportPostgres(ctx, db, w, queries, opts)
 	}
-	if path := sqliteFile(db); path != "" {
-		return exportSQLite(ctx, db, path, w, queries, opts)
+	if path, pragmas := sqliteFile(db); path != "" {
+		return exportSQLite(ctx, db, path, pragmas, w, queries, opts)
 	}
 	var st Stats
 	for i, q := range queries {

@@ -33,12 +33,13 @@ func open(url string, readOnly bool) (*sql.DB, error) {
 		// path with its own options.
 		path, _, _ := strings.Cut(dsn, "?")
 		dsn = "file:" + path + "?_pragma=busy_timeout(5000)"
+		d := &sqliteDriver{dsn: dsn}
 		if readOnly {
 			// A service opens many connections: a 512 KiB page cache each
 			// instead of SQLite's 2 MiB default.
 			dsn += "&_pragma=query_only(1)&_pragma=cache_size(-512)"
+			d.dsn, d.pragmas = dsn, "PRAGMA cache_size = -512"
 		}
-		d := &sqliteDriver{dsn: dsn}
 		if path != "" && !strings.Contains(path, ":memory:") {
 			d.path = path // a file that exports can open again
 		}

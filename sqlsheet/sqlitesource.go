@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"modernc.org/libc"
+	"modernc.org/libc/sys/types"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
@@ -31,27 +32,29 @@ import (
 // sqliteDriver is modernc's driver, remembering the database file that
 // Open was given so that exports can open it again this way.
 type sqliteDriver struct {
-	drv  sqlite.Driver
-	dsn  string
-	path string // "" when the database is not a plain file
+	drv     sqlite.Driver
+	dsn     string
+	path    string // "" when the database is not a plain file
+	pragmas string // run on each connection exports open
 }
 
 func (d *sqliteDriver) Open(dsn string) (driver.Conn, error)         { return d.drv.Open(dsn) }
 func (d *sqliteDriver) Connect(context.Context) (driver.Conn, error) { return d.drv.Open(d.dsn) }
 func (d *sqliteDriver) Driver() driver.Driver                        { return d }
 
-// sqliteFile is the database file behind db, if db was opened by Open.
-func sqliteFile(db *sql.DB) string {
+// sqliteFile is the database file behind db, if db was opened by Open,
+// and the pragmas its connections run.
+func sqliteFile(db *sql.DB) (path, pragmas string) {
 	if d, ok := db.Driver().(*sqliteDriver); ok {
-		return d.path
+		return d.path, d.pragmas
 	}
-	return ""
+	return "", ""
 }
 
-// exportSQLite is Export for a SQLite file: queries without arguments
-// that only read go through a connection of the export's own; others
-// (and any query if the file cannot be opened that way) through db.
-func exportSQLite(ctx context.Context, db *sql.DB, path string, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
+// exportSQLite is Export for a SQLite file: queries that only read go
+// through a connection of the export's own; others (and any query if the
+// file cannot be opened that way) through db.
+func exportSQLite(ctx context.Context, db *sql.DB, path, pragmas string, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
 	var st Stats
 	var conn *sqliteConn
 	defer func() {
@@ -62,15 +65,13 @@ func exportSQLite(ctx context.Context, db *sql.DB, path string, w *xlsx.Writer, 
 	for i, q := range queries {
 		name := sheetFor(q, i)
 		var rows *sqliteRows
-		if len(q.Args) == 0 {
-			if conn == nil {
-				conn, _ = openSQLite(path) // on failure, database/sql says why
-			}
-			if conn != nil {
-				var err error
-				if rows, err = conn.query(ctx, q.SQL); err != nil {
-					return st, fmt.Errorf("sheet %q: query: %w", name, err)
-				}
+		if conn == nil {
+			conn, _ = openSQLite(path, pragmas) // on failure, database/sql says why
+		}
+		if conn != nil {
+			var err error
+			if rows, err = conn.query(ctx, q.SQL, q.Args); err != nil {
+				return st, fmt.Errorf("sheet %q: query: %w", name, err)
 			}
 		}
 		var qs Stats
@@ -101,7 +102,7 @@ type sqliteConn struct {
 	closed bool
 }
 
-func openSQLite(path string) (*sqliteConn, error) {
+func openSQLite(path, pragmas string) (*sqliteConn, error) {
 	c := &sqliteConn{tls: libc.NewTLS()}
 	c.out = libc.Xmalloc(c.tls, 8)
 	name, err := libc.CString("file:" + path)
@@ -120,6 +121,19 @@ func openSQLite(path string) (*sqliteConn, error) {
 	}
 	// As Open's connections do: wait for a writer's lock rather than fail.
 	sqlite3.Xsqlite3_busy_timeout(c.tls, c.db, 5000)
+	if pragmas != "" {
+		text, err := libc.CString(pragmas)
+		if err != nil {
+			c.close()
+			return nil, err
+		}
+		defer libc.Xfree(c.tls, text)
+		if rc := sqlite3.Xsqlite3_exec(c.tls, c.db, text, 0, 0, 0); rc != sqlite3.SQLITE_OK {
+			err := c.error(rc)
+			c.close()
+			return nil, err
+		}
+	}
 	return c, nil
 }
 
@@ -161,11 +175,13 @@ func (c *sqliteConn) interrupt() {
 	}
 }
 
-// query prepares a statement. It returns nil rows, and no error, for
-// statements that are not a single read-only query: those write, which
-// this connection may not, or are several, which database/sql's driver
-// runs in its own way.
-func (c *sqliteConn) query(ctx context.Context, query string) (*sqliteRows, error) {
+// query prepares a statement and binds its arguments. It returns nil
+// rows, and no error, for what it leaves to database/sql: statements that
+// write, which this connection may not, several statements, which
+// modernc's driver runs in its own way, and arguments other than
+// positional ones of the types database/sql passes on as they are (time
+// values, whose text form is the driver's choice, included).
+func (c *sqliteConn) query(ctx context.Context, query string, args []any) (*sqliteRows, error) {
 	text, err := libc.CString(query)
 	if err != nil {
 		return nil, err
@@ -181,7 +197,7 @@ func (c *sqliteConn) query(ctx context.Context, query string) (*sqliteRows, erro
 	}
 	stmt := c.pointer()
 	rest := query[uintptr(binary.NativeEndian.Uint64(cmem(tail, 8)))-text:]
-	if stmt == 0 || sqlite3.Xsqlite3_stmt_readonly(c.tls, stmt) == 0 || strings.TrimSpace(rest) != "" {
+	if stmt == 0 || sqlite3.Xsqlite3_stmt_readonly(c.tls, stmt) == 0 || strings.TrimSpace(rest) != "" || !c.bind(stmt, args) {
 		if stmt != 0 {
 			sqlite3.Xsqlite3_finalize(c.tls, stmt)
 		}
@@ -190,6 +206,65 @@ func (c *sqliteConn) query(ctx context.Context, query string) (*sqliteRows, erro
 	r := &sqliteRows{c: c, ctx: ctx, stmt: stmt, n: sqlite3.Xsqlite3_column_count(c.tls, stmt)}
 	r.stop = context.AfterFunc(ctx, c.interrupt)
 	return r, nil
+}
+
+// transient tells SQLite to copy a bound value before the call returns.
+const transient = ^uintptr(0)
+
+// bind binds args to stmt's positional parameters, or reports that it
+// cannot.
+func (c *sqliteConn) bind(stmt uintptr, args []any) bool {
+	if int(sqlite3.Xsqlite3_bind_parameter_count(c.tls, stmt)) != len(args) {
+		return false
+	}
+	for j, a := range args {
+		i := int32(j + 1)
+		if sqlite3.Xsqlite3_bind_parameter_name(c.tls, stmt, i) != 0 {
+			return false // ?NNN, :name, @name or $name
+		}
+		v, err := driver.DefaultParameterConverter.ConvertValue(a)
+		if err != nil {
+			return false
+		}
+		rc := int32(sqlite3.SQLITE_OK)
+		switch x := v.(type) {
+		case nil:
+			rc = sqlite3.Xsqlite3_bind_null(c.tls, stmt, i)
+		case int64:
+			rc = sqlite3.Xsqlite3_bind_int64(c.tls, stmt, i, x)
+		case float64:
+			rc = sqlite3.Xsqlite3_bind_double(c.tls, stmt, i, x)
+		case bool:
+			var n int64
+			if x {
+				n = 1
+			}
+			rc = sqlite3.Xsqlite3_bind_int64(c.tls, stmt, i, n)
+		case string:
+			rc = c.bindBytes(stmt, i, []byte(x), sqlite3.Xsqlite3_bind_text)
+		case []byte:
+			rc = c.bindBytes(stmt, i, x, sqlite3.Xsqlite3_bind_blob)
+		default:
+			return false
+		}
+		if rc != sqlite3.SQLITE_OK {
+			return false
+		}
+	}
+	return true
+}
+
+// bindBytes binds text or a blob through a C copy, which SQLite copies
+// again (transient), so that it can be freed at once.
+func (c *sqliteConn) bindBytes(stmt uintptr, i int32, b []byte,
+	bind func(*libc.TLS, uintptr, int32, uintptr, int32, uintptr) int32) int32 {
+	p := libc.Xmalloc(c.tls, types.Size_t(len(b)+1)) // never 0 bytes: a NULL pointer binds NULL
+	if p == 0 {
+		return sqlite3.SQLITE_NOMEM
+	}
+	defer libc.Xfree(c.tls, p)
+	copy(cmem(p, len(b)+1), b)
+	return bind(c.tls, stmt, i, p, int32(len(b)), transient)
 }
 
 // sqliteRows is a running statement: the source of an export's rows.

@@ -44,18 +44,20 @@ func TestSQLiteDirect(t *testing.T) {
 			t.Fatal(q, err)
 		}
 	}
-	conn, err := openSQLite(path)
+	conn, err := openSQLite(path, "PRAGMA cache_size = -512")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.close()
-	for _, q := range []string{
-		"SELECT * FROM odd",
-		"SELECT count(*) AS n, min(d), max(dt), sum(r), group_concat(t) FROM odd",
-		"SELECT i + 1, t || '!', d, typeof(b) FROM odd WHERE i IS NOT NULL",
+	for _, q := range []Query{
+		{SQL: "SELECT * FROM odd"},
+		{SQL: "SELECT count(*) AS n, min(d), max(dt), sum(r), group_concat(t) FROM odd"},
+		{SQL: "SELECT i + 1, t || '!', d, typeof(b) FROM odd WHERE i IS NOT NULL"},
+		{SQL: "SELECT ?, ?, ?, ?, ?, ?, ?, * FROM odd WHERE i > ? OR t = ? OR b = ?",
+			Args: []any{nil, int8(-3), 2.5, true, "é", []byte{0, 1}, "", 0, "text", []byte{0xc3}}},
 	} {
 		for _, opts := range []Options{{}, {SampleRows: -1}, {Null: "NULL", Binary: BinaryHex, ForceNumbers: true}} {
-			rows, err := conn.query(context.Background(), q)
+			rows, err := conn.query(context.Background(), q.SQL, q.Args)
 			if err != nil || rows == nil {
 				t.Fatalf("%s: rows %v, err %v", q, rows, err)
 			}
@@ -66,7 +68,7 @@ func TestSQLiteDirect(t *testing.T) {
 				t.Fatal(err)
 			}
 			viaSQL := exportWith(t, func(w *xlsx.Writer) (Stats, error) {
-				return exportQuery(context.Background(), db, Query{SQL: q}, "S", w, opts, true)
+				return exportQuery(context.Background(), db, q, "S", w, opts, true)
 			})
 			for _, part := range []string{"xl/worksheets/sheet1.xml", "xl/sharedStrings.xml", "xl/styles.xml"} {
 				a, b := zipPart(t, direct.file, part), zipPart(t, viaSQL.file, part)
@@ -134,20 +136,27 @@ func TestSQLiteDirectDeclines(t *testing.T) {
 	if _, err := db.Exec("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1), (2), (3)"); err != nil {
 		t.Fatal(err)
 	}
-	if sqliteFile(db) == "" {
+	if file, _ := sqliteFile(db); file == "" {
 		t.Fatal("Open's database has no file for the direct path")
 	}
-	conn, err := openSQLite(sqliteFile(db))
+	file, _ := sqliteFile(db)
+	conn, err := openSQLite(file, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.close()
-	for _, q := range []string{"DELETE FROM t WHERE v = 3 RETURNING v", "SELECT 1; SELECT 2", "  "} {
-		if rows, err := conn.query(context.Background(), q); rows != nil || err != nil {
-			t.Errorf("%q: rows %v, err %v; want it left to database/sql", q, rows, err)
+	for _, q := range []Query{
+		{SQL: "DELETE FROM t WHERE v = 3 RETURNING v"}, {SQL: "SELECT 1; SELECT 2"}, {SQL: "  "},
+		{SQL: "SELECT v FROM t WHERE v > ?"}, {SQL: "SELECT v FROM t", Args: []any{1}},
+		{SQL: "SELECT v FROM t WHERE v > :min", Args: []any{1}}, {SQL: "SELECT v FROM t WHERE v > ?1", Args: []any{1}},
+		{SQL: "SELECT ?", Args: []any{time.Now()}}, {SQL: "SELECT ?", Args: []any{sql.Named("x", 1)}},
+		{SQL: "SELECT ?", Args: []any{struct{}{}}},
+	} {
+		if rows, err := conn.query(context.Background(), q.SQL, q.Args); rows != nil || err != nil {
+			t.Errorf("%q %v: rows %v, err %v; want it left to database/sql", q.SQL, q.Args, rows, err)
 		}
 	}
-	if _, err := conn.query(context.Background(), "SELECT nope FROM t"); err == nil || !strings.Contains(err.Error(), "no such column") {
+	if _, err := conn.query(context.Background(), "SELECT nope FROM t", nil); err == nil || !strings.Contains(err.Error(), "no such column") {
 		t.Errorf("bad query: err %v", err)
 	}
 	// Through Export: the writing query runs (on a database/sql
@@ -161,11 +170,16 @@ func TestSQLiteDirectDeclines(t *testing.T) {
 	if err != nil || st.Rows != 1+2+2 {
 		t.Errorf("rows %d, err %v; want 5", st.Rows, err)
 	}
-	if _, err := openSQLite(filepath.Join(dir, "missing.db")); err == nil {
+	if _, err := openSQLite(filepath.Join(dir, "missing.db"), ""); err == nil {
 		t.Error("opened a missing file")
 	}
-	if mem, err := Open("sqlite::memory:"); err != nil || sqliteFile(mem) != "" {
-		t.Errorf("in-memory database: file %q, err %v", sqliteFile(mem), err)
+	if mem, err := Open("sqlite::memory:"); err != nil {
+		t.Error(err)
+	} else if file, _ := sqliteFile(mem); file != "" {
+		t.Errorf("in-memory database: file %q", file)
+	}
+	if _, err := openSQLite(file, "PRAGMA nonsense("); err == nil {
+		t.Error("a bad pragma went unnoticed")
 	}
 }
 
