@@ -213,39 +213,8 @@ func (s *Server) run(ctx context.Context, e *Export, vals map[string]any, w *xls
 		}
 		queries[i] = sqlsheet.Query{SQL: sqlText, Args: args, Sheet: sh.Name}
 	}
-	if kind == "sqlite" {
-		return sqlsheet.Export(ctx, db, w, queries, opts)
-	}
-	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return sqlsheet.Stats{}, err
-	}
-	defer tx.Rollback()
-	ms := time.Duration(s.cfg.StatementTimeout).Milliseconds()
-	if kind == "postgres" {
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", ms)); err != nil {
-			return sqlsheet.Stats{}, err
-		}
-	} else if _, err := tx.ExecContext(ctx, fmt.Sprintf("SET SESSION max_statement_time = %g", float64(ms)/1000)); err != nil {
-		// MariaDB's name failed: MySQL's, for SELECTs, in milliseconds.
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("SET SESSION max_execution_time = %d", ms)); err != nil {
-			return sqlsheet.Stats{}, err
-		}
-	}
-	var st sqlsheet.Stats
-	for _, q := range queries {
-		rows, err := tx.QueryContext(ctx, q.SQL, q.Args...)
-		if err != nil {
-			return st, fmt.Errorf("sheet %q: query: %w", q.Sheet, err)
-		}
-		qs, err := sqlsheet.ExportRows(ctx, rows, w, q.Sheet, opts)
-		rows.Close()
-		st.Rows += qs.Rows
-		if err != nil {
-			return st, err
-		}
-	}
-	return st, nil
+	opts.ReadOnly, opts.StatementTimeout = true, time.Duration(s.cfg.StatementTimeout)
+	return sqlsheet.Export(ctx, db, w, queries, opts)
 }
 
 // countingWriter counts the bytes that reached the client.

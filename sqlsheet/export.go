@@ -71,6 +71,13 @@ type Options struct {
 	// MaxRows stops each query after this many data rows (0: no limit),
 	// for previews.
 	MaxRows int64
+	// ReadOnly runs the queries in one read-only transaction, for a
+	// service that must never write. It applies to PostgreSQL and MySQL;
+	// for SQLite, open the database with OpenReadOnly.
+	ReadOnly bool
+	// StatementTimeout, with ReadOnly, makes PostgreSQL and MySQL/MariaDB
+	// cancel a statement that runs longer (0: the server's setting).
+	StatementTimeout time.Duration
 }
 
 // Query is one query and the sheet its rows go to.
@@ -118,9 +125,21 @@ func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, op
 	if path, pragmas := sqliteFile(db); path != "" {
 		return exportSQLite(ctx, db, path, pragmas, w, queries, opts)
 	}
+	var on querier = db
+	if opts.ReadOnly && kind != "sqlite" {
+		tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		if err != nil {
+			return Stats{}, err
+		}
+		defer tx.Rollback()
+		if err := setTimeout(ctx, tx, kind, opts.StatementTimeout); err != nil {
+			return Stats{}, err
+		}
+		on = tx
+	}
 	var st Stats
 	for i, q := range queries {
-		qs, err := exportQuery(ctx, db, q, sheetFor(q, i), w, progressFrom(opts, st.Rows), kind == "sqlite")
+		qs, err := exportQuery(ctx, on, q, sheetFor(q, i), w, progressFrom(opts, st.Rows), kind == "sqlite")
 		st.add(qs)
 		if err != nil {
 			return st, err
@@ -129,8 +148,27 @@ func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, op
 	return st, nil
 }
 
+// querier is a database or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// setTimeout sets a MySQL or MariaDB statement timeout for the session.
+func setTimeout(ctx context.Context, tx *sql.Tx, kind string, timeout time.Duration) error {
+	if timeout <= 0 || kind != "mysql" {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("SET SESSION max_statement_time = %g", timeout.Seconds())); err != nil {
+		// MariaDB's name failed: MySQL's, for SELECTs, in milliseconds.
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("SET SESSION max_execution_time = %d", timeout.Milliseconds())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // exportQuery runs one query through database/sql.
-func exportQuery(ctx context.Context, db *sql.DB, q Query, sheet string, w *xlsx.Writer, opts Options, dynamic bool) (Stats, error) {
+func exportQuery(ctx context.Context, db querier, q Query, sheet string, w *xlsx.Writer, opts Options, dynamic bool) (Stats, error) {
 	rows, err := db.QueryContext(ctx, q.SQL, q.Args...)
 	if err != nil {
 		return Stats{}, fmt.Errorf("sheet %q: query: %w", sheet, err)

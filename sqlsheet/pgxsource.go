@@ -46,13 +46,31 @@ func exportPostgres(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Q
 			return fmt.Errorf("sqlsheet: a PostgreSQL connection of type %T, not pgx's", driverConn)
 		}
 		pc := sc.Conn()
+		var on interface {
+			Query(context.Context, string, ...any) (pgx.Rows, error)
+		} = pc
+		if opts.ReadOnly {
+			tx, err := pc.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+			if err != nil {
+				return err
+			}
+			// Even when ctx is cancelled, so that the connection goes
+			// back to the pool idle.
+			defer tx.Rollback(context.WithoutCancel(ctx))
+			if opts.StatementTimeout > 0 {
+				if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", opts.StatementTimeout.Milliseconds())); err != nil {
+					return err
+				}
+			}
+			on = tx
+		}
 		for i, q := range queries {
 			name := sheetFor(q, i)
 			// Describe, then execute: the result formats depend on the
 			// column types, and no statement is cached (a table replaced
 			// under a cached plan would fail).
 			args := append([]any{pgx.QueryExecModeDescribeExec, binaryResults}, q.Args...)
-			rows, err := pc.Query(ctx, q.SQL, args...)
+			rows, err := on.Query(ctx, q.SQL, args...)
 			if err != nil {
 				return fmt.Errorf("sheet %q: query: %w", name, err)
 			}
