@@ -37,6 +37,10 @@ type ImportOptions struct {
 	Mode  ImportMode
 	// NoHeader takes the first row as data and names columns col1, col2...
 	NoHeader bool
+	// Progress, when set, is called with the rows loaded so far, every few
+	// thousand rows and once at the end; the rows count only once the
+	// transaction commits.
+	Progress func(rows int64)
 }
 
 // ColumnType is the type Import gives a column, inferred from the cells.
@@ -133,6 +137,9 @@ func Import(ctx context.Context, db *sql.DB, wb *xlsx.Workbook, sheet int, opts 
 		err = imp.loadPostgres(ctx)
 	} else {
 		err = imp.loadSQL(ctx)
+	}
+	if err == nil && opts.Progress != nil {
+		opts.Progress(imp.stats.Rows)
 	}
 	return imp.stats, err
 }
@@ -494,6 +501,9 @@ func (imp *importer) eachRow(ctx context.Context, fn func(vals []any) error) err
 			return err
 		}
 		imp.stats.Rows++
+		if imp.opts.Progress != nil && imp.stats.Rows%progressEvery == 0 {
+			imp.opts.Progress(imp.stats.Rows)
+		}
 	}
 	return rows.Err()
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -208,5 +209,27 @@ func TestImportAppendDefaults(t *testing.T) {
 	twice := importBook(t, [][]xlsx.Cell{{xlsx.String("name"), xlsx.String("NAME")}, {xlsx.String("a"), xlsx.String("b")}})
 	if _, err := sqlsheet.Import(context.Background(), db, twice, 0, sqlsheet.ImportOptions{Table: "people", Mode: sqlsheet.Append}); err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Errorf("a column named twice: %v", err)
+	}
+}
+
+// TestImportProgress reports the rows loaded as they go in.
+func TestImportProgress(t *testing.T) {
+	rows := [][]xlsx.Cell{{xlsx.String("v")}}
+	for i := range 20000 {
+		rows = append(rows, []xlsx.Cell{xlsx.Int(int64(i))})
+	}
+	wb := importBook(t, rows)
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "p.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var seen []int64
+	st, err := sqlsheet.Import(context.Background(), db, wb, 0, sqlsheet.ImportOptions{Table: "p", Progress: func(n int64) { seen = append(seen, n) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Rows != 20000 || len(seen) < 3 || seen[len(seen)-1] != 20000 || !slices.IsSorted(seen) {
+		t.Errorf("rows %d, progress %v", st.Rows, seen)
 	}
 }

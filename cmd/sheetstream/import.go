@@ -57,7 +57,15 @@ sheet, row and column, and the database is left as it was.`,
 				return err
 			}
 			defer db.Close()
-			st, err := sqlsheet.Import(cmd.Context(), db, wb, sheets[0].Index, sqlsheet.ImportOptions{Table: table, Mode: mode, NoHeader: noHeader})
+			opts := sqlsheet.ImportOptions{Table: table, Mode: mode, NoHeader: noHeader}
+			bar := newProgress(-1, "importing rows", false)
+			if bar != nil {
+				opts.Progress = func(rows int64) { bar.Set64(rows) }
+			}
+			st, err := sqlsheet.Import(cmd.Context(), db, wb, sheets[0].Index, opts)
+			if bar != nil {
+				bar.Finish()
+			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
