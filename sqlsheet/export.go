@@ -117,6 +117,13 @@ const progressEvery = 8192
 
 // Export runs each query and writes its rows to a sheet of w, in order. It
 // does not close w. Cancelling ctx stops the running query.
+//
+// Rows are read the fastest way each database offers: PostgreSQL's
+// through pgx's own rows on a connection taken from db; a SQLite file
+// opened with Open through SQLite's API, on a read-only connection of
+// Export's own that sees what is committed to the file (queries it cannot
+// prepare there, such as those on temporary tables, and statements that
+// write run on db as usual).
 func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
 	kind := Kind(db)
 	if kind == "postgres" {

@@ -53,7 +53,7 @@ func sqliteFile(db *sql.DB) (path, pragmas string) {
 
 // exportSQLite is Export for a SQLite file: queries that only read go
 // through a connection of the export's own; others (and any query if the
-// file cannot be opened that way) through db.
+// file cannot be opened that way, or the query not prepared) through db.
 func exportSQLite(ctx context.Context, db *sql.DB, path, pragmas string, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
 	var st Stats
 	var conn *sqliteConn
@@ -69,10 +69,11 @@ func exportSQLite(ctx context.Context, db *sql.DB, path, pragmas string, w *xlsx
 			conn, _ = openSQLite(path, pragmas) // on failure, database/sql says why
 		}
 		if conn != nil {
-			var err error
-			if rows, err = conn.query(ctx, q.SQL, q.Args); err != nil {
-				return st, fmt.Errorf("sheet %q: query: %w", name, err)
-			}
+			// A query this connection cannot prepare may still run on
+			// db's: temporary tables, attached databases and functions
+			// registered with the driver live there. If not, database/sql
+			// reports the error.
+			rows, _ = conn.query(ctx, q.SQL, q.Args)
 		}
 		var qs Stats
 		var err error

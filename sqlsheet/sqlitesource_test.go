@@ -170,6 +170,19 @@ func TestSQLiteDirectDeclines(t *testing.T) {
 	if err != nil || st.Rows != 1+2+2 {
 		t.Errorf("rows %d, err %v; want 5", st.Rows, err)
 	}
+	// What only db's connections know: a temporary table.
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec("CREATE TEMP TABLE tt AS SELECT 42 AS x"); err != nil {
+		t.Fatal(err)
+	}
+	w, _ = xlsx.NewWriter(io.Discard, xlsx.Options{})
+	if st, err := Export(context.Background(), db, w, []Query{{SQL: "SELECT x FROM tt"}}, Options{}); err != nil || st.Rows != 1 {
+		t.Errorf("temporary table: rows %d, err %v", st.Rows, err)
+	}
+	w, _ = xlsx.NewWriter(io.Discard, xlsx.Options{})
+	if _, err := Export(context.Background(), db, w, []Query{{SQL: "SELECT nope FROM t"}}, Options{}); err == nil || !strings.Contains(err.Error(), "no such column") {
+		t.Errorf("bad query through Export: err %v", err)
+	}
 	if _, err := openSQLite(filepath.Join(dir, "missing.db"), ""); err == nil {
 		t.Error("opened a missing file")
 	}
