@@ -87,3 +87,5 @@ fuzz ./xlsx/ FuzzSharedStrings 50000x
 fuzz ./xlsx/ FuzzStyles 50000x
 fuzz ./xlsx/ FuzzTextRoundTrip 3000x
 fuzz ./xlsx/ FuzzCellText 3000x
+fuzz ./internal/numtext/ FuzzPlain 100000x
+fuzz ./internal/isotime/ FuzzParse 100000x
