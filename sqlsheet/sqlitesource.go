@@ -197,7 +197,12 @@ func (c *sqliteConn) query(ctx context.Context, query string, args []any) (*sqli
 		return nil, c.error(rc)
 	}
 	stmt := c.pointer()
-	rest := query[uintptr(binary.NativeEndian.Uint64(cmem(tail, 8)))-text:]
+	// What follows the first statement; a NUL in query cuts its C copy
+	// short, which leaves the rest here too.
+	rest := "?"
+	if off := uintptr(binary.NativeEndian.Uint64(cmem(tail, 8))) - text; off <= uintptr(len(query)) {
+		rest = query[off:]
+	}
 	if stmt == 0 || sqlite3.Xsqlite3_stmt_readonly(c.tls, stmt) == 0 || strings.TrimSpace(rest) != "" || !c.bind(stmt, args) {
 		if stmt != 0 {
 			sqlite3.Xsqlite3_finalize(c.tls, stmt)

@@ -150,7 +150,7 @@ func TestSQLiteDirectDeclines(t *testing.T) {
 		{SQL: "SELECT v FROM t WHERE v > ?"}, {SQL: "SELECT v FROM t", Args: []any{1}},
 		{SQL: "SELECT v FROM t WHERE v > :min", Args: []any{1}}, {SQL: "SELECT v FROM t WHERE v > ?1", Args: []any{1}},
 		{SQL: "SELECT ?", Args: []any{time.Now()}}, {SQL: "SELECT ?", Args: []any{sql.Named("x", 1)}},
-		{SQL: "SELECT ?", Args: []any{struct{}{}}},
+		{SQL: "SELECT ?", Args: []any{struct{}{}}}, {SQL: "SELECT v FROM t\x00; DELETE FROM t"},
 	} {
 		if rows, err := conn.query(context.Background(), q.SQL, q.Args); rows != nil || err != nil {
 			t.Errorf("%q %v: rows %v, err %v; want it left to database/sql", q.SQL, q.Args, rows, err)
