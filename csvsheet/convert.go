@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -117,17 +118,16 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 				return st, err
 			}
 		}
-		cells = cells[:0]
-		for _, f := range record {
-			if opts.NoInfer {
-				if f == "" {
-					cells = append(cells, xlsx.Cell{})
-				} else {
-					cells = append(cells, xlsx.String(f))
-				}
-				continue
+		cells = slices.Grow(cells[:0], len(record))[:len(record)]
+		for i, f := range record {
+			switch {
+			case !opts.NoInfer:
+				infer(&cells[i], f)
+			case f == "":
+				cells[i] = xlsx.Cell{}
+			default:
+				cells[i] = xlsx.String(f)
 			}
-			cells = append(cells, Infer(f))
 		}
 		if err := sheet.WriteRow(cells); err != nil {
 			line, _ := cr.FieldPos(0)

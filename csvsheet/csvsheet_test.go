@@ -28,9 +28,10 @@ func TestInfer(t *testing.T) {
 		{"123456789012345", xlsx.Int(123456789012345)},
 		{"1234567890123456", xlsx.String("1234567890123456")}, // 16 digits: not exact in a double
 		{"007", xlsx.String("007")}, {"00", xlsx.String("00")},
-		{"1.25", xlsx.Float(1.25)}, {"-0.5", xlsx.Float(-0.5)}, {".5", xlsx.Float(0.5)}, {"1.", xlsx.Float(1)},
-		{"1e3", xlsx.Float(1000)}, {"2.5E-3", xlsx.Float(0.0025)}, {"1.500000000000000", xlsx.Float(1.5)},
-		{"0.000123456789012345", xlsx.Float(0.000123456789012345)},
+		{"1.25", xlsx.Decimal("1.25")}, {"-0.5", xlsx.Decimal("-0.5")}, {".5", xlsx.Float(0.5)}, {"1.", xlsx.Decimal("1.")},
+		{"+1.5", xlsx.Float(1.5)}, {"1e3", xlsx.Float(1000)}, {"2.5E-3", xlsx.Float(0.0025)},
+		{"1.500000000000000", xlsx.Decimal("1.500000000000000")},
+		{"0.000123456789012345", xlsx.Decimal("0.000123456789012345")}, {"-0.00", xlsx.Decimal("-0.00")}, {"00.5", xlsx.String("00.5")},
 		{"3.14159265358979323846", xlsx.String("3.14159265358979323846")},
 		{"1e999", xlsx.String("1e999")}, {"1e", xlsx.String("1e")}, {"-", xlsx.String("-")}, {".", xlsx.String(".")},
 		{"NaN", xlsx.String("NaN")}, {"Inf", xlsx.String("Inf")}, {"0x10", xlsx.String("0x10")}, {"1_000", xlsx.String("1_000")},

@@ -24,55 +24,73 @@ import (
 //
 // The empty field is the empty cell.
 func Infer(s string) xlsx.Cell {
+	var c xlsx.Cell
+	infer(&c, s)
+	return c
+}
+
+// infer is Infer storing into dst: a cell is a large value, and Convert
+// fills each row's cells in place. A plain decimal becomes a Decimal cell,
+// written into the file as it is.
+func infer(dst *xlsx.Cell, s string) {
 	if s == "" {
-		return xlsx.Cell{}
+		*dst = xlsx.Cell{}
+		return
 	}
 	switch c := s[0]; {
 	case c == '-' || c == '+' || c == '.' || '0' <= c && c <= '9':
-		if cell, ok := inferNumber(s); ok {
-			return cell
-		}
-		if cell, ok := inferTime(s); ok {
-			return cell
+		if inferNumber(dst, s) || inferTime(dst, s) {
+			return
 		}
 	case c == 't' || c == 'T' || c == 'f' || c == 'F':
 		if len(s) == 4 && strings.EqualFold(s, "true") {
-			return xlsx.Bool(true)
+			*dst = xlsx.Bool(true)
+			return
 		}
 		if len(s) == 5 && strings.EqualFold(s, "false") {
-			return xlsx.Bool(false)
+			*dst = xlsx.Bool(false)
+			return
 		}
 	}
-	return xlsx.String(s)
+	*dst = xlsx.String(s)
 }
 
-func inferNumber(s string) (xlsx.Cell, bool) {
+func inferNumber(dst *xlsx.Cell, s string) bool {
 	digits := s
 	if digits[0] == '-' || digits[0] == '+' {
 		digits = digits[1:]
 	}
 	if len(digits) > 1 && digits[0] == '0' && digits[1] >= '0' && digits[1] <= '9' {
-		return xlsx.Cell{}, false // leading zero: an identifier
+		return false // leading zero: an identifier
+	}
+	if strings.IndexByte(s, '.') >= 0 {
+		if _, _, ok := numtext.Plain(s); ok {
+			*dst = xlsx.Decimal(s)
+			return true
+		}
 	}
 	n, res := numtext.Parse(s)
 	switch {
 	case res != numtext.OK:
-		return xlsx.Cell{}, false
+		return false
 	case n.IsInt:
-		return xlsx.Int(n.Int), true
+		*dst = xlsx.Int(n.Int)
 	default:
-		return xlsx.Float(n.Float), true
+		*dst = xlsx.Float(n.Float)
 	}
+	return true
 }
 
-func inferTime(s string) (xlsx.Cell, bool) {
+func inferTime(dst *xlsx.Cell, s string) bool {
 	switch t, kind := isotime.Parse(s); kind {
 	case isotime.Date:
-		return xlsx.Date(t), true
+		*dst = xlsx.Date(t)
 	case isotime.DateTime:
-		return xlsx.Time(t), true
+		*dst = xlsx.Time(t)
 	case isotime.Clock:
-		return xlsx.TimeOfDay(t), true
+		*dst = xlsx.TimeOfDay(t)
+	default:
+		return false
 	}
-	return xlsx.Cell{}, false
+	return true
 }
