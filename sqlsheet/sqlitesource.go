@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -56,18 +55,13 @@ func sqliteFile(db *sql.DB) (path, pragmas string) {
 // file cannot be opened that way, or the query not prepared) through db.
 func exportSQLite(ctx context.Context, db *sql.DB, path, pragmas string, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
 	var st Stats
-	var conn *sqliteConn
-	defer func() {
-		if conn != nil {
-			conn.close()
-		}
-	}()
+	conn, _ := openSQLite(path, pragmas) // on failure, database/sql says why
+	if conn != nil {
+		defer conn.close()
+	}
 	for i, q := range queries {
 		name := sheetFor(q, i)
 		var rows *sqliteRows
-		if conn == nil {
-			conn, _ = openSQLite(path, pragmas) // on failure, database/sql says why
-		}
 		if conn != nil {
 			// A query this connection cannot prepare may still run on
 			// db's: temporary tables, attached databases and functions
@@ -97,50 +91,55 @@ func exportSQLite(ctx context.Context, db *sql.DB, path, pragmas string, w *xlsx
 type sqliteConn struct {
 	tls *libc.TLS
 	db  uintptr
-	out uintptr // room for a pointer the C functions return through
+	out uintptr // room for a pointer a C function returns through
 
 	mu     sync.Mutex // guards db against an interrupt while it closes
 	closed bool
 }
 
-func openSQLite(path, pragmas string) (*sqliteConn, error) {
+func openSQLite(path, pragmas string) (_ *sqliteConn, err error) {
 	c := &sqliteConn{tls: libc.NewTLS()}
-	c.out = libc.Xmalloc(c.tls, 8)
+	defer func() {
+		if err != nil {
+			c.close()
+		}
+	}()
+	if c.out = libc.Xmalloc(c.tls, ptrSize); c.out == 0 {
+		return nil, errNoMemory
+	}
 	name, err := libc.CString("file:" + path)
-	if err != nil || c.out == 0 {
-		c.close()
-		return nil, errors.New("sqlite: out of memory")
+	if err != nil {
+		return nil, err
 	}
 	defer libc.Xfree(c.tls, name)
 	rc := sqlite3.Xsqlite3_open_v2(c.tls, name, c.out,
 		sqlite3.SQLITE_OPEN_READONLY|sqlite3.SQLITE_OPEN_NOMUTEX|sqlite3.SQLITE_OPEN_URI, 0)
-	c.db = c.pointer()
+	c.db = readPointer(c.out)
 	if rc != sqlite3.SQLITE_OK {
-		err := c.error(rc)
-		c.close()
-		return nil, err
+		return nil, c.error(rc)
 	}
 	// As Open's connections do: wait for a writer's lock rather than fail.
 	sqlite3.Xsqlite3_busy_timeout(c.tls, c.db, 5000)
 	if pragmas != "" {
 		text, err := libc.CString(pragmas)
 		if err != nil {
-			c.close()
 			return nil, err
 		}
 		defer libc.Xfree(c.tls, text)
 		if rc := sqlite3.Xsqlite3_exec(c.tls, c.db, text, 0, 0, 0); rc != sqlite3.SQLITE_OK {
-			err := c.error(rc)
-			c.close()
-			return nil, err
+			return nil, c.error(rc)
 		}
 	}
 	return c, nil
 }
 
-// pointer reads the pointer a C function stored at c.out.
-func (c *sqliteConn) pointer() uintptr {
-	return uintptr(binary.NativeEndian.Uint64(cmem(c.out, 8)))
+var errNoMemory = errors.New("sqlite: out of memory")
+
+const ptrSize = types.Size_t(unsafe.Sizeof(uintptr(0)))
+
+// readPointer reads the pointer a C function stored at p.
+func readPointer(p uintptr) uintptr {
+	return *(*uintptr)(unsafe.Pointer(unsafe.SliceData(cmem(p, int(ptrSize)))))
 }
 
 func (c *sqliteConn) error(rc int32) error {
@@ -188,19 +187,19 @@ func (c *sqliteConn) query(ctx context.Context, query string, args []any) (*sqli
 		return nil, err
 	}
 	defer libc.Xfree(c.tls, text)
-	tail := libc.Xmalloc(c.tls, 8)
+	tail := libc.Xmalloc(c.tls, ptrSize)
 	if tail == 0 {
-		return nil, errors.New("sqlite: out of memory")
+		return nil, errNoMemory
 	}
 	defer libc.Xfree(c.tls, tail)
 	if rc := sqlite3.Xsqlite3_prepare_v2(c.tls, c.db, text, -1, c.out, tail); rc != sqlite3.SQLITE_OK {
 		return nil, c.error(rc)
 	}
-	stmt := c.pointer()
+	stmt := readPointer(c.out)
 	// What follows the first statement; a NUL in query cuts its C copy
 	// short, which leaves the rest here too.
 	rest := "?"
-	if off := uintptr(binary.NativeEndian.Uint64(cmem(tail, 8))) - text; off <= uintptr(len(query)) {
+	if off := readPointer(tail) - text; off <= uintptr(len(query)) {
 		rest = query[off:]
 	}
 	if stmt == 0 || sqlite3.Xsqlite3_stmt_readonly(c.tls, stmt) == 0 || strings.TrimSpace(rest) != "" || !c.bind(stmt, args) {

@@ -83,7 +83,7 @@ type converter struct {
 
 // The conversions store into the cell they are given: an xlsx.Cell is a
 // large value, and returning one through each layer cost more than the
-// conversion itself. The small ones are written to be inlined.
+// conversion itself. put and null are small enough to be inlined.
 
 // put stores cell in dst with the column's number format.
 func (c *column) put(dst *xlsx.Cell, cell xlsx.Cell) {
@@ -105,14 +105,6 @@ func (cv *converter) null(dst *xlsx.Cell) {
 // text makes a text cell, truncating text longer than a cell holds (or
 // failing under Strict).
 func (cv *converter) text(dst *xlsx.Cell, s string) error {
-	if len(s) > xlsx.MaxCellChars || cv.clone {
-		return cv.keepText(dst, s)
-	}
-	*dst = xlsx.String(s)
-	return nil
-}
-
-func (cv *converter) keepText(dst *xlsx.Cell, s string) error {
 	if len(s) > xlsx.MaxCellChars {
 		if cut := truncateUTF16(s, xlsx.MaxCellChars); len(cut) < len(s) {
 			if cv.opts.Strict {
@@ -152,15 +144,11 @@ func truncateUTF16(s string, n int) string {
 
 func (cv *converter) int(dst *xlsx.Cell, c *column, v int64) {
 	if (v > maxExact || v < -maxExact) && !cv.opts.ForceNumbers {
-		cv.bigInt(dst, c, v)
+		cv.warn.BigNumbers++
+		c.put(dst, xlsx.String(strconv.FormatInt(v, 10)))
 		return
 	}
 	c.put(dst, xlsx.Int(v))
-}
-
-func (cv *converter) bigInt(dst *xlsx.Cell, c *column, v int64) {
-	cv.warn.BigNumbers++
-	c.put(dst, xlsx.String(strconv.FormatInt(v, 10)))
 }
 
 func (cv *converter) uint(dst *xlsx.Cell, c *column, v uint64) {
@@ -173,21 +161,15 @@ func (cv *converter) uint(dst *xlsx.Cell, c *column, v uint64) {
 }
 
 func (cv *converter) float(dst *xlsx.Cell, c *column, v float64) {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		nonFinite(dst, v)
-		return
-	}
-	c.put(dst, xlsx.Float(v))
-}
-
-func nonFinite(dst *xlsx.Cell, v float64) {
 	switch {
 	case math.IsNaN(v):
 		*dst = xlsx.String("NaN")
-	case v > 0:
+	case math.IsInf(v, 1):
 		*dst = xlsx.String("Infinity")
-	default:
+	case math.IsInf(v, -1):
 		*dst = xlsx.String("-Infinity")
+	default:
+		c.put(dst, xlsx.Float(v))
 	}
 }
 
@@ -332,9 +314,6 @@ func (cv *converter) rawCell(dst *xlsx.Cell, c *column, raw string) error {
 	case kindBinary:
 		return cv.binary(dst, unsafe.Slice(unsafe.StringData(raw), len(raw)))
 	case kindDate, kindTimestamp, kindTimestampTZ:
-		if t, kind := isotime.Parse(raw); kind == isotime.Date || kind == isotime.DateTime {
-			return cv.time(dst, c, t) // the common forms, without time.Parse
-		}
 		if t, ok := parseTimestamp(raw); ok {
 			return cv.time(dst, c, t)
 		}
@@ -441,6 +420,9 @@ func strconvAny(v any) string {
 
 // parseTimestamp reads the text forms drivers use for dates and times.
 func parseTimestamp(s string) (time.Time, bool) {
+	if t, kind := isotime.Parse(s); kind == isotime.Date || kind == isotime.DateTime {
+		return t, true // the common forms, without time.Parse
+	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999-07:00", "2006-01-02 15:04:05.999999999",
 		"2006-01-02T15:04:05.999999999", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02"} {
 		if t, err := time.Parse(layout, s); err == nil {
