@@ -45,15 +45,12 @@ func (e *exporter) scanner(rows source, limit int64, full chan<- *batch, free <-
 		if cap(b.cells) < batchRows*n {
 			b.cells = make([]xlsx.Cell, batchRows*n)
 		}
-		more := true
-	rows:
+	fill:
 		for b.rows < batchRows {
 			if limit > 0 && scanned == limit {
-				more = false
 				break
 			}
 			if !rows.Next() {
-				more = false
 				if err := rows.Err(); err != nil {
 					b.err = err
 				}
@@ -61,7 +58,6 @@ func (e *exporter) scanner(rows source, limit int64, full chan<- *batch, free <-
 			}
 			if err := rows.scan(e.cols); err != nil {
 				b.err = err
-				more = false
 				break
 			}
 			row := b.cells[b.rows*n : (b.rows+1)*n]
@@ -75,8 +71,7 @@ func (e *exporter) scanner(rows source, limit int64, full chan<- *batch, free <-
 				}
 				if err := e.cv.cell(&row[j], c); err != nil {
 					b.err, b.errCol = err, j+1
-					more = false
-					break rows
+					break fill
 				}
 			}
 			b.rows++
@@ -87,7 +82,7 @@ func (e *exporter) scanner(rows source, limit int64, full chan<- *batch, free <-
 		case <-stop:
 			return
 		}
-		if !more {
+		if b.rows < batchRows { // the rows ended, failed or reached the limit
 			return
 		}
 	}
