@@ -28,6 +28,7 @@ var (
 	ErrEncrypted     = errors.New("password-protected workbook (an encrypted OLE container, not a zip); save it without a password first")
 	ErrLegacyXLS     = errors.New("legacy Excel 97-2003 (.xls) workbook, not XLSX")
 	ErrODF           = errors.New("OpenDocument spreadsheet (.ods), not XLSX")
+	ErrXLSB          = errors.New("Excel binary workbook (.xlsb), not XLSX; save it as .xlsx first")
 	ErrMissingPart   = errors.New("missing part")
 	ErrDuplicatePart = errors.New("the package holds two parts with this name")
 	ErrLimit         = errors.New("limit exceeded")
@@ -56,8 +57,10 @@ func (e *ReadError) Error() string {
 	if e.Sheet != "" {
 		b.WriteString("sheet " + strconv.Quote(e.Sheet))
 		switch {
-		case e.Row > 0 && e.Col > 0:
+		case e.Row > 0 && e.Col > 0 && e.Row <= MaxRows && e.Col <= MaxColumns:
 			fmt.Fprintf(&b, ", cell %s", CellName(e.Row, e.Col))
+		case e.Row > 0 && e.Col > 0:
+			fmt.Fprintf(&b, ", row %d, column %d", e.Row, e.Col)
 		case e.Row > 0:
 			fmt.Fprintf(&b, ", row %d", e.Row)
 		}
@@ -101,6 +104,12 @@ type Limits struct {
 	MaxSharedStringsSize int64
 	// MaxRowSize caps the XML of one row, in bytes. Default 64 MiB.
 	MaxRowSize int
+	// MaxMergedCells caps the merged ranges of one sheet, which the
+	// reader collects. Default 1<<18.
+	MaxMergedCells int
+	// MaxHyperlinks caps the hyperlinks of one sheet, which the reader
+	// collects. Default 65,530 (Excel's own limit).
+	MaxHyperlinks int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -122,6 +131,8 @@ func (l Limits) withDefaults() Limits {
 	defInt(&l.MaxSharedStrings, 1<<25)
 	def(&l.MaxSharedStringsSize, 1<<30)
 	defInt(&l.MaxRowSize, 64<<20)
+	defInt(&l.MaxMergedCells, 1<<18)
+	defInt(&l.MaxHyperlinks, 65530)
 	return l
 }
 
@@ -356,6 +367,15 @@ func (wb *Workbook) load() error {
 			}
 		}
 	}
+	if binaryPart(wb.workbookPart) || wb.parts[normPart(wb.workbookPart)] == nil && wb.parts["xl/workbook.bin"] != nil {
+		// BIFF12 records, not XML: read as XML they would give an empty
+		// workbook, which must never pass for the file's content.
+		part := wb.workbookPart
+		if !binaryPart(part) {
+			part = wb.parts["xl/workbook.bin"].Name
+		}
+		return wb.errorf(part, ErrXLSB)
+	}
 	if wb.parts[normPart(wb.workbookPart)] == nil {
 		return wb.errorf("", fmt.Errorf("%w: no workbook part (xl/workbook.xml)", ErrNotXLSX))
 	}
@@ -366,6 +386,9 @@ func (wb *Workbook) load() error {
 	}
 	return wb.readWorkbook()
 }
+
+// binaryPart reports whether a part holds BIFF12 records (.xlsb).
+func binaryPart(name string) bool { return strings.HasSuffix(normPart(name), ".bin") }
 
 // partReader counts what an entry inflates against the package's total
 // and the entry's declared size.

@@ -241,6 +241,31 @@ func TestReadErrors(t *testing.T) {
 		{"no workbook", map[string]string{"a.txt": "x"}, ReadOptions{}, ErrNotXLSX, "xl/workbook.xml"},
 		{"missing sheet", minimal(``, map[string]string{"xl/worksheets/sheet1.xml": ""}), ReadOptions{}, ErrMissingPart, "sheet1.xml"},
 		{"duplicate", minimal(``, map[string]string{"XL/Worksheets/Sheet1.xml": "<worksheet/>"}), ReadOptions{}, ErrDuplicatePart, "sheet1.xml"},
+		// Cells without r count on from the previous one: one past XFD
+		// is an error naming the row, never column 16,385.
+		{"column past XFD without r", minimal(`<row r="7"><c r="XFC7"><v>1</v></c><c><v>2</v></c><c><v>3</v></c></row>`, nil),
+			ReadOptions{}, ErrMalformed, "row 7, column 16385"},
+		{"column past XFD without r, fast path off", minimal(`<row r="7"><c r="XFD7"><f>1</f><v>1</v></c><c><f>2</f><v>2</v></c></row>`, nil),
+			ReadOptions{}, ErrMalformed, "past the last column"},
+		{"row past the last without r", minimal(`<row r="1048576"><c r="A1048576"><v>1</v></c></row><row><c><v>2</v></c></row>`, nil),
+			ReadOptions{}, ErrMalformed, "row 1048577"},
+		{"style index over 32 bits", minimal(`<row r="1"><c r="A1" s="4294967296"><v>1</v></c></row>`, nil), ReadOptions{}, ErrMalformed, "cell A1"},
+		{"shared index over 32 bits", minimal(`<row r="1"><c r="B1" t="s"><v>4294967296</v></c></row>`, nil), ReadOptions{}, ErrMalformed, "cell B1"},
+		{"too many merged ranges", minimal(`<row r="1"><c r="A1"><v>1</v></c></row></sheetData><mergeCells>`+strings.Repeat(`<mergeCell ref="A1:B2"/>`, 11)+`</mergeCells><sheetData>`, nil),
+			ReadOptions{Limits: Limits{MaxMergedCells: 10}}, ErrLimit, "MaxMergedCells"},
+		{"too many hyperlinks", minimal(`<row r="1"><c r="A1"><v>1</v></c></row></sheetData><hyperlinks>`+strings.Repeat(`<hyperlink ref="A1" location="S!A1"/>`, 11)+`</hyperlinks><sheetData>`, nil),
+			ReadOptions{Limits: Limits{MaxHyperlinks: 10}}, ErrLimit, "MaxHyperlinks"},
+		// .xlsb: BIFF12 records in a zip. Never an empty workbook.
+		{"xlsb", map[string]string{
+			"[Content_Types].xml": `<Types/>`,
+			"_rels/.rels":         `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.bin"/></Relationships>`,
+			"xl/workbook.bin":     "\x83\x01\x00", "xl/worksheets/sheet1.bin": "\x81\x01\x00"}, ReadOptions{}, ErrXLSB, "xl/workbook.bin"},
+		{"xlsb without package rels", map[string]string{"[Content_Types].xml": `<Types/>`, "xl/workbook.bin": "\x83\x01\x00"},
+			ReadOptions{}, ErrXLSB, "workbook.bin"},
+		{"xml workbook over binary sheets", minimal(``, map[string]string{
+			"xl/_rels/workbook.xml.rels": `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+				`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.bin"/></Relationships>`,
+			"xl/worksheets/sheet1.bin": "\x81\x01\x00"}), ReadOptions{}, ErrXLSB, `sheet "S"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"math"
 	"strings"
 	"sync"
 
@@ -99,6 +100,12 @@ func (wb *Workbook) Rows(ctx context.Context, index int) (*Rows, error) {
 	info := wb.sheets[index]
 	if info.Part == "" {
 		return nil, &ReadError{File: wb.file, Sheet: info.Name, Err: fmt.Errorf("%w: the workbook lists the sheet but no part holds it", ErrMissingPart)}
+	}
+	if binaryPart(info.Part) {
+		return nil, &ReadError{File: wb.file, Part: info.Part, Sheet: info.Name, Err: ErrXLSB}
+	}
+	if binaryPart(wb.sstPart) || binaryPart(wb.stylesPart) {
+		return nil, &ReadError{File: wb.file, Part: info.Part, Sheet: info.Name, Err: ErrXLSB}
 	}
 	sst, err := wb.loadSST()
 	if err != nil {
@@ -216,6 +223,15 @@ func (r *Rows) Next() bool {
 			}
 			r.rawLinks = append(r.rawLinks, c.links...)
 			err := c.err
+			switch limits := r.wb.limits; {
+			case err != nil:
+			case len(r.merges) > limits.MaxMergedCells:
+				err = &ReadError{File: r.wb.file, Part: r.info.Part, Sheet: r.info.Name,
+					Err: fmt.Errorf("%w: more than %d merged ranges (Limits.MaxMergedCells)", ErrLimit, limits.MaxMergedCells)}
+			case len(r.rawLinks) > limits.MaxHyperlinks:
+				err = &ReadError{File: r.wb.file, Part: r.info.Part, Sheet: r.info.Name,
+					Err: fmt.Errorf("%w: more than %d hyperlinks (Limits.MaxHyperlinks)", ErrLimit, limits.MaxHyperlinks)}
+			}
 			r.free <- c
 			if err != nil {
 				r.fail(err)
@@ -606,6 +622,9 @@ func (p *sheetParser) fastCell(c *chunk, b []byte, prev int) (n, col int, err er
 // prev's when it has none.
 func cellColumn(ref []byte, prev int) (int, error) {
 	if ref == nil {
+		if prev >= MaxColumns {
+			return prev + 1, fmt.Errorf("%w: a cell after column %s, past the last column (XFD)", ErrMalformed, ColumnName(MaxColumns))
+		}
 		return prev + 1, nil
 	}
 	col, ok := refColumn(ref)
@@ -620,10 +639,10 @@ func (p *sheetParser) newValue(col int, style []byte) (Value, error) {
 	v := Value{col: int32(col), date1904: p.date1904}
 	if len(style) > 0 {
 		n, ok := atoiBytes(style)
-		if !ok {
+		if !ok || n > math.MaxUint32 {
 			return v, fmt.Errorf("%w: style index %q", ErrMalformed, style)
 		}
-		v.style = int32(n)
+		v.style = uint32(n)
 	}
 	return v, nil
 }
@@ -640,7 +659,7 @@ func (p *sheetParser) value(c *chunk, v Value, typ, text []byte, hasV, hasIS boo
 		}
 		i, ok := atoiBytes(trimSpace(text))
 		s, found := p.sst.get(i)
-		if !ok || !found {
+		if !ok || !found || i > math.MaxUint32 {
 			return fmt.Errorf("%w: shared string index %q, the table has %d", ErrMalformed, text, p.sst.len())
 		}
 		v.typ, v.text = TypeString, s

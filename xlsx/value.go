@@ -32,7 +32,7 @@ type Value struct {
 	typ      CellType
 	class    fmtClass
 	date1904 bool
-	style    int32
+	style    uint32
 	num      float64
 	text     []byte
 	formula  []byte
