@@ -173,3 +173,69 @@ func TestConvertReadBack(t *testing.T) {
 		t.Errorf("rollover stats %+v", st)
 	}
 }
+
+// writeCSV writes one sheet of cells and returns it as text in opts'
+// format.
+func writeCSV(t *testing.T, rows [][]xlsx.Cell, opts csvsheet.WriteOptions) string {
+	t.Helper()
+	var book bytes.Buffer
+	w, err := xlsx.NewWriter(&book, xlsx.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := w.AddSheet("S", xlsx.SheetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if err := sh.WriteRow(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wb, err := xlsx.NewReader(bytes.NewReader(book.Bytes()), int64(book.Len()), xlsx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := wb.Rows(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	var out bytes.Buffer
+	if _, err := csvsheet.WriteWith(context.Background(), &out, rs, opts); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+func TestEscapeFormulas(t *testing.T) {
+	rows := [][]xlsx.Cell{
+		{xlsx.String("=HYPERLINK(\"http://x\",\"y\")"), xlsx.String("+1"), xlsx.String("-2"), xlsx.String("@SUM(A1)")},
+		{xlsx.String("\tTAB"), xlsx.String("\rCR"), xlsx.String("plain, text"), xlsx.Int(-5)},
+		{xlsx.Float(-0.5), xlsx.Bool(true), xlsx.String("a=b"), xlsx.String("")},
+	}
+	cases := []struct {
+		opts csvsheet.WriteOptions
+		want string
+	}{
+		{csvsheet.WriteOptions{Format: csvsheet.CSV},
+			"\"=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",+1,-2,@SUM(A1)\n\"\tTAB\",\"\rCR\",\"plain, text\",-5\n-0.5,TRUE,a=b,\n"},
+		{csvsheet.WriteOptions{Format: csvsheet.CSV, EscapeFormulas: true},
+			"\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",\"'+1\",\"'-2\",\"'@SUM(A1)\"\n\"'\tTAB\",\"'\rCR\",\"plain, text\",-5\n-0.5,TRUE,a=b,\n"},
+		{csvsheet.WriteOptions{Format: csvsheet.TSV, EscapeFormulas: true},
+			"\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"\t\"'+1\"\t\"'-2\"\t\"'@SUM(A1)\"\n\"'\tTAB\"\t\"'\rCR\"\tplain, text\t-5\n-0.5\tTRUE\ta=b\t\n"},
+		// JSON lines are data for programs: never changed.
+		{csvsheet.WriteOptions{Format: csvsheet.JSONL, EscapeFormulas: true},
+			`{"sheet":"S","row":1,"values":["=HYPERLINK(\"http://x\",\"y\")","+1","-2","@SUM(A1)"]}` + "\n" +
+				`{"sheet":"S","row":2,"values":["\tTAB","\rCR","plain, text",-5]}` + "\n" +
+				`{"sheet":"S","row":3,"values":[-0.5,true,"a=b",""]}` + "\n"},
+	}
+	for _, c := range cases {
+		if got := writeCSV(t, rows, c.opts); got != c.want {
+			t.Errorf("%+v:\n got %q\nwant %q", c.opts, got, c.want)
+		}
+	}
+}

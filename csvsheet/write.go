@@ -48,11 +48,32 @@ type WriteStats struct {
 	Cells int // non-empty cells
 }
 
+// WriteOptions configure WriteWith.
+type WriteOptions struct {
+	Format Format
+	// EscapeFormulas guards CSV and TSV output against formula injection
+	// (OWASP's "CSV injection"): a spreadsheet that opens the file runs
+	// any field that begins with =, +, - or @ (and some that begin with a
+	// tab or CR) as a formula, so text cells that begin so are written
+	// with an apostrophe in front, which spreadsheets show as text. Use
+	// it for files that people will open in a spreadsheet and whose text
+	// came from someone else; leave it off for files that programs read,
+	// since it changes the text. Numbers, dates and booleans are never
+	// changed; JSON lines are not affected.
+	EscapeFormulas bool
+}
+
 // Write writes the rows of one sheet to w in the given format. Numbers
 // are written in their shortest round-trip form, dates and times in ISO
 // 8601, booleans as TRUE/FALSE (true/false in JSON), errors as their
 // code. It stops at the first error of the reader, of w, or of ctx.
 func Write(ctx context.Context, w io.Writer, rows *xlsx.Rows, f Format) (WriteStats, error) {
+	return WriteWith(ctx, w, rows, WriteOptions{Format: f})
+}
+
+// WriteWith is Write with options.
+func WriteWith(ctx context.Context, w io.Writer, rows *xlsx.Rows, opts WriteOptions) (WriteStats, error) {
+	f := opts.Format
 	bw := bufio.NewWriterSize(w, 256<<10)
 	sheet := AppendJSONString(nil, rows.Sheet().Name)
 	var st WriteStats
@@ -87,7 +108,7 @@ func Write(ctx context.Context, w io.Writer, rows *xlsx.Rows, f Format) (WriteSt
 				for ; col < c.Col(); col++ {
 					line = append(line, sep)
 				}
-				line = appendField(line, c, sep)
+				line = appendField(line, c, sep, opts.EscapeFormulas)
 			}
 			// Pad to the widest record so far (usually the header), so
 			// that readers expecting rectangles get them.
@@ -160,12 +181,19 @@ func appendInt(dst []byte, n int) []byte {
 }
 
 // appendField writes a cell as a CSV field, quoted when it holds the
-// separator, a quote or a line break, or starts with a space.
-func appendField(dst []byte, c *xlsx.Value, sep byte) []byte {
-	if t := c.Type(); t != xlsx.TypeString && t != xlsx.TypeError {
+// separator, a quote or a line break, or starts with a space; with
+// escape, text that a spreadsheet would run as a formula gets an
+// apostrophe in front and is quoted.
+func appendField(dst []byte, c *xlsx.Value, sep byte, escape bool) []byte {
+	t := c.Type()
+	if t != xlsx.TypeString && t != xlsx.TypeError {
 		return c.AppendText(dst)
 	}
 	text := c.Bytes()
+	if escape && t == xlsx.TypeString && len(text) > 0 && formulaStart(text[0]) {
+		dst = append(dst, '"', '\'')
+		return appendQuoted(dst, text)
+	}
 	quote := len(text) > 0 && (text[0] == ' ' || text[0] == '\t')
 	if !quote {
 		for _, b := range text {
@@ -178,7 +206,17 @@ func appendField(dst []byte, c *xlsx.Value, sep byte) []byte {
 	if !quote {
 		return append(dst, text...)
 	}
-	dst = append(dst, '"')
+	return appendQuoted(append(dst, '"'), text)
+}
+
+// formulaStart reports whether a field beginning with b may be taken
+// for a formula by a spreadsheet (OWASP's list).
+func formulaStart(b byte) bool {
+	return b == '=' || b == '+' || b == '-' || b == '@' || b == '\t' || b == '\r'
+}
+
+// appendQuoted writes text with its quotes doubled, and the closing quote.
+func appendQuoted(dst, text []byte) []byte {
 	for _, b := range text {
 		if b == '"' {
 			dst = append(dst, '"')

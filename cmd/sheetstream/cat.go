@@ -19,6 +19,7 @@ func catCmd() *cobra.Command {
 	var (
 		sheet, format string
 		cells, all    bool
+		escape        bool
 		workers       int
 	)
 	cmd := &cobra.Command{
@@ -65,7 +66,7 @@ dates as ISO 8601 (2024-02-29T00:00:00; a time of day as 13:45:00).`,
 					}
 					fmt.Fprintf(out, "# %s\n", s.Name)
 				}
-				if err := catSheet(cmd.Context(), out, wb, s, f, table); err != nil {
+				if err := catSheet(cmd.Context(), out, wb, s, csvsheet.WriteOptions{Format: f, EscapeFormulas: escape}, table); err != nil {
 					return err
 				}
 			}
@@ -77,8 +78,11 @@ dates as ISO 8601 (2024-02-29T00:00:00; a time of day as 13:45:00).`,
 	cmd.Flags().BoolVar(&cells, "cells", false, "with --format jsonl: one object per non-empty cell")
 	cmd.Flags().BoolVar(&all, "all-sheets", false, "print every worksheet")
 	cmd.Flags().IntVar(&workers, "workers", 0, "parsing goroutines (0: one per CPU)")
+	cmd.Flags().BoolVar(&escape, "escape-formulas", false, escapeFormulasHelp)
 	return cmd
 }
+
+const escapeFormulasHelp = "csv/tsv: put an apostrophe before text starting with = + - @ tab or CR, so a spreadsheet does not run it (CSV injection)"
 
 // pickSheets finds the sheets a command works on: the one named (or
 // numbered from 1), every worksheet, or the first worksheet.
@@ -117,7 +121,7 @@ func pickSheets(wb *xlsx.Workbook, name string, all bool) ([]xlsx.SheetInfo, err
 	return out, nil
 }
 
-func catSheet(ctx context.Context, w io.Writer, wb *xlsx.Workbook, s xlsx.SheetInfo, f csvsheet.Format, table bool) error {
+func catSheet(ctx context.Context, w io.Writer, wb *xlsx.Workbook, s xlsx.SheetInfo, opts csvsheet.WriteOptions, table bool) error {
 	rows, err := wb.Rows(ctx, s.Index)
 	if err != nil {
 		return err
@@ -126,7 +130,7 @@ func catSheet(ctx context.Context, w io.Writer, wb *xlsx.Workbook, s xlsx.SheetI
 	if table {
 		return writeTable(w, rows)
 	}
-	_, err = csvsheet.Write(ctx, w, rows, f)
+	_, err = csvsheet.WriteWith(ctx, w, rows, opts)
 	return err
 }
 

@@ -16,6 +16,7 @@ import (
 func convertCmd() *cobra.Command {
 	var (
 		noInfer, noHeader bool
+		escape            bool
 		sheet, delimiter  string
 	)
 	cmd := &cobra.Command{
@@ -37,7 +38,7 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 				if cmd.Flags().Changed("sheet") {
 					name = sheet
 				}
-				return convertWorkbook(cmd, in, out, name)
+				return convertWorkbook(cmd, in, out, name, escape)
 			}
 			if !strings.EqualFold(filepath.Ext(out), ".xlsx") && out != "-" {
 				return fmt.Errorf("%s: only .xlsx output is supported", out)
@@ -94,6 +95,7 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 	cmd.Flags().BoolVar(&noHeader, "no-header", false, "the first row is data, not a header")
 	cmd.Flags().StringVar(&sheet, "sheet", "Sheet1", "sheet name")
 	cmd.Flags().StringVar(&delimiter, "delimiter", "", `field delimiter (default from the extension; "tab" or \t for tabs)`)
+	cmd.Flags().BoolVar(&escape, "escape-formulas", false, escapeFormulasHelp)
 	return cmd
 }
 
@@ -104,7 +106,7 @@ func isWorkbook(path string) bool {
 
 // convertWorkbook writes one sheet of a workbook as text, in the format
 // out's extension names.
-func convertWorkbook(cmd *cobra.Command, in, out, sheet string) error {
+func convertWorkbook(cmd *cobra.Command, in, out, sheet string, escape bool) error {
 	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), ".")
 	if out == "-" {
 		ext = "csv"
@@ -131,7 +133,7 @@ func convertWorkbook(cmd *cobra.Command, in, out, sheet string) error {
 	if err != nil {
 		return err
 	}
-	st, err := csvsheet.Write(cmd.Context(), o.Writer(), rows, f)
+	st, err := csvsheet.WriteWith(cmd.Context(), o.Writer(), rows, csvsheet.WriteOptions{Format: f, EscapeFormulas: escape})
 	if err != nil {
 		o.abort()
 		return err
