@@ -386,10 +386,11 @@ func (imp *importer) value(c *xlsx.Value, t ColumnType) (any, error) {
 			}
 			return n, nil
 		}
-		if c.Type() != xlsx.TypeNumber || f != math.Trunc(f) || math.Abs(f) > 1<<63 {
+		n, ok := wholeInt64(f)
+		if c.Type() != xlsx.TypeNumber || !ok {
 			return bad()
 		}
-		return int64(f), nil
+		return n, nil
 	case ColumnFloat:
 		if c.Type() == xlsx.TypeString {
 			f, err := strconv.ParseFloat(strings.TrimSpace(string(c.Bytes())), 64)
@@ -751,3 +752,12 @@ func (s *copySource) Next() bool {
 func (s *copySource) Values() ([]any, error) { return s.cur, nil }
 
 func (s *copySource) Err() error { return s.err }
+
+// wholeInt64 converts a whole number within int64's range: -2^63 is, 2^63
+// is not (a float64 comparison with 1<<63 must be strict on that side).
+func wholeInt64(f float64) (int64, bool) {
+	if f != math.Trunc(f) || f < -(1<<63) || f >= 1<<63 {
+		return 0, false
+	}
+	return int64(f), true
+}

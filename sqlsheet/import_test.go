@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -231,5 +232,31 @@ func TestImportProgress(t *testing.T) {
 	}
 	if st.Rows != 20000 || len(seen) < 3 || seen[len(seen)-1] != 20000 || !slices.IsSorted(seen) {
 		t.Errorf("rows %d, progress %v", st.Rows, seen)
+	}
+}
+
+// TestImportIntegerEdges appends numbers at both ends of a BIGINT's range:
+// -2^63 loads, 2^63 (one past the largest) is refused, never wrapped.
+func TestImportIntegerEdges(t *testing.T) {
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "edges.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db, `CREATE TABLE n (v BIGINT)`)
+	low := importBook(t, [][]xlsx.Cell{{xlsx.String("v")}, {xlsx.Float(-(1 << 63))}, {xlsx.Float(1<<63 - 1024)}, {xlsx.Int(-42)}})
+	if _, err := sqlsheet.Import(context.Background(), db, low, 0, sqlsheet.ImportOptions{Table: "n", Mode: sqlsheet.Append}); err != nil {
+		t.Fatal(err)
+	}
+	if got := dump(t, db, "n"); strings.Join(got, ",") != fmt.Sprintf("%d,-42,%d", int64(math.MinInt64), int64(1<<63-1024)) {
+		t.Errorf("n: %q", got)
+	}
+	high := importBook(t, [][]xlsx.Cell{{xlsx.String("v")}, {xlsx.Int(7)}, {xlsx.Float(1 << 63)}})
+	_, err = sqlsheet.Import(context.Background(), db, high, 0, sqlsheet.ImportOptions{Table: "n", Mode: sqlsheet.Append})
+	if !errors.Is(err, sqlsheet.ErrBadCell) || !strings.Contains(err.Error(), "A3") {
+		t.Errorf("2^63: %v, want ErrBadCell naming A3", err)
+	}
+	if got := dump(t, db, "n"); len(got) != 3 {
+		t.Errorf("a failed append changed the table: %q", got)
 	}
 }
