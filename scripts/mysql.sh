@@ -20,8 +20,8 @@ fi
 
 if ! command -v mariadbd >/dev/null 2>&1; then
   echo "== installing MariaDB" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  (apt-get update -qq && apt-get install -y -qq mariadb-server) >&2
+  . "$(dirname "$0")/apt.sh"
+  apt_install mariadb-server
 fi
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/sheetstream-mysql.XXXXXX")

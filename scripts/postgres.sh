@@ -17,8 +17,8 @@ if ! command -v initdb >/dev/null 2>&1; then
   bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
   if [ -z "$bin" ]; then
     echo "== installing PostgreSQL" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >&2 && apt-get install -y -qq postgresql >&2
+    . "$(dirname "$0")/apt.sh"
+    apt_install postgresql
     bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
   fi
   export PATH="$bin:$PATH"

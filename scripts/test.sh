@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+. scripts/apt.sh
+
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/sheetstream"
 mkdir -p "$cache"
 
@@ -22,16 +24,14 @@ export SHEETSTREAM_PYTHON="$venv/bin/python"
 # LibreOffice, which re-saves workbooks in the tests.
 if ! command -v soffice >/dev/null 2>&1; then
   echo "== installing LibreOffice"
-  export DEBIAN_FRONTEND=noninteractive
-  (apt-get update -qq && apt-get install -y -qq libreoffice-calc-nogui) >/dev/null
+  apt_install libreoffice-calc-nogui 2>/dev/null
 fi
 export SHEETSTREAM_SOFFICE="$(command -v soffice)"
 
 # Chromium and playwright-core, for the web page's end-to-end test.
 if [ ! -x /usr/bin/chromium ]; then
   echo "== installing Chromium"
-  export DEBIAN_FRONTEND=noninteractive
-  (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null
+  apt_install chromium 2>/dev/null
 fi
 export SHEETSTREAM_CHROMIUM=/usr/bin/chromium
 playwright_version=1.65.1

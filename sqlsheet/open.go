@@ -2,7 +2,10 @@ package sqlsheet
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 
 	_ "github.com/go-sql-driver/mysql" // mysql:// and mariadb://
@@ -16,9 +19,11 @@ import (
 // github.com/xo/dburl.
 func Open(url string) (*sql.DB, error) { return open(url, false) }
 
-// OpenReadOnly is Open for a service that must never write: SQLite
-// connections refuse writes (query_only). PostgreSQL and MySQL have no
-// such connection setting; run their queries in read-only transactions.
+// OpenReadOnly is Open for exports and a service that must never write:
+// a SQLite file must exist (a mistyped path is an error, not a new empty
+// database) and is opened read-only, its connections refusing writes
+// (query_only). PostgreSQL and MySQL have no such connection setting; run
+// their queries in read-only transactions.
 func OpenReadOnly(url string) (*sql.DB, error) { return open(url, true) }
 
 func open(url string, readOnly bool) (*sql.DB, error) {
@@ -34,6 +39,18 @@ func open(url string, readOnly bool) (*sql.DB, error) {
 		path, _, _ := strings.Cut(dsn, "?")
 		dsn = "file:" + path + "?_pragma=busy_timeout(5000)"
 		d := &sqliteDriver{dsn: dsn}
+		if readOnly && !strings.Contains(path, ":memory:") {
+			fi, err := os.Stat(path)
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				return nil, fmt.Errorf("sqlite: %s: no such database file", path)
+			case err != nil:
+				return nil, fmt.Errorf("sqlite: %w", err)
+			case !fi.Mode().IsRegular():
+				return nil, fmt.Errorf("sqlite: %s: not a database file", path)
+			}
+			dsn += "&mode=ro"
+		}
 		if readOnly {
 			// A service opens many connections: a 512 KiB page cache each
 			// instead of SQLite's 2 MiB default.

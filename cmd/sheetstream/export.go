@@ -95,7 +95,13 @@ autofilter and fitted column widths; results past 1,048,575 rows continue on
 			default:
 				return fmt.Errorf("--binary must be placeholder, hex or base64")
 			}
-			db, err := sqlsheet.Open(dbURL)
+			// An export only reads: a SQLite file must exist and is opened
+			// read-only (the demo writes its database first).
+			open := sqlsheet.OpenReadOnly
+			if demo {
+				open = sqlsheet.Open
+			}
+			db, err := open(dbURL)
 			if err != nil {
 				return err
 			}

@@ -122,3 +122,28 @@ func TestExportCommand(t *testing.T) {
 		t.Errorf("tables workbook: %v %v", r.Error, r.Sheets)
 	}
 }
+
+// TestVersionAndMissingDatabase: --version names the commit when the
+// build recorded it; an export from a SQLite path that does not exist
+// fails naming it and creates no file there.
+func TestVersionAndMissingDatabase(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "sheetstream")
+	if out, err := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil || !strings.HasPrefix(string(out), "sheetstream version ") {
+		t.Errorf("--version: %v %q", err, out)
+	}
+	if head, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil && !strings.Contains(string(out), string(head[:12])) {
+		t.Errorf("--version %q does not name commit %s", out, head[:12])
+	}
+	typo := filepath.Join(t.TempDir(), "typo.db")
+	msg, err := exec.Command(bin, "export", "--db", "sqlite:"+typo, "--table", "orders", "-o", filepath.Join(t.TempDir(), "o.xlsx")).CombinedOutput()
+	if err == nil || !strings.Contains(string(msg), typo+": no such database file") {
+		t.Errorf("export from a missing file: %v %q", err, msg)
+	}
+	if _, err := os.Stat(typo); !os.IsNotExist(err) {
+		t.Errorf("the export created %s", typo)
+	}
+}
