@@ -115,6 +115,9 @@ func (s *Stats) add(o Stats) {
 
 const progressEvery = 8192
 
+// sampleBytes bounds the values of the rows sampled for column widths.
+const sampleBytes = 4 << 20
+
 // Export runs each query and writes its rows to a sheet of w, in order. It
 // does not close w. Cancelling ctx stops the running query.
 //
@@ -146,7 +149,7 @@ func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, op
 	}
 	var st Stats
 	for i, q := range queries {
-		qs, err := exportQuery(ctx, on, q, sheetFor(q, i), w, progressFrom(opts, st.Rows), kind == "sqlite")
+		qs, err := exportQuery(ctx, on, q, sheetFor(q, i), w, progressFrom(opts, st.Rows), kind == "sqlite", i == len(queries)-1)
 		st.add(qs)
 		if err != nil {
 			return st, err
@@ -175,13 +178,30 @@ func setTimeout(ctx context.Context, tx *sql.Tx, kind string, timeout time.Durat
 }
 
 // exportQuery runs one query through database/sql.
-func exportQuery(ctx context.Context, db querier, q Query, sheet string, w *xlsx.Writer, opts Options, dynamic bool) (Stats, error) {
-	rows, err := db.QueryContext(ctx, q.SQL, q.Args...)
+func exportQuery(ctx context.Context, db querier, q Query, sheet string, w *xlsx.Writer, opts Options, dynamic, last bool) (Stats, error) {
+	qctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	rows, err := db.QueryContext(qctx, q.SQL, q.Args...)
 	if err != nil {
 		return Stats{}, fmt.Errorf("sheet %q: query: %w", sheet, err)
 	}
-	defer rows.Close()
-	return exportRows(ctx, rows, w, sheet, opts, dynamic)
+	st, err := exportRows(ctx, rows, w, sheet, opts, dynamic)
+	stopEarly(st, err, opts, last, cancel)
+	rows.Close()
+	return st, err
+}
+
+// stopEarly cancels a query whose rows the export will not read to the
+// end: it failed, or it has the MaxRows it wanted. Closing its rows
+// instead would read the rest (PostgreSQL and MySQL send the whole result
+// and their drivers drain it), which for a preview of a large table is
+// the work of the whole query. A query with more after it in the same
+// transaction is drained all the same: a cancelled statement aborts a
+// PostgreSQL transaction, and MySQL's driver drops the connection.
+func stopEarly(st Stats, err error, opts Options, last bool, cancel context.CancelFunc) {
+	if err != nil || last && opts.MaxRows > 0 && st.Rows >= opts.MaxRows {
+		cancel()
+	}
 }
 
 // sheetFor names query i's sheet.
@@ -310,9 +330,17 @@ func (e *exporter) run(ctx context.Context, rows source) error {
 	}
 	var sample [][]xlsx.Cell
 	e.cv.clone = true
-	for len(sample) < n && rows.Next() {
+	held, ended := 0, false // the sample is bounded in bytes too
+	for len(sample) < n && held < sampleBytes {
+		if !rows.Next() {
+			ended = true
+			break
+		}
 		if err := rows.scan(e.cols); err != nil {
 			return fmt.Errorf("sheet %q, row %d: %w", e.base, len(sample)+2, err)
+		}
+		for _, c := range e.cols {
+			held += c.cutValue()
 		}
 		cells := make([]xlsx.Cell, len(e.cols))
 		if err := e.row(cells, len(sample)+2); err != nil {
@@ -327,7 +355,7 @@ func (e *exporter) run(ctx context.Context, rows source) error {
 			return err
 		}
 	}
-	if len(sample) == n && !limited {
+	if !ended && !(limited && int64(len(sample)) >= e.opts.MaxRows) {
 		if err := e.pipe(ctx, rows); err != nil {
 			return err
 		}

@@ -7,9 +7,13 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	_ "github.com/go-sql-driver/mysql" // mysql:// and mariadb://
-	_ "github.com/jackc/pgx/v5/stdlib" // postgres://
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/xo/dburl"
 )
 
@@ -26,7 +30,13 @@ func Open(url string) (*sql.DB, error) { return open(url, false) }
 // their queries in read-only transactions.
 func OpenReadOnly(url string) (*sql.DB, error) { return open(url, true) }
 
+// open opens url; its errors never show the URL's password.
 func open(url string, readOnly bool) (*sql.DB, error) {
+	db, err := openURL(url, readOnly)
+	return db, RedactError(err, url)
+}
+
+func openURL(url string, readOnly bool) (*sql.DB, error) {
 	u, err := dburl.Parse(url)
 	if err != nil {
 		return nil, fmt.Errorf("database URL: %w", err)
@@ -65,18 +75,23 @@ func open(url string, readOnly bool) (*sql.DB, error) {
 		// Each query runs once: server-side statement caching buys nothing
 		// and fails ("cached plan must not change result type") when a
 		// table is replaced under a cached SELECT *.
-		if !strings.Contains(dsn, "default_query_exec_mode") {
-			sep := "?"
-			if strings.Contains(dsn, "?") {
-				sep = "&"
-			}
-			if strings.Contains(dsn, "://") {
-				dsn += sep + "default_query_exec_mode=exec"
-			} else {
-				dsn += " default_query_exec_mode=exec"
-			}
+		dsn = withDefault(dsn, "default_query_exec_mode", "exec")
+		// A server that does not answer fails the connection instead of
+		// holding an export (and a service slot) indefinitely.
+		dsn = withDefault(dsn, "connect_timeout", "10")
+		cfg, err := pgx.ParseConfig(dsn)
+		if err != nil {
+			return nil, err
 		}
+		// A cancelled query (a preview that has its rows, a client that
+		// went away) is cancelled on the server too, instead of the
+		// connection being dropped while the server works on.
+		cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
+			return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: 2 * time.Second}
+		}
+		return stdlib.OpenDB(*cfg), nil
 	case "mysql":
+		dsn = withDefault(dsn, "timeout", "10s")
 	default:
 		return nil, fmt.Errorf("database URL: unsupported database %q (use sqlite:, postgres:// or mysql://)", u.Scheme)
 	}
@@ -85,6 +100,21 @@ func open(url string, readOnly bool) (*sql.DB, error) {
 		return nil, err
 	}
 	return db, nil
+}
+
+// withDefault adds param=value to a DSN, URL or key/value form, unless
+// the DSN sets param itself.
+func withDefault(dsn, param, value string) string {
+	if strings.Contains(dsn, param+"=") {
+		return dsn
+	}
+	if !strings.Contains(dsn, "://") && strings.Contains(dsn, "=") && !strings.Contains(dsn, "?") && !strings.Contains(dsn, "@") {
+		return dsn + " " + param + "=" + value // key/value DSN
+	}
+	if strings.Contains(dsn, "?") {
+		return dsn + "&" + param + "=" + value
+	}
+	return dsn + "?" + param + "=" + value
 }
 
 // Kind names the database behind db, by its driver: "sqlite", "postgres",

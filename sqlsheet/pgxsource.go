@@ -70,12 +70,19 @@ func exportPostgres(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Q
 			// column types, and no statement is cached (a table replaced
 			// under a cached plan would fail).
 			args := append([]any{pgx.QueryExecModeDescribeExec, binaryResults}, q.Args...)
-			rows, err := on.Query(ctx, q.SQL, args...)
+			qctx, cancel := context.WithCancel(ctx)
+			rows, err := on.Query(qctx, q.SQL, args...)
 			if err != nil {
+				cancel()
 				return fmt.Errorf("sheet %q: query: %w", name, err)
 			}
 			qs, err := exportSource(ctx, newPgxSource(rows), pgxColumns(rows, pc.TypeMap()), w, name, progressFrom(opts, st.Rows), false)
+			// With the query cancelled, Close reads only what the server
+			// sent before the cancel took effect (pgx then waits a moment,
+			// so that the cancel cannot reach the connection's next query).
+			stopEarly(qs, err, opts, i == len(queries)-1, cancel)
 			rows.Close()
+			cancel()
 			st.add(qs)
 			if err != nil {
 				return err

@@ -13,7 +13,19 @@ import (
 // and the caller's goroutine writes them. The xlsx.Writer is only ever
 // used from the caller's goroutine.
 
-const batchRows = 256
+// A batch holds at most batchRows rows and batchCells cells, and stops
+// taking rows once its values hold batchBytes: with three batches in
+// flight, an export's rows in memory stay bounded in bytes as well as in
+// rows, however wide the table or long its values (each is cut to
+// maxValueBytes first).
+const (
+	batchRows  = 256
+	batchCells = 4096
+	batchBytes = 1 << 20
+)
+
+// rowsPerBatch is how many rows of n columns a batch takes.
+func rowsPerBatch(n int) int { return max(1, min(batchRows, batchCells/max(n, 1))) }
 
 type batch struct {
 	rows  int
@@ -33,6 +45,7 @@ type batch struct {
 func (e *exporter) scanner(rows source, limit int64, full chan<- *batch, free <-chan *batch, stop <-chan struct{}) {
 	defer close(full)
 	n := len(e.cols)
+	perBatch := rowsPerBatch(n)
 	var scanned int64
 	for {
 		var b *batch
@@ -42,11 +55,16 @@ func (e *exporter) scanner(rows source, limit int64, full chan<- *batch, free <-
 			return
 		}
 		b.rows, b.arena, b.err, b.errCol = 0, b.arena[:0], nil, 0
-		if cap(b.cells) < batchRows*n {
-			b.cells = make([]xlsx.Cell, batchRows*n)
+		if cap(b.cells) < perBatch*n {
+			b.cells = make([]xlsx.Cell, perBatch*n)
 		}
+		held := 0 // bytes of the batch's values
+		short := false
 	fill:
-		for b.rows < batchRows {
+		for b.rows < perBatch {
+			if held >= batchBytes {
+				break
+			}
 			if limit > 0 && scanned == limit {
 				break
 			}
@@ -54,14 +72,17 @@ func (e *exporter) scanner(rows source, limit int64, full chan<- *batch, free <-
 				if err := rows.Err(); err != nil {
 					b.err = err
 				}
+				short = true
 				break
 			}
 			if err := rows.scan(e.cols); err != nil {
 				b.err = err
+				short = true
 				break
 			}
 			row := b.cells[b.rows*n : (b.rows+1)*n]
 			for j, c := range e.cols {
+				held += c.cutValue()
 				if c.raw != nil {
 					// Cells made from the arena still point into its old
 					// array when it grows, which keeps their bytes.
@@ -71,18 +92,22 @@ func (e *exporter) scanner(rows source, limit int64, full chan<- *batch, free <-
 				}
 				if err := e.cv.cell(&row[j], c); err != nil {
 					b.err, b.errCol = err, j+1
+					short = true
 					break fill
 				}
 			}
 			b.rows++
 			scanned++
 		}
+		if limit > 0 && scanned == limit {
+			short = true
+		}
 		select {
 		case full <- b:
 		case <-stop:
 			return
 		}
-		if b.rows < batchRows { // the rows ended, failed or reached the limit
+		if short { // the rows ended, failed or reached the limit
 			return
 		}
 	}

@@ -1,6 +1,7 @@
 package sqlsheet
 
 import (
+	"bytes"
 	"database/sql"
 	"encoding/base64"
 	"encoding/hex"
@@ -36,6 +37,8 @@ type column struct {
 	raw sql.RawBytes
 	v   any
 	tag valueTag // how the value was read, when read from SQLite directly
+	// cutFrom is the length of the value before cutValue cut it (0: whole).
+	cutFrom int
 
 	width int // widest value sampled, in characters
 }
@@ -79,6 +82,50 @@ type converter struct {
 	loc   *time.Location
 	warn  *Warnings
 	clone bool // copy text out of the scan buffers (rows kept for sampling)
+	// cutFrom is the full length of the value being converted when it
+	// was cut (column.cutFrom): its text is truncated whatever remains.
+	cutFrom int
+}
+
+// maxValueBytes is the most of a value an export keeps: any text a cell
+// holds (32,767 UTF-16 units are at most 98,301 bytes of UTF-8), and more
+// than the hex or base64 text of a binary value needs. A longer value is
+// cut to it before it is copied or converted, so that a table of large
+// values costs no more memory than one of values a cell can hold.
+const maxValueBytes = 3*xlsx.MaxCellChars + 3
+
+// cutBytes cuts b to at most maxValueBytes, on a UTF-8 boundary.
+func cutBytes(b []byte) []byte {
+	n := maxValueBytes
+	for i := 0; i < 3 && b[n]&0xC0 == 0x80; i++ {
+		n--
+	}
+	return b[:n]
+}
+
+// cutValue cuts the scanned value of c to maxValueBytes, remembering its
+// length. It returns the bytes of the value the row now holds.
+func (c *column) cutValue() int {
+	c.cutFrom = 0
+	if len(c.raw) > maxValueBytes {
+		c.cutFrom = len(c.raw)
+		c.raw = cutBytes(c.raw)
+	}
+	switch v := c.v.(type) {
+	case string:
+		if len(v) > maxValueBytes {
+			c.cutFrom = len(v)
+			c.v = string(cutBytes([]byte(v[:maxValueBytes+1])))
+		}
+		return len(c.raw) + len(c.v.(string))
+	case []byte:
+		if len(v) > maxValueBytes {
+			c.cutFrom = len(v)
+			c.v = bytes.Clone(cutBytes(v))
+		}
+		return len(c.raw) + len(c.v.([]byte))
+	}
+	return len(c.raw)
 }
 
 // The conversions store into the cell they are given: an xlsx.Cell is a
@@ -105,13 +152,15 @@ func (cv *converter) null(dst *xlsx.Cell) {
 // text makes a text cell, truncating text longer than a cell holds (or
 // failing under Strict).
 func (cv *converter) text(dst *xlsx.Cell, s string) error {
-	if len(s) > xlsx.MaxCellChars {
-		if cut := truncateUTF16(s, xlsx.MaxCellChars); len(cut) < len(s) {
+	if len(s) > xlsx.MaxCellChars || cv.cutFrom > 0 {
+		if cut := truncateUTF16(s, xlsx.MaxCellChars); len(cut) < len(s) || cv.cutFrom > 0 {
 			if cv.opts.Strict {
 				return xlsx.ErrCellTooLong
 			}
 			cv.warn.Truncated++
-			s = cut
+			// A copy, so that the cell does not keep a long value alive.
+			s = strings.Clone(cut)
+			cv.cutFrom = 0 // counted once, whatever text() calls follow
 		}
 	}
 	if cv.clone {
@@ -237,18 +286,24 @@ func (cv *converter) time(dst *xlsx.Cell, c *column, t time.Time) error {
 }
 
 func (cv *converter) binary(dst *xlsx.Cell, b []byte) error {
+	size := len(b)
+	if cv.cutFrom > 0 {
+		size = cv.cutFrom
+	}
 	switch cv.opts.Binary {
 	case BinaryHex:
 		return cv.text(dst, hex.EncodeToString(b))
 	case BinaryBase64:
 		return cv.text(dst, base64.StdEncoding.EncodeToString(b))
 	}
-	*dst = xlsx.String("<binary " + strconv.Itoa(len(b)) + " bytes>")
+	cv.cutFrom = 0 // the placeholder is the whole value
+	*dst = xlsx.String("<binary " + strconv.Itoa(size) + " bytes>")
 	return nil
 }
 
 // cell converts c's scanned value into dst.
 func (cv *converter) cell(dst *xlsx.Cell, c *column) error {
+	cv.cutFrom = c.cutFrom
 	if c.tag != tagNone {
 		return cv.taggedCell(dst, c)
 	}
@@ -293,6 +348,9 @@ func (cv *converter) cell(dst *xlsx.Cell, c *column) error {
 
 // rawCell converts a value scanned as text by the column's kind.
 func (cv *converter) rawCell(dst *xlsx.Cell, c *column, raw string) error {
+	if cv.cutFrom > 0 && c.kind != kindBinary {
+		return cv.text(dst, raw) // no number or date is that long
+	}
 	switch c.kind {
 	case kindDecimal:
 		return cv.decimal(dst, c, raw)
