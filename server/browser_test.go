@@ -34,7 +34,9 @@ func TestWebPage(t *testing.T) {
 		Title, Filename, Saved, Status, NumberAlign string
 		PreviewRows                                 int
 		Bytes                                       int64
+		CSP                                         string
 		HeaderTypes, FirstRow, FailedRequests       []string
+		CSPViolations                               []string
 	}
 	if err := json.Unmarshal(stdout, &r); err != nil {
 		t.Fatalf("report %s: %v", stdout, err)
@@ -42,6 +44,9 @@ func TestWebPage(t *testing.T) {
 	if r.Title != "Items" || r.PreviewRows != 2 || strings.Join(r.HeaderTypes, ",") != "number,string,number,date,bool" ||
 		strings.Join(r.FirstRow, "|") != "4,998|item 4998|1,249.5|2025-09-11|FALSE" || r.NumberAlign != "right" {
 		t.Errorf("preview: %+v", r)
+	}
+	if !strings.Contains(r.CSP, "default-src 'self'") || len(r.CSPViolations) != 0 {
+		t.Errorf("Content-Security-Policy %q; violations: %q", r.CSP, r.CSPViolations)
 	}
 	if r.Filename != "items.xlsx" || !strings.HasPrefix(r.Status, "Done: items.xlsx") || len(r.FailedRequests) != 0 {
 		t.Errorf("download: %+v", r)

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/sheetstream/sheetstream/xlsx"
 )
 
 // Config is the service's configuration file: where to listen, the
@@ -18,9 +21,14 @@ import (
 //	listen: 127.0.0.1:8080
 //	database: sqlite:shop.db          # the default for every export
 //	token_env: SHEETSTREAM_TOKEN      # bearer token (or token: ...)
+//	public: false                     # true: allow a non-loopback listen without a token
+//	allowed_hosts: [sheets.example.com] # Host names besides IPs and localhost
 //	max_concurrent: 8                 # exports running at once
-//	queue_timeout: 10s                # then 429 with Retry-After
+//	memory_budget_mib: 128            # what running exports may use together
+//	max_connections: 10               # per database
+//	queue_timeout: 10s                # waiting for a slot or connection, then 429
 //	statement_timeout: 5m             # PostgreSQL and MySQL
+//	write_timeout: 30s                # a client that takes no bytes that long loses its download
 //	shutdown_timeout: 30s
 //	memory_limit_mib: 192             # soft limit for the Go heap
 //	exports:
@@ -34,14 +42,34 @@ import (
 //	      - name: Orders
 //	        sql: SELECT * FROM orders WHERE ordered_at >= :since AND (:city = '' OR city = :city)
 type Config struct {
-	Listen           string   `yaml:"listen"`
-	Database         string   `yaml:"database"`
-	Token            string   `yaml:"token"`
-	TokenEnv         string   `yaml:"token_env"`
-	MaxConcurrent    int      `yaml:"max_concurrent"`
+	Listen   string `yaml:"listen"`
+	Database string `yaml:"database"`
+	Token    string `yaml:"token"`
+	TokenEnv string `yaml:"token_env"`
+	// Public allows listening on an address other hosts reach without a
+	// token: anyone who can connect can then read every export.
+	Public bool `yaml:"public"`
+	// AllowedHosts are the names clients may use in the Host header,
+	// besides IP addresses, localhost and the listen address's host;
+	// "*" allows any. Without this check a web page could read the
+	// exports through DNS rebinding.
+	AllowedHosts  []string `yaml:"allowed_hosts"`
+	MaxConcurrent int      `yaml:"max_concurrent"`
+	// MemoryBudgetMiB is the memory running exports may use together
+	// (default 128): each takes DownloadMemory of it, so at most
+	// MemoryBudgetMiB / DownloadMemory run at once, whatever
+	// max_concurrent says; the rest wait in the queue.
+	MemoryBudgetMiB int `yaml:"memory_budget_mib"`
+	// MaxConnections caps the open connections to each database (default
+	// 10); exports wait for one, up to queue_timeout.
+	MaxConnections   int      `yaml:"max_connections"`
 	QueueTimeout     Duration `yaml:"queue_timeout"`
 	StatementTimeout Duration `yaml:"statement_timeout"`
-	ShutdownTimeout  Duration `yaml:"shutdown_timeout"`
+	// WriteTimeout is how long a download may wait for the client to take
+	// its next chunk (default 30s); then the download is abandoned, its
+	// query cancelled and its slot freed.
+	WriteTimeout    Duration `yaml:"write_timeout"`
+	ShutdownTimeout Duration `yaml:"shutdown_timeout"`
 	// PreviewLimit caps ?limit= of previews (default 1000).
 	PreviewLimit int `yaml:"preview_limit"`
 	// MemoryLimitMiB is the Go runtime's soft memory limit for serve
@@ -112,6 +140,15 @@ func ParseConfig(b []byte) (*Config, error) {
 	if cfg.MaxConcurrent <= 0 {
 		cfg.MaxConcurrent = 8
 	}
+	if cfg.MemoryBudgetMiB <= 0 {
+		cfg.MemoryBudgetMiB = 128
+	}
+	if cfg.MaxConnections <= 0 {
+		cfg.MaxConnections = 10
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = Duration(30 * time.Second)
+	}
 	if cfg.QueueTimeout <= 0 {
 		cfg.QueueTimeout = Duration(10 * time.Second)
 	}
@@ -170,12 +207,23 @@ func ParseConfig(b []byte) (*Config, error) {
 		if len(e.Sheets) == 0 {
 			return nil, fmt.Errorf("config: export %q has no sheets", e.Name)
 		}
+		sheetNames := map[string]bool{}
 		for j, s := range e.Sheets {
 			if s == nil || s.SQL == "" {
 				return nil, fmt.Errorf("config: export %q, sheet %d: no sql", e.Name, j+1)
 			}
 			if s.Name == "" {
 				s.Name = fmt.Sprintf("Sheet%d", j+1)
+			}
+			// The rules the writer applies, checked now rather than at
+			// every download.
+			if err := xlsx.CheckSheetName(s.Name); err != nil {
+				return nil, fmt.Errorf("config: export %q, sheet %d: %w", e.Name, j+1, err)
+			}
+			if key := strings.ToLower(s.Name); sheetNames[key] {
+				return nil, fmt.Errorf("config: export %q: two sheets are named %q (Excel ignores case)", e.Name, s.Name)
+			} else {
+				sheetNames[key] = true
 			}
 			q, err := parseNamed(s.SQL)
 			if err != nil {

@@ -3,7 +3,6 @@ package server
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -107,7 +106,7 @@ func (p *Param) parse(s string) (any, error) {
 
 // values reads every parameter of an export from a query string, with
 // defaults; unknown names are refused so a typo is not silently ignored.
-func (e *Export) values(q url.Values, reserved ...string) (map[string]any, error) {
+func (e *Export) values(q map[string]string, reserved ...string) (map[string]any, error) {
 	known := map[string]bool{}
 	for _, r := range reserved {
 		known[r] = true
@@ -115,7 +114,7 @@ func (e *Export) values(q url.Values, reserved ...string) (map[string]any, error
 	out := map[string]any{}
 	for _, p := range e.Params {
 		known[p.Name] = true
-		s, given := q.Get(p.Name), q.Has(p.Name)
+		s, given := q[p.Name]
 		if !given || s == "" {
 			if p.Required && p.Default == "" {
 				return nil, &ParamError{p.Name, "is required"}

@@ -155,7 +155,9 @@ func newFixture(t *testing.T, maxConcurrent int, extra string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv)
+	ts := httptest.NewUnstartedServer(srv)
+	ts.Config = srv.HTTPServer()
+	ts.Start()
 	t.Cleanup(func() { ts.Close(); srv.Close() })
 	return &fixture{t: t, srv: srv, ts: ts, url: ts.URL, log: logs}
 }
@@ -176,6 +178,30 @@ func (f *fixture) get(path string, hdr ...string) (*http.Response, []byte) {
 		f.t.Fatalf("%s: reading the body: %v", path, err)
 	}
 	return resp, body
+}
+
+// checkInternalError gets path and wants a 500 whose body has an error id
+// and not the database's words (detail), which the log has under that id.
+func (f *fixture) checkInternalError(path, detail string) {
+	f.t.Helper()
+	resp, body := f.get(path)
+	var withID struct {
+		ID string `json:"error_id"`
+	}
+	json.Unmarshal(body, &withID)
+	if resp.StatusCode != 500 || withID.ID == "" || strings.Contains(string(body), detail) {
+		f.t.Errorf("%s: %d %s; want 500 with an error id and without %q", path, resp.StatusCode, body, detail)
+		return
+	}
+	for _, line := range strings.Split(f.log.String(), "\n") {
+		if strings.Contains(line, "error_id="+withID.ID) {
+			if !strings.Contains(line, detail) {
+				f.t.Errorf("%s: the log line of error %s lacks %q: %s", path, withID.ID, detail, line)
+			}
+			return
+		}
+	}
+	f.t.Errorf("%s: no log line names error %s:\n%s", path, withID.ID, f.log.String())
 }
 
 func (f *fixture) metric(name string) string {
@@ -271,9 +297,7 @@ func TestServiceSQLite(t *testing.T) {
 		}
 	}
 	// Only configured queries run, and not even they can write.
-	if resp, body := f.get("/exports/writer.xlsx"); resp.StatusCode != 500 || !strings.Contains(string(body), "readonly") {
-		t.Errorf("a writing export: %d %s", resp.StatusCode, body)
-	}
+	f.checkInternalError("/exports/writer.xlsx", "readonly")
 	if resp, body := f.get("/healthz"); resp.StatusCode != 200 || string(body) != "ok\n" {
 		t.Errorf("healthz: %d %s", resp.StatusCode, body)
 	}
@@ -430,22 +454,21 @@ exports:
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(cfg, nil)
+	logs := &syncBuffer{}
+	srv, err := New(cfg, slog.New(slog.NewTextHandler(logs, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Close()
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
-	f := &fixture{t: t, srv: srv, ts: ts, url: ts.URL}
+	f := &fixture{t: t, srv: srv, ts: ts, url: ts.URL, log: logs}
 
 	resp, body := f.get("/exports/items.xlsx?from=4999&since=" + url.QueryEscape("2025-01-01"))
 	if got := readBook(t, body)["Sheet1"]; resp.StatusCode != 200 || strings.Join(got, ",") != "id|name|price|day,4999|item 4999|1249.75|2025-09-12T00:00:00,5000|item 5000|1250|2025-09-13T00:00:00" {
 		t.Errorf("download: %d %q", resp.StatusCode, got)
 	}
-	if resp, body := f.get("/exports/writer.xlsx"); resp.StatusCode != 500 || !strings.Contains(string(body), "read-only") {
-		t.Errorf("a writing export: %d %s", resp.StatusCode, body)
-	}
+	f.checkInternalError("/exports/writer.xlsx", "read-only")
 	r, err := http.Get(f.url + "/exports/failing.xlsx")
 	if err != nil {
 		t.Fatal(err)

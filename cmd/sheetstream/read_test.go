@@ -233,6 +233,7 @@ func TestServeShutdown(t *testing.T) {
 	bin := buildCLI(t)
 	dir := t.TempDir()
 	config := filepath.Join(dir, "exports.yaml")
+	os.WriteFile(filepath.Join(dir, "unused.db"), nil, 0o644) // an empty file is an empty database
 	os.WriteFile(config, []byte(`
 database: sqlite:`+filepath.Join(dir, "unused.db")+`
 exports:
@@ -292,5 +293,51 @@ exports:
 	}
 	if _, err := http.Get("http://" + addr + "/healthz"); err == nil {
 		t.Error("serve still answers after shutdown")
+	}
+}
+
+// TestServeExposure: serve refuses an address other machines reach
+// without a token, unless the configuration says public: true, and a
+// missing SQLite file is an error at startup, not an empty database.
+func TestServeExposure(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "shop.db")
+	os.WriteFile(db, nil, 0o644)
+	write := func(name, extra, database string) string {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, []byte(extra+"\ndatabase: sqlite:"+database+"\nexports: [{name: a, sheets: [{sql: 'SELECT 1'}]}]\n"), 0o644)
+		return path
+	}
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command(bin, args...)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := run("serve", "--config", write("open.yaml", "", db), "--listen", "0.0.0.0:0")
+	if err == nil || !strings.Contains(out, "without a token") || !strings.Contains(out, "public: true") {
+		t.Errorf("0.0.0.0 without a token: %v %s", err, out)
+	}
+	out, err = run("serve", "--config", write("typo.yaml", "", filepath.Join(dir, "shpo.db")), "--listen", "127.0.0.1:0")
+	if err == nil || !strings.Contains(out, "shpo.db: no such database file") {
+		t.Errorf("a missing database: %v %s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "shpo.db")); !os.IsNotExist(err) {
+		t.Errorf("serve created the mistyped database")
+	}
+	// public: true starts (and is stopped here).
+	cmd := exec.Command(bin, "serve", "--config", write("public.yaml", "public: true", db), "--listen", "0.0.0.0:0")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var logs strings.Builder
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() && !strings.Contains(logs.String(), "serving") {
+		logs.WriteString(lines.Text() + "\n")
+	}
+	if !strings.Contains(logs.String(), "serving") || !strings.Contains(logs.String(), "without a token on purpose") {
+		t.Errorf("public: true: %s", logs.String())
 	}
 }

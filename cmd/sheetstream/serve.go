@@ -29,7 +29,9 @@ func serveCmd() *cobra.Command {
   GET /api/exports/NAME/preview?limit=50 the first rows, typed, as JSON
   GET /healthz, GET /metrics             health check and Prometheus metrics
 
-It listens on 127.0.0.1:8080 unless the file or --listen says otherwise.
+It listens on 127.0.0.1:8080 unless the file or --listen says otherwise. An
+address other machines reach needs a token (token or token_env), or
+public: true in the file to serve without one on purpose.
 SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -56,7 +58,14 @@ SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 			if err != nil {
 				return err
 			}
-			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+			if err := cfg.CheckListener(ln.Addr()); err != nil {
+				ln.Close()
+				return err
+			}
+			if cfg.Token == "" && !ln.Addr().(*net.TCPAddr).IP.IsLoopback() {
+				log.Warn("serving without a token on purpose (public: true): anyone who reaches this address reads every export", "listen", ln.Addr().String())
+			}
+			hs := srv.HTTPServer()
 			done := make(chan error, 1)
 			go func() { done <- hs.Serve(ln) }()
 			fmt.Fprintf(os.Stderr, "sheetstream: serving %d export(s) on http://%s/\n", len(cfg.Exports), ln.Addr())

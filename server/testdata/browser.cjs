@@ -21,7 +21,15 @@ const { chromium } = require("playwright-core");
       const why = (r.failure() || {}).errorText;
       if (!(r.url().includes("/exports/") && why === "net::ERR_ABORTED")) failed.push(r.url() + " " + why);
     });
-    await page.goto(url);
+    // The page runs under the service's Content-Security-Policy: anything
+    // it blocks (an inline script or style, a request elsewhere) counts.
+    const csp = [];
+    page.on("console", m => { if (m.text().includes("Content Security Policy")) csp.push(m.text()); });
+    await page.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", e => console.log("Content Security Policy violation: " + e.violatedDirective + " " + e.blockedURI));
+    });
+    const response = await page.goto(url);
+    report.csp = (await response.allHeaders())["content-security-policy"] || "";
     const section = page.locator("#export-items");
     await section.waitFor();
     report.title = await section.locator("h2").textContent();
@@ -44,6 +52,7 @@ const { chromium } = require("playwright-core");
     report.status = await section.locator(".status").textContent();
     report.bytes = Number(await section.locator(".status").getAttribute("data-bytes"));
     report.failedRequests = failed;
+    report.cspViolations = csp;
   } finally {
     await browser.close();
   }

@@ -1,0 +1,147 @@
+"use strict";
+const $ = (sel, el = document) => el.querySelector(sel);
+const el = (tag, props = {}, ...kids) => {
+  const e = Object.assign(document.createElement(tag), props);
+  for (const k of kids) e.append(k);
+  return e;
+};
+const headers = () => {
+  const t = sessionStorage.getItem("sheetstream-token");
+  return t ? { Authorization: "Bearer " + t } : {};
+};
+$("#auth").addEventListener("submit", ev => {
+  ev.preventDefault();
+  sessionStorage.setItem("sheetstream-token", $("#token").value);
+  load();
+});
+
+async function errorText(resp) {
+  try { return (await resp.json()).error || resp.statusText; } catch { return resp.statusText; }
+}
+
+function fmtBytes(n) {
+  if (n < 1024) return n + " B";
+  if (n < 1 << 20) return (n / 1024).toFixed(1) + " KiB";
+  return (n / (1 << 20)).toFixed(1) + " MiB";
+}
+
+function input(p) {
+  let field;
+  const attrs = { name: p.name, required: p.required && !p.default };
+  if (p.choices && p.choices.length) {
+    field = el("select", attrs, ...p.choices.map(c => el("option", { value: c, textContent: c })));
+    if (p.default) field.value = p.default;
+  } else if (p.type === "bool") {
+    field = el("select", attrs, el("option", { value: "", textContent: "—" }),
+      el("option", { value: "true", textContent: "true" }), el("option", { value: "false", textContent: "false" }));
+    field.value = p.default || "";
+  } else {
+    const type = { int: "number", float: "number", date: "date", datetime: "datetime-local" }[p.type] || "text";
+    field = el("input", Object.assign(attrs, { type, value: p.default || "" }));
+    if (p.type === "float") field.step = "any";
+    if (p.type === "datetime") field.step = "1";
+  }
+  return el("label", { title: p.description || "" }, p.name + (p.required ? " *" : ""), field);
+}
+
+function query(form) {
+  const q = new URLSearchParams();
+  for (const [k, v] of new FormData(form)) if (v !== "") q.set(k, v);
+  return q;
+}
+
+function cellText(c) {
+  if (c.type === "date") return c.value.replace("T", " ").replace(/ 00:00:00$/, "");
+  if (c.type === "bool") return c.value ? "TRUE" : "FALSE";
+  if (c.type === "number") return c.value.toLocaleString(undefined, { maximumFractionDigits: 15 });
+  return String(c.value);
+}
+
+async function preview(exp, form, box, status) {
+  status.className = "status";
+  status.textContent = "Loading preview…";
+  const q = query(form);
+  q.set("limit", "50");
+  const resp = await fetch(`api/exports/${encodeURIComponent(exp.name)}/preview?${q}`, { headers: headers() });
+  if (!resp.ok) {
+    status.className = "status error";
+    status.textContent = await errorText(resp);
+    return;
+  }
+  const data = await resp.json();
+  const types = data.columns.map((_, i) => (data.rows.find(r => r[i]) || [])[i]?.type || "empty");
+  const table = el("table", { className: "preview-table" },
+    el("thead", {}, el("tr", {}, ...data.columns.map((c, i) =>
+      el("th", {}, c, el("span", { className: "type", textContent: types[i] }))))),
+    el("tbody", {}, ...data.rows.map(r => el("tr", {}, ...data.columns.map((_, i) => {
+      const c = r[i];
+      return c ? el("td", { className: c.type, textContent: cellText(c), title: c.type })
+               : el("td", { className: "empty" });
+    })))));
+  box.replaceChildren(table);
+  status.textContent = `${data.rows.length} row${data.rows.length === 1 ? "" : "s"} of sheet “${data.sheet}”`;
+}
+
+async function download(exp, form, status, button) {
+  status.className = "status";
+  status.textContent = "Starting…";
+  button.disabled = true;
+  try {
+    const resp = await fetch(`exports/${encodeURIComponent(exp.name)}.xlsx?${query(form)}`, { headers: headers() });
+    if (!resp.ok) throw new Error(await errorText(resp));
+    const reader = resp.body.getReader();
+    const chunks = [];
+    let received = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      received += value.length;
+      status.textContent = `Received ${fmtBytes(received)}…`;
+    }
+    const blob = new Blob(chunks, { type: resp.headers.get("Content-Type") });
+    const a = el("a", { href: URL.createObjectURL(blob), download: exp.name + ".xlsx" });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+    status.textContent = `Done: ${exp.name}.xlsx, ${fmtBytes(received)}`;
+    status.dataset.bytes = String(received);
+  } catch (e) {
+    status.className = "status error";
+    status.textContent = "Download failed: " + (e.message || e);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function load() {
+  const list = $("#exports");
+  const resp = await fetch("api/exports", { headers: headers() });
+  if (resp.status === 401) {
+    $("#auth").style.display = "flex";
+    list.textContent = "This service needs an access token.";
+    return;
+  }
+  if (!resp.ok) {
+    list.textContent = await errorText(resp);
+    return;
+  }
+  $("#auth").style.display = "none";
+  const { exports } = await resp.json();
+  list.replaceChildren(...exports.map(exp => {
+    const status = el("div", { className: "status", role: "status" });
+    const box = el("div", { className: "preview" });
+    const dl = el("button", { type: "submit", textContent: "Download .xlsx", className: "download" });
+    const pv = el("button", { type: "button", textContent: "Preview", className: "secondary preview-button" });
+    const form = el("form", {}, ...(exp.params || []).map(input), pv, dl);
+    form.addEventListener("submit", ev => { ev.preventDefault(); download(exp, form, status, dl); });
+    pv.addEventListener("click", () => { if (form.reportValidity()) preview(exp, form, box, status); });
+    const sheets = exp.sheets.map(s => s.name).join(", ");
+    return el("section", { className: "export", id: "export-" + exp.name },
+      el("h2", { textContent: exp.title }),
+      el("p", { textContent: (exp.description || "") + (sheets ? ` Sheets: ${sheets}.` : "") }),
+      form, status, box);
+  }));
+}
+load();
