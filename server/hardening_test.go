@@ -2,7 +2,6 @@ package server
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -130,11 +129,9 @@ func TestServiceHeaders(t *testing.T) {
 	if resp.Header.Get("X-Accel-Buffering") != "no" {
 		t.Errorf("download headers: %v", resp.Header)
 	}
-	resp, body := f.get("/")
-	if strings.Contains(string(body), "<script>") || strings.Contains(string(body), "<style>") {
+	if _, body := f.get("/"); strings.Contains(string(body), "<script>") || strings.Contains(string(body), "<style>") {
 		t.Errorf("the page has inline script or style, which its policy blocks")
 	}
-	_ = resp
 }
 
 // TestServiceHEAD answers with the headers of a download or preview and
@@ -237,10 +234,10 @@ func TestHealthCached(t *testing.T) {
 
 func TestConfigSheetNames(t *testing.T) {
 	for yaml, want := range map[string]string{
-		"database: d\nexports: [{name: q, sheets: [{name: Q1/Q2, sql: 'SELECT 1'}]}]":                                        `export "q", sheet 1: invalid sheet name: "Q1/Q2" contains`,
-		"database: d\nexports: [{name: q, sheets: [{name: 'x', sql: 'SELECT 1'}, {name: History, sql: 'SELECT 1'}]}]":      `export "q", sheet 2`,
-		"database: d\nexports: [{name: q, sheets: [{name: Data, sql: 'SELECT 1'}, {name: DATA, sql: 'SELECT 1'}]}]":        `two sheets are named "DATA"`,
-		"database: d\nexports: [{name: q, sheets: [{name: 'a very long sheet name of 32 chars', sql: 'SELECT 1'}]}]": "longer than 31",
+		"database: d\nexports: [{name: q, sheets: [{name: Q1/Q2, sql: 'SELECT 1'}]}]":                                 `export "q", sheet 1: invalid sheet name: "Q1/Q2" contains`,
+		"database: d\nexports: [{name: q, sheets: [{name: 'x', sql: 'SELECT 1'}, {name: History, sql: 'SELECT 1'}]}]": `export "q", sheet 2`,
+		"database: d\nexports: [{name: q, sheets: [{name: Data, sql: 'SELECT 1'}, {name: DATA, sql: 'SELECT 1'}]}]":   `two sheets are named "DATA"`,
+		"database: d\nexports: [{name: q, sheets: [{name: 'a very long sheet name of 32 chars', sql: 'SELECT 1'}]}]":  "longer than 31",
 	} {
 		if _, err := ParseConfig([]byte(yaml)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %s", yaml, err, want)
@@ -360,5 +357,4 @@ exports:
 	}
 	f.checkInternalError("/exports/secret.xlsx", "secret_internal_table")
 	f.checkInternalError("/api/exports/secret/preview", "secret_internal_table")
-	_ = context.Background
 }
