@@ -28,6 +28,13 @@ if ! command -v soffice >/dev/null 2>&1; then
 fi
 export SHEETSTREAM_SOFFICE="$(command -v soffice)"
 
+# nginx, the reverse proxy the service is tested behind.
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  echo "== installing nginx"
+  apt_install nginx-light 2>/dev/null
+fi
+export SHEETSTREAM_NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+
 # Chromium and playwright-core, for the web page's end-to-end test.
 if [ ! -x /usr/bin/chromium ]; then
   echo "== installing Chromium"
