@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"net/http"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -53,11 +54,12 @@ func (m *metrics) serve(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s gauge\n%s %d\n", name, help, name, name, v)
 	}
 	gauge("sheetstream_downloads_in_flight", "Exports being streamed now.", m.inFlight.Load())
-	gauge("sheetstream_downloads_queued", "Requests waiting for a free export slot.", m.queued.Load())
+	gauge("sheetstream_downloads_queued", "Requests waiting for a free export slot or database connection.", m.queued.Load())
+	gauge("go_goroutines", "Goroutines in the server.", int64(runtime.NumGoroutine()))
 	fmt.Fprintf(&b, "# HELP sheetstream_rejected_total Requests refused with 429 after waiting for a slot.\n# TYPE sheetstream_rejected_total counter\nsheetstream_rejected_total %d\n", m.rejected.Load())
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	b.WriteString("# HELP sheetstream_downloads_total Finished downloads by export and status (ok, cancelled, error).\n# TYPE sheetstream_downloads_total counter\n")
+	b.WriteString("# HELP sheetstream_downloads_total Finished downloads by export and status (ok; cancelled: the client went away; stalled: it took no bytes within write_timeout; error).\n# TYPE sheetstream_downloads_total counter\n")
 	keys := make([][2]string, 0, len(m.downloads))
 	for k := range m.downloads {
 		keys = append(keys, k)

@@ -373,6 +373,18 @@ func (c *clientWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+func (c *clientWriter) flush() error {
+	if c.err != nil {
+		return c.err
+	}
+	c.rc.SetWriteDeadline(time.Now().Add(c.timeout))
+	if err := c.rc.Flush(); err != nil {
+		c.err = err
+		c.cancel()
+	}
+	return c.err
+}
+
 // downloadHeaders are the headers of a download, for GET and HEAD.
 func downloadHeaders(h http.Header, e *Export) {
 	h.Set("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
@@ -418,6 +430,11 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 		s.metrics.rows(e.Name, st.Rows)
 		if err == nil {
 			err = xw.Close()
+		}
+		if err == nil {
+			// What the response writer still buffers, so that "ok" means
+			// every byte went out (a stalled client fails here).
+			err = cw.flush()
 		}
 	}
 	s.metrics.bytes(e.Name, cw.n)

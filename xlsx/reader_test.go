@@ -395,3 +395,25 @@ func TestClassifyFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestStyleIndexUnsigned: a style index past int32 (but within the
+// unsigned 32 bits the format allows) reads as itself, never negative.
+func TestStyleIndexUnsigned(t *testing.T) {
+	data := pkg(t, minimal(`<row r="1"><c r="A1" s="2147483648"><v>1</v></c><c r="B1" s="4294967295"><v>2</v></c></row>`, nil))
+	wb, err := NewReader(bytes.NewReader(data), int64(len(data)), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := wb.Rows(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		t.Fatal(rows.Err())
+	}
+	cells := rows.Row().Cells
+	if cells[0].Style() != 2147483648 || cells[1].Style() != 4294967295 || cells[0].Type() != TypeNumber {
+		t.Errorf("styles %d, %d", cells[0].Style(), cells[1].Style())
+	}
+}

@@ -1,18 +1,27 @@
 // Command loadtest downloads one export many times at once from a running
 // sheetstream serve, and reports time to first byte, total time,
-// throughput and the server's peak RSS. Every file is saved for
-// validation.
+// throughput and the server's peak RSS. Every file a client read to its
+// end is saved for validation.
 //
 //	loadtest -url http://127.0.0.1:8080/exports/big.xlsx -c 64 -pid 1234 -out dir
+//
+// With faults (-stall, -drop, -kill-cmd) it adds misbehaving clients and
+// reports instead how every download ended and how the server recovered:
+//
+//	loadtest -url ... -c 64 -stall 8 -drop 8 -kill-after 1s -kill-cmd "psql ..." -metrics http://127.0.0.1:8080/metrics
 package main
 
 import (
+	"bufio"
 	"flag"
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -36,16 +45,73 @@ func rssKiB(pid int, field string) int64 {
 }
 
 func pct(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
 	return d[min(len(d)-1, int(float64(len(d))*p))]
 }
 
+// metric reads one unlabelled value from the server's /metrics.
+func metric(metricsURL, name string) int64 {
+	resp, err := http.Get(metricsURL)
+	if err != nil {
+		return -1
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+			n, _ := strconv.ParseInt(v, 10, 64)
+			return n
+		}
+	}
+	return -1
+}
+
+// stall requests the export on a raw connection with a small receive
+// buffer and reads nothing more than the first bytes until told to, then
+// reports whether the response it finally reads is complete.
+func stall(u *url.URL, release <-chan struct{}) (complete bool, err error) {
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		return false, err
+	}
+	defer conn.Close()
+	conn.(*net.TCPConn).SetReadBuffer(4096)
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", u.RequestURI(), u.Host)
+	br := bufio.NewReaderSize(conn, 4096)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		return false, err
+	}
+	<-release
+	conn.SetReadDeadline(time.Now().Add(time.Minute))
+	_, err = io.Copy(io.Discard, resp.Body)
+	return err == nil, err
+}
+
 func main() {
-	url := flag.String("url", "", "download URL")
-	c := flag.Int("c", 64, "concurrent downloads")
+	target := flag.String("url", "", "download URL")
+	c := flag.Int("c", 64, "concurrent downloads that read to the end")
 	pid := flag.Int("pid", 0, "server process, for its RSS")
 	out := flag.String("out", "", "folder for the files")
+	stalls := flag.Int("stall", 0, "clients that stop reading after the headers")
+	stallURL := flag.String("stall-url", "", "what the stalled clients download (default: -url)")
+	drops := flag.Int("drop", 0, "clients that disconnect after their first 64 KiB")
+	killAfter := flag.Duration("kill-after", time.Second, "when to run -kill-cmd")
+	killCmd := flag.String("kill-cmd", "", "shell command run once mid-run (kills database backends)")
+	metricsURL := flag.String("metrics", "", "the server's /metrics, for the fault report")
 	flag.Parse()
 	os.MkdirAll(*out, 0o755)
+	u, err := url.Parse(*target)
+	if err != nil {
+		log.Fatal(err)
+	}
+	faults := *stalls > 0 || *drops > 0 || *killCmd != ""
+	var goroutinesBefore int64
+	if *metricsURL != "" {
+		goroutinesBefore = metric(*metricsURL, "go_goroutines")
+	}
 	var peak int64
 	stop := make(chan struct{})
 	go func() {
@@ -58,47 +124,143 @@ func main() {
 			}
 		}
 	}()
-	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: *c, MaxIdleConnsPerHost: *c}}
-	ttfb := make([]time.Duration, *c)
-	total := make([]time.Duration, *c)
+	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: *c + *drops, MaxIdleConnsPerHost: *c + *drops}}
+	ttfb := make([]time.Duration, 0, *c)
+	total := make([]time.Duration, 0, *c)
 	var bytes int64
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	// How the downloads ended: complete (read to a clean end), aborted
+	// (the transfer failed), refused (a status other than 200).
+	ended := map[string]int{}
+	count := func(k string) { mu.Lock(); ended[k]++; mu.Unlock() }
+	release := make(chan struct{})
+	su := u
+	if *stallURL != "" {
+		if su, err = url.Parse(*stallURL); err != nil {
+			log.Fatal(err)
+		}
+	}
+	var stallResults sync.WaitGroup
+	for range *stalls {
+		stallResults.Go(func() {
+			if complete, err := stall(su, release); complete {
+				count("stalled, yet complete")
+			} else {
+				count("stalled, seen as failed")
+				if os.Getenv("LOADTEST_VERBOSE") != "" {
+					log.Printf("stalled client: %v", err)
+				}
+			}
+		})
+	}
 	start := time.Now()
-	for i := range *c {
-		wg.Add(1)
+	for i := range *drops {
+		wg.Go(func() {
+			resp, err := client.Get(*target)
+			if err != nil {
+				log.Fatalf("drop %d: %v", i, err)
+			}
+			io.ReadFull(resp.Body, make([]byte, 64<<10))
+			resp.Body.Close() // mid-stream
+			count("dropped by the client")
+		})
+	}
+	if *killCmd != "" {
 		go func() {
-			defer wg.Done()
+			time.Sleep(*killAfter)
+			out, err := exec.Command("sh", "-c", *killCmd).CombinedOutput()
+			log.Printf("kill command: %v %s", err, out)
+		}()
+	}
+	var lastEnd time.Time
+	for i := range *c {
+		wg.Go(func() {
 			t0 := time.Now()
-			resp, err := client.Get(*url)
+			resp, err := client.Get(*target)
 			if err != nil {
 				log.Fatal(err)
 			}
 			defer resp.Body.Close()
 			if resp.StatusCode != 200 {
-				log.Fatalf("download %d: status %d", i, resp.StatusCode)
+				if !faults {
+					log.Fatalf("download %d: status %d", i, resp.StatusCode)
+				}
+				count(fmt.Sprintf("refused with %d", resp.StatusCode))
+				return
 			}
-			f, _ := os.Create(filepath.Join(*out, fmt.Sprintf("d%02d.xlsx", i)))
+			path := filepath.Join(*out, fmt.Sprintf("d%03d.xlsx", i))
+			f, _ := os.Create(path)
 			buf := make([]byte, 32<<10)
 			n, err := resp.Body.Read(buf)
-			ttfb[i] = time.Since(t0)
+			first := time.Since(t0)
 			f.Write(buf[:n])
 			m, err2 := io.CopyBuffer(f, resp.Body, buf)
-			if (err != nil && err != io.EOF) || err2 != nil {
-				log.Fatalf("download %d: %v %v", i, err, err2)
-			}
 			f.Close()
-			total[i] = time.Since(t0)
 			mu.Lock()
+			if now := time.Now(); now.After(lastEnd) {
+				lastEnd = now
+			}
+			mu.Unlock()
+			if (err != nil && err != io.EOF) || err2 != nil {
+				if !faults {
+					log.Fatalf("download %d: %v %v", i, err, err2)
+				}
+				os.Rename(path, path+".aborted")
+				count("aborted, seen as failed")
+				return
+			}
+			count("complete")
+			mu.Lock()
+			ttfb = append(ttfb, first)
+			total = append(total, time.Since(t0))
 			bytes += int64(n) + m
 			mu.Unlock()
-		}()
+		})
 	}
 	wg.Wait()
 	wall := time.Since(start)
-	close(stop)
 	sort.Slice(ttfb, func(i, j int) bool { return ttfb[i] < ttfb[j] })
 	sort.Slice(total, func(i, j int) bool { return total[i] < total[j] })
-	fmt.Printf("%d\t%.2f\t%.1f\t%.3f\t%.3f\t%.2f\t%.2f\t%.1f\n", *c, wall.Seconds(), float64(bytes)/wall.Seconds()/(1<<20),
-		pct(ttfb, 0.5).Seconds(), pct(ttfb, 0.99).Seconds(), pct(total, 0.5).Seconds(), pct(total, 0.99).Seconds(), float64(peak)/1024)
+	if !faults {
+		close(stop)
+		fmt.Printf("%d\t%.2f\t%.1f\t%.3f\t%.3f\t%.2f\t%.2f\t%.1f\n", *c, wall.Seconds(), float64(bytes)/wall.Seconds()/(1<<20),
+			pct(ttfb, 0.5).Seconds(), pct(ttfb, 0.99).Seconds(), pct(total, 0.5).Seconds(), pct(total, 0.99).Seconds(), float64(peak)/1024)
+		return
+	}
+	// Recovery: the stalled clients still hold their sockets; the server
+	// must free their slots by itself (write_timeout).
+	recovered := time.Duration(-1)
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if metric(*metricsURL, "sheetstream_downloads_in_flight") == 0 {
+			recovered = time.Since(lastEnd)
+			break
+		}
+	}
+	close(release)
+	stallResults.Wait()
+	// One more download must go through at once.
+	resp, err := client.Get(*target)
+	after := "failed"
+	if err == nil {
+		if n, err := io.Copy(io.Discard, resp.Body); err == nil && resp.StatusCode == 200 && n > 0 {
+			after = "ok"
+		}
+		resp.Body.Close()
+	}
+	client.CloseIdleConnections()
+	time.Sleep(500 * time.Millisecond)
+	goroutinesAfter := metric(*metricsURL, "go_goroutines")
+	close(stop)
+	keys := make([]string, 0, len(ended))
+	for k := range ended {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %d", k, ended[k]))
+	}
+	fmt.Printf("%s\t%.2f\t%.1f\t%.1f\t%s\t%d -> %d\n", strings.Join(parts, ", "), wall.Seconds(), recovered.Seconds(),
+		float64(peak)/1024, after, goroutinesBefore, goroutinesAfter)
 }
