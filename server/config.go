@@ -24,7 +24,7 @@ import (
 //	public: false                     # true: allow a non-loopback listen without a token
 //	allowed_hosts: [sheets.example.com] # Host names besides IPs and localhost
 //	max_concurrent: 8                 # exports running at once
-//	memory_budget_mib: 128            # what running exports may use together
+//	memory_budget_mib: 128            # what running exports may use together (3 MiB each)
 //	max_connections: 10               # per database
 //	queue_timeout: 10s                # waiting for a slot or connection, then 429
 //	statement_timeout: 5m             # PostgreSQL and MySQL

@@ -107,30 +107,37 @@ func cutBytes(b []byte) []byte {
 // length. It returns the bytes of the value the row now holds.
 func (c *column) cutValue() int {
 	c.cutFrom = 0
-	if len(c.raw) > maxValueBytes {
-		c.cutFrom = len(c.raw)
+	n := len(c.raw)
+	if n > maxValueBytes {
+		c.cutFrom = n
 		c.raw = cutBytes(c.raw)
+		n = len(c.raw)
 	}
+	if c.v != nil { // a value scanned by its Go type
+		n += c.cutAny()
+	}
+	return n
+}
+
+func (c *column) cutAny() int {
 	switch v := c.v.(type) {
 	case string:
 		if len(v) > maxValueBytes {
 			c.cutFrom = len(v)
-			c.v = string(cutBytes([]byte(v[:maxValueBytes+1])))
+			v = string(cutBytes([]byte(v[:maxValueBytes+1])))
+			c.v = v
 		}
-		return len(c.raw) + len(c.v.(string))
+		return len(v)
 	case []byte:
 		if len(v) > maxValueBytes {
 			c.cutFrom = len(v)
-			c.v = bytes.Clone(cutBytes(v))
+			v = bytes.Clone(cutBytes(v))
+			c.v = v
 		}
-		return len(c.raw) + len(c.v.([]byte))
+		return len(v)
 	}
-	return len(c.raw)
+	return 0
 }
-
-// The conversions store into the cell they are given: an xlsx.Cell is a
-// large value, and returning one through each layer cost more than the
-// conversion itself. put and null are small enough to be inlined.
 
 // put stores cell in dst with the column's number format.
 func (c *column) put(dst *xlsx.Cell, cell xlsx.Cell) {
