@@ -28,7 +28,7 @@ var (
 	ErrEncrypted     = errors.New("password-protected workbook (an encrypted OLE container, not a zip); save it without a password first")
 	ErrLegacyXLS     = errors.New("legacy Excel 97-2003 (.xls) workbook, not XLSX")
 	ErrODF           = errors.New("OpenDocument spreadsheet (.ods), not XLSX")
-	ErrXLSB          = errors.New("Excel binary workbook (.xlsb), not XLSX; save it as .xlsx first")
+	ErrXLSB          = errors.New("binary Excel workbook (.xlsb), not XLSX; save it as .xlsx first")
 	ErrMissingPart   = errors.New("missing part")
 	ErrDuplicatePart = errors.New("the package holds two parts with this name")
 	ErrLimit         = errors.New("limit exceeded")
