@@ -119,6 +119,9 @@ exports:
   - name: big
     sheets:
       - sql: WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM g WHERE x < 3000000) SELECT x, 'row ' || x AS label FROM g
+  - name: noise
+    sheets:
+      - sql: WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM g WHERE x < 40000) SELECT x, hex(randomblob(600)) AS h FROM g
   - name: failing
     sheets:
       - sql: WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM g WHERE x < 300000) SELECT x, CASE WHEN x > 200000 THEN abs(-9223372036854775808) ELSE x END AS y FROM g
@@ -244,7 +247,7 @@ func TestServiceSQLite(t *testing.T) {
 
 	resp, body := f.get("/api/exports")
 	var list struct{ Exports []map[string]any }
-	if resp.StatusCode != 200 || json.Unmarshal(body, &list) != nil || len(list.Exports) != 4 || list.Exports[0]["title"] != "Items" {
+	if resp.StatusCode != 200 || json.Unmarshal(body, &list) != nil || len(list.Exports) != 5 || list.Exports[0]["title"] != "Items" {
 		t.Fatalf("list: %d %s", resp.StatusCode, body)
 	}
 	if strings.Contains(string(body), "sqlite:") || strings.Contains(string(body), "SELECT") {
