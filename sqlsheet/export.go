@@ -136,6 +136,7 @@ func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, op
 		return exportSQLite(ctx, db, path, pragmas, w, queries, opts)
 	}
 	var on querier = db
+	var kill func() // stops the running query on the server, if it can
 	if opts.ReadOnly && kind != "sqlite" {
 		tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 		if err != nil {
@@ -146,10 +147,13 @@ func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, op
 			return Stats{}, err
 		}
 		on = tx
+		if kind == "mysql" {
+			kill = mysqlKiller(ctx, db, tx)
+		}
 	}
 	var st Stats
 	for i, q := range queries {
-		qs, err := exportQuery(ctx, on, q, sheetFor(q, i), w, progressFrom(opts, st.Rows), kind == "sqlite", i == len(queries)-1)
+		qs, err := exportQuery(ctx, on, q, sheetFor(q, i), w, progressFrom(opts, st.Rows), kind == "sqlite", i == len(queries)-1, kill)
 		st.add(qs)
 		if err != nil {
 			return st, err
@@ -178,7 +182,9 @@ func setTimeout(ctx context.Context, tx *sql.Tx, kind string, timeout time.Durat
 }
 
 // exportQuery runs one query through database/sql.
-func exportQuery(ctx context.Context, db querier, q Query, sheet string, w *xlsx.Writer, opts Options, dynamic, last bool) (Stats, error) {
+// With kill, a query stopped early is killed on the server instead of
+// cancelled through its context (see mysqlKiller).
+func exportQuery(ctx context.Context, db querier, q Query, sheet string, w *xlsx.Writer, opts Options, dynamic, last bool, kill func()) (Stats, error) {
 	qctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	rows, err := db.QueryContext(qctx, q.SQL, q.Args...)
@@ -186,9 +192,31 @@ func exportQuery(ctx context.Context, db querier, q Query, sheet string, w *xlsx
 		return Stats{}, fmt.Errorf("sheet %q: query: %w", sheet, err)
 	}
 	st, err := exportRows(ctx, rows, w, sheet, opts, dynamic)
-	stopEarly(st, err, opts, last, cancel)
+	if kill != nil && ctx.Err() == nil {
+		stopEarly(st, err, opts, last, kill)
+	} else {
+		stopEarly(st, err, opts, last, cancel)
+	}
 	rows.Close()
 	return st, err
+}
+
+// mysqlKiller returns what stops tx's running query on a MySQL or MariaDB
+// server: KILL QUERY from another connection. Cancelling the context
+// races with closing the rows in go-sql-driver/mysql: when the close
+// comes first it stops watching the context and reads the whole rest of
+// the result. Killed, the query ends with an error at once and the close
+// reads only what was on its way. Nil if tx's connection id is unknown.
+func mysqlKiller(ctx context.Context, db *sql.DB, tx *sql.Tx) func() {
+	var id int64
+	if err := tx.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		return nil
+	}
+	return func() {
+		kctx, done := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer done()
+		db.ExecContext(kctx, fmt.Sprintf("KILL QUERY %d", id))
+	}
 }
 
 // stopEarly cancels a query whose rows the export will not read to the
@@ -198,7 +226,7 @@ func exportQuery(ctx context.Context, db querier, q Query, sheet string, w *xlsx
 // the work of the whole query. A query with more after it in the same
 // transaction is drained all the same: a cancelled statement aborts a
 // PostgreSQL transaction, and MySQL's driver drops the connection.
-func stopEarly(st Stats, err error, opts Options, last bool, cancel context.CancelFunc) {
+func stopEarly(st Stats, err error, opts Options, last bool, cancel func()) {
 	if err != nil || last && opts.MaxRows > 0 && st.Rows >= opts.MaxRows {
 		cancel()
 	}

@@ -77,7 +77,7 @@ func exportSQLite(ctx context.Context, db *sql.DB, path, pragmas string, w *xlsx
 				err = fmt.Errorf("sheet %q: %w", name, cerr)
 			}
 		} else {
-			qs, err = exportQuery(ctx, db, q, name, w, progressFrom(opts, st.Rows), true, i == len(queries)-1)
+			qs, err = exportQuery(ctx, db, q, name, w, progressFrom(opts, st.Rows), true, i == len(queries)-1, nil)
 		}
 		st.add(qs)
 		if err != nil {

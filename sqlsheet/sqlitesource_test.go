@@ -68,7 +68,7 @@ func TestSQLiteDirect(t *testing.T) {
 				t.Fatal(err)
 			}
 			viaSQL := exportWith(t, func(w *xlsx.Writer) (Stats, error) {
-				return exportQuery(context.Background(), db, q, "S", w, opts, true, true)
+				return exportQuery(context.Background(), db, q, "S", w, opts, true, true, nil)
 			})
 			for _, part := range []string{"xl/worksheets/sheet1.xml", "xl/sharedStrings.xml", "xl/styles.xml"} {
 				a, b := zipPart(t, direct.file, part), zipPart(t, viaSQL.file, part)
