@@ -125,14 +125,22 @@ func LoadConfig(path string) (*Config, error) {
 }
 
 // ParseConfig reads a configuration, fills in defaults and checks it:
-// unknown keys, duplicate names, parameter types and defaults, and that
-// every :name in the SQL is a declared parameter.
-func ParseConfig(b []byte) (*Config, error) {
+// unknown keys, duplicate names, sheet names, parameter types and
+// defaults, and that every :name in the SQL is a declared parameter.
+func ParseConfig(b []byte) (*Config, error) { return ParseConfigWithDatabase(b, "") }
+
+// ParseConfigWithDatabase is ParseConfig for a file that may name no
+// database: database is the default then (sheetstream serve --demo gives
+// its demo database).
+func ParseConfigWithDatabase(b []byte, database string) (*Config, error) {
 	var cfg Config
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(&cfg); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
+	}
+	if cfg.Database == "" {
+		cfg.Database = database
 	}
 	if cfg.Listen == "" {
 		cfg.Listen = "127.0.0.1:8080"

@@ -23,10 +23,11 @@ func catCmd() *cobra.Command {
 		workers       int
 	)
 	cmd := &cobra.Command{
-		Use:   "cat FILE.xlsx",
+		Use:   "cat FILE.xlsx|-",
 		Short: "Print a sheet as a table, CSV, TSV or JSON lines",
 		Long: `Print the rows of a sheet (the first one unless --sheet names one, by name
-or 1-based index; --all-sheets prints them all).
+or 1-based index; --all-sheets prints them all). "-" reads the workbook from
+standard input.
 
 Formats: table (aligned, for a terminal), csv, tsv, jsonl (one object per row:
 {"sheet","row","values"}). With --cells --format jsonl, one object per
@@ -49,11 +50,11 @@ dates as ISO 8601 (2024-02-29T00:00:00; a time of day as 13:45:00).`,
 				}
 				f = csvsheet.JSONLCells
 			}
-			wb, err := xlsx.Open(args[0], xlsx.ReadOptions{Workers: workers})
+			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{Workers: workers}, nil)
 			if err != nil {
 				return err
 			}
-			defer wb.Close()
+			defer closeWB()
 			sheets, err := pickSheets(wb, sheet, all)
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -27,18 +28,22 @@ func convertCmd() *cobra.Command {
 lines (.csv, .tsv, .jsonl), as "sheetstream cat" prints them.
 
 The input format comes from IN's extension (.csv, .tsv, .tab) or --delimiter;
-"-" reads stdin as CSV and writes stdout. Numbers, booleans and ISO 8601
+"-" reads stdin (a workbook if it is one, else CSV) and writes stdout. Numbers, booleans and ISO 8601
 dates become typed cells unless --no-infer is given; the header row is bold
 and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in, out := args[0], args[1]
-			if isWorkbook(in) {
+			var stdin *bufio.Reader
+			if in == "-" {
+				stdin = bufio.NewReaderSize(os.Stdin, 64<<10)
+			}
+			if isWorkbook(in) || stdin != nil && stdinIsZip(stdin) {
 				name := ""
 				if cmd.Flags().Changed("sheet") {
 					name = sheet
 				}
-				return convertWorkbook(cmd, in, out, name, escape)
+				return convertWorkbook(cmd, in, out, name, escape, stdin)
 			}
 			if !strings.EqualFold(filepath.Ext(out), ".xlsx") && out != "-" {
 				return fmt.Errorf("%s: only .xlsx output is supported", out)
@@ -57,7 +62,7 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 			case strings.EqualFold(filepath.Ext(in), ".tsv") || strings.EqualFold(filepath.Ext(in), ".tab"):
 				comma = '\t'
 			}
-			var src io.Reader = os.Stdin
+			var src io.Reader = stdin
 			var size int64
 			if in != "-" {
 				f, err := os.Open(in)
@@ -106,7 +111,7 @@ func isWorkbook(path string) bool {
 
 // convertWorkbook writes one sheet of a workbook as text, in the format
 // out's extension names.
-func convertWorkbook(cmd *cobra.Command, in, out, sheet string, escape bool) error {
+func convertWorkbook(cmd *cobra.Command, in, out, sheet string, escape bool, stdin io.Reader) error {
 	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), ".")
 	if out == "-" {
 		ext = "csv"
@@ -115,11 +120,14 @@ func convertWorkbook(cmd *cobra.Command, in, out, sheet string, escape bool) err
 	if !ok {
 		return fmt.Errorf("%s: write .csv, .tsv or .jsonl from a workbook", out)
 	}
-	wb, err := xlsx.Open(in, xlsx.ReadOptions{})
+	if stdin == nil {
+		stdin = os.Stdin
+	}
+	wb, closeWB, err := openWorkbook(in, xlsx.ReadOptions{}, stdin)
 	if err != nil {
 		return err
 	}
-	defer wb.Close()
+	defer closeWB()
 	sheets, err := pickSheets(wb, sheet, false)
 	if err != nil {
 		return fmt.Errorf("%s: %w", in, err)

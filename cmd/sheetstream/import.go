@@ -18,7 +18,7 @@ func importCmd() *cobra.Command {
 		noHeader                  bool
 	)
 	cmd := &cobra.Command{
-		Use:   "import FILE.xlsx --db URL --table T",
+		Use:   "import FILE.xlsx|- --db URL --table T",
 		Short: "Load a sheet into a database table, all or nothing",
 		Long: `Load a sheet (the first, or --sheet NAME|INDEX) into a table.
 
@@ -43,11 +43,11 @@ sheet, row and column, and the database is left as it was.`,
 			case replace:
 				mode = sqlsheet.Replace
 			}
-			wb, err := xlsx.Open(args[0], xlsx.ReadOptions{})
+			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{}, nil)
 			if err != nil {
 				return err
 			}
-			defer wb.Close()
+			defer closeWB()
 			sheets, err := pickSheets(wb, sheet, false)
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)

@@ -37,7 +37,7 @@ type workbookSummary struct {
 func infoCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "info FILE.xlsx",
+		Use:   "info FILE.xlsx|-",
 		Short: "Describe a workbook: sheets, visibility, sizes, producer",
 		Long: `Describe a workbook: its producer (docProps/app.xml), date system, and for
 each sheet its kind, visibility, declared dimension, the range its cells
@@ -45,11 +45,11 @@ really use, and counts of rows, columns, cells, merged ranges and links.
 Every sheet is read to count them.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			wb, err := xlsx.Open(args[0], xlsx.ReadOptions{})
+			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{}, nil)
 			if err != nil {
 				return err
 			}
-			defer wb.Close()
+			defer closeWB()
 			sum := workbookSummary{File: args[0], Producer: wb.Application(), Date1904: wb.Date1904(), DefinedNames: len(wb.DefinedNames())}
 			var firstErr error
 			for _, s := range wb.Sheets() {

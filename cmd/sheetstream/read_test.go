@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -19,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sheetstream/sheetstream/internal/pyread"
 	"github.com/sheetstream/sheetstream/internal/testenv"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -339,5 +341,123 @@ func TestServeExposure(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "serving") || !strings.Contains(logs.String(), "without a token on purpose") {
 		t.Errorf("public: true: %s", logs.String())
+	}
+}
+
+// TestServeDemo: `serve --demo` serves the demo shop in one command: the
+// page, the API with the exports of examples/exports.yaml, a
+// parametrised download read back by python-calamine; and SIGTERM removes
+// its database.
+func TestServeDemo(t *testing.T) {
+	pyread.Python(t)
+	bin := buildCLI(t)
+	cmd := exec.Command(bin, "serve", "--demo", "--listen", "127.0.0.1:0")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var base, dbPath string
+	lines := bufio.NewScanner(stderr)
+	for base == "" && lines.Scan() {
+		line := lines.Text()
+		if _, p, ok := strings.Cut(line, "the demo shop (500 customers, 50,000 orders) in "); ok {
+			dbPath = p
+		}
+		if _, u, ok := strings.Cut(line, " on http://"); ok {
+			base = "http://" + strings.TrimSuffix(u, "/")
+		}
+	}
+	if base == "" || dbPath == "" {
+		t.Fatalf("no URL or database printed")
+	}
+	go io.Copy(io.Discard, stderr)
+	get := func(path string) []byte {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %v %s", path, resp.StatusCode, err, body)
+		}
+		return body
+	}
+	if page := get("/"); !strings.Contains(string(page), "<h1>Exports</h1>") {
+		t.Errorf("page: %.200s", page)
+	}
+	var list struct{ Exports []struct{ Name string } }
+	if err := json.Unmarshal(get("/api/exports"), &list); err != nil || len(list.Exports) != 3 || list.Exports[0].Name != "orders" {
+		t.Errorf("exports: %+v %v", list, err)
+	}
+	dir := t.TempDir()
+	orders := filepath.Join(dir, "orders.xlsx")
+	os.WriteFile(orders, get("/exports/orders.xlsx?since=2025-03-01&city=Oslo&paid=true"), 0o644)
+	cities := filepath.Join(dir, "cities.xlsx")
+	os.WriteFile(cities, get("/exports/cities.xlsx"), 0o644)
+	read := pyread.ReadValues(t, orders, cities)
+	rows := read[orders].Calamine["Orders"]
+	if len(rows) < 100 || rows[0][3].String() != "s:city" {
+		t.Fatalf("orders: %d rows, header %v", len(rows), rows[0])
+	}
+	for _, r := range rows[1:] {
+		if r[3].String() != "s:Oslo" || r[7].String() != "b:true" || fmt.Sprint(r[1].V) < "2025-03-01" {
+			t.Fatalf("a row outside the filter: %v", r)
+		}
+	}
+	if by := read[cities].Calamine["By city"]; len(by) != 11 || len(read[cities].Calamine["Customers"]) != 501 {
+		t.Errorf("cities: %d cities, %d customers", len(by), len(read[cities].Calamine["Customers"]))
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("serve --demo on SIGTERM: %v", err)
+	}
+	if _, err := os.Stat(dbPath); !os.IsNotExist(err) {
+		t.Errorf("the demo database is left at %s", dbPath)
+	}
+}
+
+// TestPipes: a workbook on standard input ("-") for cat, info, convert and
+// import, as in `sheetstream export ... -o - | sheetstream cat -`.
+func TestPipes(t *testing.T) {
+	bin := buildCLI(t)
+	book, err := exec.Command(bin, "export", "--demo", "-o", "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(stdin []byte, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Stdin = bytes.NewReader(stdin)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	if out := run(book, "cat", "-", "--sheet", "By city", "--format", "csv"); !strings.HasPrefix(out, "city,orders,revenue,first_order,last_order\nLisbon,6588,") || strings.Count(out, "\n") != 11 {
+		t.Errorf("cat -: %q", out)
+	}
+	if out := run(book, "info", "-", "--json"); !strings.Contains(out, `"Orders"`) || !strings.Contains(out, `"By city"`) {
+		t.Errorf("info -: %s", out)
+	}
+	if out := run(book, "convert", "-", "-", "--sheet", "2"); !strings.HasPrefix(out, "city,orders,") {
+		t.Errorf("convert - -: %q", out)
+	}
+	// CSV on standard input is still CSV.
+	xl := run([]byte("a,b\n1,x\n"), "convert", "-", "-")
+	if out := run([]byte(xl), "cat", "-", "--format", "csv"); out != "a,b\n1,x\n" {
+		t.Errorf("CSV through convert - - and cat -: %q", out)
+	}
+	db := filepath.Join(t.TempDir(), "piped.db")
+	run(book, "import", "-", "--db", "sqlite:"+db, "--table", "cities", "--sheet", "By city")
+	if out := run(nil, "export", "--db", "sqlite:"+db, "--table", "cities", "-o", "-"); len(out) < 1000 {
+		t.Errorf("the imported table exports as %d bytes", len(out))
+	}
+	cmd := exec.Command(bin, "cat", "-")
+	cmd.Stdin = strings.NewReader("not a workbook")
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "standard input") {
+		t.Errorf("garbage on standard input: %v %s", err, out)
 	}
 }

@@ -8,16 +8,21 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/sheetstream/sheetstream/examples"
 	"github.com/sheetstream/sheetstream/server"
+	"github.com/sheetstream/sheetstream/sqlsheet"
 )
 
 func serveCmd() *cobra.Command {
 	var config, listen string
+	var demo bool
 	cmd := &cobra.Command{
 		Use:   "serve --config FILE.yaml",
 		Short: "Serve named exports over HTTP, with a web page to browse them",
@@ -29,18 +34,33 @@ func serveCmd() *cobra.Command {
   GET /api/exports/NAME/preview?limit=50 the first rows, typed, as JSON
   GET /healthz, GET /metrics             health check and Prometheus metrics
 
+With --demo it creates the demo shop's database (as "export --demo" does)
+and serves the exports of examples/exports.yaml over it, or those of
+--config, which may then name no database.
+
 It listens on 127.0.0.1:8080 unless the file or --listen says otherwise. An
 address other machines reach needs a token (token or token_env), or
 public: true in the file to serve without one on purpose.
 SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 		Args: cobra.NoArgs,
+		Example: `  sheetstream serve --demo
+  sheetstream serve --config exports.yaml --listen 127.0.0.1:9000`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if config == "" {
-				return fmt.Errorf("serve needs --config FILE.yaml")
+			var cfg *server.Config
+			var err error
+			switch {
+			case demo:
+				cfg, err = demoConfig(cmd.Context(), config)
+			case config == "":
+				return fmt.Errorf("serve needs --config FILE.yaml (or --demo)")
+			default:
+				cfg, err = server.LoadConfig(config)
 			}
-			cfg, err := server.LoadConfig(config)
 			if err != nil {
 				return err
+			}
+			if demo {
+				defer os.RemoveAll(filepath.Dir(strings.TrimPrefix(cfg.Database, "sqlite:")))
 			}
 			if listen != "" {
 				cfg.Listen = listen
@@ -68,6 +88,9 @@ SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 			hs := srv.HTTPServer()
 			done := make(chan error, 1)
 			go func() { done <- hs.Serve(ln) }()
+			if demo {
+				fmt.Fprintf(os.Stderr, "sheetstream: the demo shop (500 customers, 50,000 orders) in %s\n", strings.TrimPrefix(cfg.Database, "sqlite:"))
+			}
 			fmt.Fprintf(os.Stderr, "sheetstream: serving %d export(s) on http://%s/\n", len(cfg.Exports), ln.Addr())
 			select {
 			case err := <-done:
@@ -86,5 +109,39 @@ SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 	}
 	cmd.Flags().StringVar(&config, "config", "", "configuration file (YAML)")
 	cmd.Flags().StringVar(&listen, "listen", "", "address to listen on (overrides the file)")
+	cmd.Flags().BoolVar(&demo, "demo", false, "serve the demo shop (examples/exports.yaml over an embedded SQLite database)")
 	return cmd
+}
+
+// demoConfig creates the demo shop's database in a temporary folder and
+// reads the configuration to serve over it: examples/exports.yaml, or
+// the file given. The caller removes the folder.
+func demoConfig(ctx context.Context, file string) (*server.Config, error) {
+	raw, name := examples.Exports, "examples/exports.yaml"
+	if file != "" {
+		var err error
+		if raw, err = os.ReadFile(file); err != nil {
+			return nil, err
+		}
+		name = file
+	}
+	dir, err := os.MkdirTemp("", "sheetstream-demo-")
+	if err != nil {
+		return nil, err
+	}
+	url := "sqlite:" + filepath.Join(dir, "demo.db")
+	db, err := sqlsheet.Open(url)
+	if err == nil {
+		err = createDemo(ctx, db)
+		db.Close()
+	}
+	var cfg *server.Config
+	if err == nil {
+		cfg, err = server.ParseConfigWithDatabase(raw, url)
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return cfg, nil
 }
