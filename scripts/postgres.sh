@@ -4,8 +4,19 @@
 # Installs PostgreSQL from Debian when it is missing.
 set -euo pipefail
 
+# The server's programs: initdb and pg_ctl on PATH, or Debian's newest
+# /usr/lib/postgresql/VERSION/bin (Debian does not put them on PATH).
+server_path() {
+  command -v initdb >/dev/null 2>&1 && return 0
+  local bin
+  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  [ -n "$bin" ] || return 1
+  export PATH="$bin:$PATH"
+}
+
 if [ "${1:-}" = stop ]; then
   dir=$2
+  server_path || true
   as_pg=""
   [ "$(id -u)" = 0 ] && as_pg="runuser -u postgres --"
   $as_pg pg_ctl -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
@@ -13,15 +24,11 @@ if [ "${1:-}" = stop ]; then
   exit 0
 fi
 
-if ! command -v initdb >/dev/null 2>&1; then
-  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-  if [ -z "$bin" ]; then
-    echo "== installing PostgreSQL" >&2
-    . "$(dirname "$0")/apt.sh"
-    apt_install postgresql
-    bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
-  fi
-  export PATH="$bin:$PATH"
+if ! server_path; then
+  echo "== installing PostgreSQL" >&2
+  . "$(dirname "$0")/apt.sh"
+  apt_install postgresql
+  server_path
 fi
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/sheetstream-pg.XXXXXX")

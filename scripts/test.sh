@@ -1,99 +1,145 @@
 #!/usr/bin/env bash
 # The project's test command (README: `make test`; CI calls it too).
-# Installs what the tests need, then runs gofmt, go vet, staticcheck and
-# go test. Installs are cached under ~/.cache/sheetstream.
+# Installs what the tests need (cached under ~/.cache/sheetstream), then
+# runs the stages named, or all of them in this order:
+#
+#   lint   gofmt, go vet, staticcheck                      (make lint)
+#   go     go test ./..., with the readers, LibreOffice, Chromium, nginx
+#          and throwaway PostgreSQL and MariaDB servers     (make test-go)
+#   race   the race detector over the concurrent code      (make race)
+#   fuzz   a short pass of every fuzz target               (make fuzz)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 . scripts/apt.sh
 
+stages=("$@")
+[ ${#stages[@]} -gt 0 ] || stages=(lint go race fuzz)
+for stage in "${stages[@]}"; do
+  case $stage in
+    lint|go|race|fuzz) ;;
+    *) echo "test.sh: unknown stage $stage (lint, go, race, fuzz)" >&2; exit 2 ;;
+  esac
+done
+
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/sheetstream"
 mkdir -p "$cache"
 
-# Python readers and validator, in a virtualenv keyed by the requirements.
-req_hash=$(sha256sum requirements-test.txt | cut -c1-12)
-venv="$cache/venv-$req_hash"
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import openpyxl, python_calamine, openxml_audit' 2>/dev/null; then
-  echo "== installing test readers into $venv"
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -r requirements-test.txt
-fi
-export SHEETSTREAM_PYTHON="$venv/bin/python"
+# What the tests read with and run against.
+test_tools() {
+  # Python readers and validator, in a virtualenv keyed by the requirements.
+  req_hash=$(sha256sum requirements-test.txt | cut -c1-12)
+  venv="$cache/venv-$req_hash"
+  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import openpyxl, python_calamine, openxml_audit' 2>/dev/null; then
+    echo "== installing test readers into $venv"
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r requirements-test.txt
+  fi
+  export SHEETSTREAM_PYTHON="$venv/bin/python"
 
-# LibreOffice, which re-saves workbooks in the tests.
-if ! command -v soffice >/dev/null 2>&1; then
-  echo "== installing LibreOffice"
-  apt_install libreoffice-calc-nogui 2>/dev/null
-fi
-export SHEETSTREAM_SOFFICE="$(command -v soffice)"
+  # LibreOffice, which re-saves workbooks in the tests.
+  if ! command -v soffice >/dev/null 2>&1; then
+    echo "== installing LibreOffice"
+    apt_install libreoffice-calc-nogui 2>/dev/null
+  fi
+  export SHEETSTREAM_SOFFICE="$(command -v soffice)"
 
-# nginx, the reverse proxy the service is tested behind.
-if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
-  echo "== installing nginx"
-  apt_install nginx-light 2>/dev/null
-fi
-export SHEETSTREAM_NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+  # nginx, the reverse proxy the service is tested behind.
+  if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+    echo "== installing nginx"
+    apt_install nginx-light 2>/dev/null
+  fi
+  export SHEETSTREAM_NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 
-# Chromium and playwright-core, for the web page's end-to-end test.
-if [ ! -x /usr/bin/chromium ]; then
-  echo "== installing Chromium"
-  apt_install chromium 2>/dev/null
-fi
-export SHEETSTREAM_CHROMIUM=/usr/bin/chromium
-playwright_version=1.65.1
-node_dir="$cache/node-playwright-$playwright_version"
-if [ ! -d "$node_dir/node_modules/playwright-core" ]; then
-  echo "== installing playwright-core $playwright_version"
-  mkdir -p "$node_dir"
-  (cd "$node_dir" && npm install --silent --no-audit --no-fund "playwright-core@$playwright_version") >/dev/null
-fi
-export SHEETSTREAM_NODE_MODULES="$node_dir/node_modules"
+  # Chromium and playwright-core, for the web page's end-to-end test.
+  if [ ! -x /usr/bin/chromium ]; then
+    echo "== installing Chromium"
+    apt_install chromium 2>/dev/null
+  fi
+  export SHEETSTREAM_CHROMIUM=/usr/bin/chromium
+  playwright_version=1.65.1
+  node_dir="$cache/node-playwright-$playwright_version"
+  if [ ! -d "$node_dir/node_modules/playwright-core" ]; then
+    echo "== installing playwright-core $playwright_version"
+    mkdir -p "$node_dir"
+    (cd "$node_dir" && npm install --silent --no-audit --no-fund "playwright-core@$playwright_version") >/dev/null
+  fi
+  export SHEETSTREAM_NODE_MODULES="$node_dir/node_modules"
+}
 
-# staticcheck, pinned.
-staticcheck_version=v0.8.2
-sc="$cache/bin/staticcheck-$staticcheck_version"
-if [ ! -x "$sc" ]; then
-  echo "== installing staticcheck $staticcheck_version"
-  GOBIN="$cache/bin/tmp" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
-  mv "$cache/bin/tmp/staticcheck" "$sc"
-fi
+staticcheck_tool() {
+  # staticcheck, pinned.
+  staticcheck_version=v0.8.2
+  sc="$cache/bin/staticcheck-$staticcheck_version"
+  if [ ! -x "$sc" ]; then
+    echo "== installing staticcheck $staticcheck_version"
+    GOBIN="$cache/bin/tmp" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+    mv "$cache/bin/tmp/staticcheck" "$sc"
+  fi
+}
 
 # Throwaway PostgreSQL and MariaDB servers, stopped when the tests end.
-echo "== starting PostgreSQL and MariaDB"
-eval "$(PATH="$PATH:/usr/lib/postgresql/15/bin" ./scripts/postgres.sh)"
-eval "$(./scripts/mysql.sh)"
-trap 'PATH="$PATH:/usr/lib/postgresql/15/bin" ./scripts/postgres.sh stop "$SHEETSTREAM_PG_DIR"; ./scripts/mysql.sh stop "$SHEETSTREAM_MYSQL_DIR"' EXIT
-
-echo "== gofmt"
-unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
-if [ -n "$unformatted" ]; then
-  echo "gofmt would change: $unformatted" >&2
-  exit 1
-fi
-echo "== go vet"
-go vet ./...
-echo "== staticcheck"
-"$sc" ./...
-echo "== go test"
-go test -count=1 ./... "$@"
-echo "== go test -race (concurrent compression, concurrent sheets, the export pipeline, the reader, the service)"
-go test -count=1 -race ./internal/deflate/ ./sqlsheet/ ./server/
-go test -count=1 -race -run 'TestFailingWriter|TestConcurrentSheets|TestStreaming|TestCellErrors|TestChunking|TestRowsCloseEarly|TestReadOwnWriter' ./xlsx/
-echo "== short fuzz pass (the seed corpus runs in go test above)"
-# Counts, not durations: a duration -fuzztime fails spuriously with
-# "context deadline exceeded" on Go 1.26 (golang/go#75804).
-fuzz() {
-  local out
-  out=$(go test -run XXX -fuzz "^$2\$" -fuzztime "$3" "$1" 2>&1) || { echo "$out"; return 1; }
+servers_started=
+start_servers() {
+  [ -z "$servers_started" ] || return 0
+  echo "== starting PostgreSQL and MariaDB"
+  eval "$(./scripts/postgres.sh)"
+  eval "$(./scripts/mysql.sh)"
+  trap './scripts/postgres.sh stop "$SHEETSTREAM_PG_DIR"; ./scripts/mysql.sh stop "$SHEETSTREAM_MYSQL_DIR"' EXIT
+  servers_started=1
 }
-fuzz ./internal/xmlscan/ FuzzScanner 200000x
-fuzz ./xlsx/ FuzzSheetXML 5000x
-fuzz ./xlsx/ FuzzPackage 50000x
-fuzz ./xlsx/ FuzzSharedStrings 50000x
-fuzz ./xlsx/ FuzzStyles 50000x
-fuzz ./xlsx/ FuzzTextRoundTrip 3000x
-fuzz ./xlsx/ FuzzCellText 3000x
-fuzz ./internal/numtext/ FuzzPlain 100000x
-fuzz ./internal/isotime/ FuzzParse 100000x
-fuzz ./server/ FuzzParseQuery 20000x
+
+stage_lint() {
+  staticcheck_tool
+  echo "== gofmt"
+  unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+  if [ -n "$unformatted" ]; then
+    echo "gofmt would change: $unformatted" >&2
+    exit 1
+  fi
+  echo "== go vet"
+  go vet ./...
+  echo "== staticcheck"
+  "$sc" ./...
+}
+
+stage_go() {
+  test_tools
+  start_servers
+  echo "== go test"
+  go test -count=1 ./...
+}
+
+stage_race() {
+  test_tools
+  start_servers
+  echo "== go test -race (concurrent compression, concurrent sheets, the export pipeline, the reader, the service)"
+  go test -count=1 -race ./internal/deflate/ ./sqlsheet/ ./server/
+  go test -count=1 -race -run 'TestFailingWriter|TestConcurrentSheets|TestStreaming|TestCellErrors|TestChunking|TestRowsCloseEarly|TestReadOwnWriter' ./xlsx/
+}
+
+stage_fuzz() {
+  echo "== short fuzz pass (the seed corpus runs in go test above)"
+  # Counts, not durations: a duration -fuzztime fails spuriously with
+  # "context deadline exceeded" on Go 1.26 (golang/go#75804).
+  fuzz() {
+    local out
+    out=$(go test -run XXX -fuzz "^$2\$" -fuzztime "$3" "$1" 2>&1) || { echo "$out"; return 1; }
+  }
+  fuzz ./internal/xmlscan/ FuzzScanner 200000x
+  fuzz ./internal/xmlscan/ FuzzScannerAgainstEncodingXML 50000x
+  fuzz ./xlsx/ FuzzSheetXML 5000x
+  fuzz ./xlsx/ FuzzPackage 50000x
+  fuzz ./xlsx/ FuzzSharedStrings 50000x
+  fuzz ./xlsx/ FuzzStyles 50000x
+  fuzz ./xlsx/ FuzzTextRoundTrip 3000x
+  fuzz ./xlsx/ FuzzCellText 3000x
+  fuzz ./internal/numtext/ FuzzPlain 100000x
+  fuzz ./internal/isotime/ FuzzParse 100000x
+  fuzz ./server/ FuzzParseQuery 20000x
+}
+
+for stage in "${stages[@]}"; do
+  "stage_$stage"
+done
