@@ -2,8 +2,10 @@ package server
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -70,24 +72,15 @@ func (m *metrics) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	counter := func(name, help string, vals map[string]int64) {
 		fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s counter\n", name, help, name)
-		for _, e := range sortedNames(vals) {
+		for _, e := range slices.Sorted(maps.Keys(vals)) {
 			fmt.Fprintf(&b, "%s{export=%q} %d\n", name, e, vals[e])
 		}
 	}
 	counter("sheetstream_rows_total", "Data rows streamed.", m.rowsOut)
 	counter("sheetstream_bytes_total", "Bytes of XLSX sent.", m.bytesOut)
 	b.WriteString("# HELP sheetstream_download_seconds_total Time spent streaming downloads.\n# TYPE sheetstream_download_seconds_total counter\n")
-	for _, e := range sortedNames(m.rowsOut) {
+	for _, e := range slices.Sorted(maps.Keys(m.rowsOut)) {
 		fmt.Fprintf(&b, "sheetstream_download_seconds_total{export=%q} %g\n", e, m.seconds[e])
 	}
 	w.Write([]byte(b.String()))
-}
-
-func sortedNames(m map[string]int64) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

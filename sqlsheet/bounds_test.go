@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
@@ -168,7 +169,7 @@ func TestPreviewStopsTheQuery(t *testing.T) {
 			defer db.Close()
 			for i, limit := range []int64{1, 5000, 1} {
 				start := time.Now()
-				w, _ := xlsx.NewWriter(discard{}, xlsx.Options{})
+				w, _ := xlsx.NewWriter(io.Discard, xlsx.Options{})
 				st, err := sqlsheet.Export(context.Background(), db, w, []sqlsheet.Query{{SQL: c.query}},
 					sqlsheet.Options{MaxRows: limit, SampleRows: -1, ReadOnly: true, StatementTimeout: time.Minute})
 				d := time.Since(start)

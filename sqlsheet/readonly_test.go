@@ -2,6 +2,7 @@ package sqlsheet_test
 
 import (
 	"context"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -30,7 +31,7 @@ func TestReadOnly(t *testing.T) {
 			mustExec(t, db, "DROP TABLE IF EXISTS ro", "CREATE TABLE ro (v INT)", "INSERT INTO ro VALUES (1), (2)")
 			opts := sqlsheet.Options{ReadOnly: true, StatementTimeout: 300 * time.Millisecond}
 			run := func(q string) (sqlsheet.Stats, error) {
-				w, _ := xlsx.NewWriter(discard{}, xlsx.Options{})
+				w, _ := xlsx.NewWriter(io.Discard, xlsx.Options{})
 				return sqlsheet.Export(context.Background(), db, w, []sqlsheet.Query{{SQL: q}}, opts)
 			}
 			if st, err := run("SELECT v FROM ro ORDER BY v"); err != nil || st.Rows != 2 {

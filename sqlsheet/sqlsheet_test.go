@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -180,7 +181,7 @@ func TestCancel(t *testing.T) {
 	}
 	defer db.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	w, _ := xlsx.NewWriter(discard{}, xlsx.Options{})
+	w, _ := xlsx.NewWriter(io.Discard, xlsx.Options{})
 	calls := 0
 	_, err = sqlsheet.Export(ctx, db, w, []sqlsheet.Query{{
 		SQL: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c",
@@ -193,10 +194,6 @@ func TestCancel(t *testing.T) {
 		t.Errorf("err = %v, want cancellation", err)
 	}
 }
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 func TestOpenErrors(t *testing.T) {
 	for _, url := range []string{"oracle://x/y", "::::"} {
@@ -217,7 +214,7 @@ func TestErrorInPipeline(t *testing.T) {
 	mustExec(t, db, "CREATE TABLE t (v TEXT)",
 		"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000) INSERT INTO t SELECT 'ok' FROM c",
 		"UPDATE t SET v = '"+strings.Repeat("y", 40000)+"' WHERE rowid = 1500")
-	w, _ := xlsx.NewWriter(discard{}, xlsx.Options{})
+	w, _ := xlsx.NewWriter(io.Discard, xlsx.Options{})
 	_, err = sqlsheet.Export(context.Background(), db, w, []sqlsheet.Query{{SQL: "SELECT v FROM t ORDER BY rowid", Sheet: "T"}},
 		sqlsheet.Options{Strict: true})
 	var ce *xlsx.CellError
@@ -235,7 +232,7 @@ func TestMaxRowsInPipeline(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	w, _ := xlsx.NewWriter(discard{}, xlsx.Options{})
+	w, _ := xlsx.NewWriter(io.Discard, xlsx.Options{})
 	st, err := sqlsheet.Export(context.Background(), db, w, []sqlsheet.Query{{
 		SQL: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 50000) SELECT x + 9007199254740993 FROM c",
 	}}, sqlsheet.Options{MaxRows: 15000})

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"sync"
@@ -58,20 +59,16 @@ func Example() {
 
 // Errors say where they happened and wrap a sentinel for errors.Is.
 func ExampleCellError() {
-	w, _ := xlsx.NewWriter(discard{}, xlsx.Options{})
+	w, _ := xlsx.NewWriter(io.Discard, xlsx.Options{})
 	sheet, _ := w.AddSheet("Data", xlsx.SheetOptions{})
 	err := sheet.WriteRow([]xlsx.Cell{xlsx.Int(1), xlsx.String("bad \xff byte")})
 	fmt.Println(err)
 	// Output: xlsx: sheet "Data", cell B1 (row 1, column B): text is not valid UTF-8
 }
 
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
-
 // Formulas, with the value a reader that does not calculate will see.
 func ExampleFormula() {
-	w, _ := xlsx.NewWriter(discard{}, xlsx.Options{})
+	w, _ := xlsx.NewWriter(io.Discard, xlsx.Options{})
 	sheet, _ := w.AddSheet("Calc", xlsx.SheetOptions{})
 	err := sheet.WriteRow([]xlsx.Cell{
 		xlsx.Int(2), xlsx.Int(3), xlsx.Formula("=A1*B1").WithValue(xlsx.Int(6)),
@@ -85,7 +82,7 @@ func ExampleFormula() {
 // their compressed output in memory (Options.SheetBufferSize), or in
 // temporary files where Options.TempDir allows it.
 func ExampleWriter_AddConcurrentSheet() {
-	w, _ := xlsx.NewWriter(discard{}, xlsx.Options{})
+	w, _ := xlsx.NewWriter(io.Discard, xlsx.Options{})
 	var wg sync.WaitGroup
 	errs := make([]error, 3)
 	for i, region := range []string{"North", "South", "West"} {

@@ -1,6 +1,7 @@
 package xlsx_test
 
 import (
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -116,12 +117,12 @@ var readbackCases = []readbackCase{
 		build: func(t *testing.T, w *xlsx.Writer) {
 			sh := addSheet(t, w, "Budget", xlsx.SheetOptions{})
 			for i := range 50 {
-				must(t, sh.WriteRow([]xlsx.Cell{xlsx.String("first"), xlsx.String("unique " + itoa(i))}))
+				must(t, sh.WriteRow([]xlsx.Cell{xlsx.String("first"), xlsx.String("unique " + strconv.Itoa(i))}))
 			}
 		},
 		want: map[string][][]*pyread.Value{"Budget": func() (rows [][]*pyread.Value) {
 			for i := range 50 {
-				rows = append(rows, row(s("first"), s("unique "+itoa(i))))
+				rows = append(rows, row(s("first"), s("unique "+strconv.Itoa(i))))
 			}
 			return rows
 		}()},
@@ -192,7 +193,7 @@ var readbackCases = []readbackCase{
 		libreOffice: map[string]map[string]*pyread.Value{"Calc": {"G1": n(5)}},
 		check: func(t *testing.T, r *pyread.Result) {
 			want := map[string]string{"C1": "=A1*B1", "D1": `=A1&"x"`, "E1": "=A1>B1", "F1": "=1/0", "G1": "=SUM(A1:B1)"}
-			if got := r.Formulas["Calc"]; !mapsEqual(got, want) {
+			if got := r.Formulas["Calc"]; !maps.Equal(got, want) {
 				t.Errorf("formulas = %v, want %v", got, want)
 			}
 		},
@@ -211,17 +212,17 @@ var readbackCases = []readbackCase{
 				rows := [][]*pyread.Value{row(s("id"), s("link"))}
 				for i := range concurrentRows {
 					day := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i%3000)
-					rows = append(rows, row(n(float64(i)), s("shared "+itoa(i%500)), s("sheet "+itoa(c)+" row "+itoa(i)),
+					rows = append(rows, row(n(float64(i)), s("shared "+strconv.Itoa(i%500)), s("sheet "+strconv.Itoa(c)+" row "+strconv.Itoa(i)),
 						n(float64(i)*0.25), d(day.Format("2006-01-02T15:04:05"))))
 				}
-				want["C"+itoa(c)] = rows
+				want["C"+strconv.Itoa(c)] = rows
 			}
 			return want
 		}(),
 		check: func(t *testing.T, r *pyread.Result) {
 			for c := range 3 {
-				want := map[string]string{"B1": "https://example.com/" + itoa(c)}
-				if got := r.Links["C"+itoa(c)]; !mapsEqual(got, want) {
+				want := map[string]string{"B1": "https://example.com/" + strconv.Itoa(c)}
+				if got := r.Links["C"+strconv.Itoa(c)]; !maps.Equal(got, want) {
 					t.Errorf("C%d links = %v, want %v", c, got, want)
 				}
 			}
@@ -238,7 +239,7 @@ var readbackCases = []readbackCase{
 		want: map[string][][]*pyread.Value{"Links": {row(s("Example"), s("mailto:someone@example.com")), row(s("go"))}},
 		check: func(t *testing.T, r *pyread.Result) {
 			want := map[string]string{"A1": "https://example.com/a%20b?q=1&r=2", "B1": "mailto:someone@example.com", "A2": "#'Other sheet'!B2"}
-			if got := r.Links["Links"]; !mapsEqual(got, want) {
+			if got := r.Links["Links"]; !maps.Equal(got, want) {
 				t.Errorf("links = %v, want %v", got, want)
 			}
 		},
@@ -355,25 +356,11 @@ var readbackCases = []readbackCase{
 // calamineOnly lists cases whose text openpyxl cannot decode.
 var calamineOnly = map[string]bool{"escapes of characters XML cannot carry": true}
 
-func itoa(i int) string { return strconv.Itoa(i) }
-
-func mapsEqual[V comparable](a, b map[string]V) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
-}
-
 // writeCases writes each read-back case to a file in dir.
 func writeCases(t *testing.T, dir string) []string {
 	paths := make([]string, len(readbackCases))
 	for i, c := range readbackCases {
-		paths[i] = filepath.Join(dir, "case"+itoa(i)+".xlsx")
+		paths[i] = filepath.Join(dir, "case"+strconv.Itoa(i)+".xlsx")
 		f, err := os.Create(paths[i])
 		must(t, err)
 		w, err := xlsx.NewWriter(f, c.opts)

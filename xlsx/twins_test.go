@@ -4,8 +4,10 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -239,7 +241,7 @@ var twins = []twin{
 		c := st(w, xlsx.Style{Alignment: xlsx.Alignment{Horizontal: xlsx.HAlignCenter}})
 		foo, blank := str("Foo").WithStyle(c), xlsx.Blank().WithStyle(c)
 		return add(w, "Sheet1").at("B2", foo, blank, foo, blank, foo, blank).do(func(sh *xlsx.Sheet) error {
-			return errorsJoin(sh.MergeCells(rng("B2:C2")), sh.MergeCells(rng("D2:E2")), sh.MergeCells(rng("F2:G2")))
+			return errors.Join(sh.MergeCells(rng("B2:C2")), sh.MergeCells(rng("D2:E2")), sh.MergeCells(rng("F2:G2")))
 		}).err
 	}},
 	{file: "rust_xlsxwriter/merge_range04.xlsx", build: func(w *xlsx.Writer) error {
@@ -353,17 +355,8 @@ var twins = []twin{
 		return s.err
 	}},
 	{file: "rust_xlsxwriter/defined_name02.xlsx", build: func(w *xlsx.Writer) error {
-		return errorsJoin(add(w, "sheet One").err, w.DefineName(xlsx.DefinedName{Name: "Sales", RefersTo: "'sheet One'!$G$1:$H$10"}))
+		return errors.Join(add(w, "sheet One").err, w.DefineName(xlsx.DefinedName{Name: "Sales", RefersTo: "'sheet One'!$G$1:$H$10"}))
 	}},
-}
-
-func errorsJoin(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // TestExcelTwins writes each twin with sheetstream and compares it with
@@ -393,7 +386,7 @@ func TestExcelTwins(t *testing.T) {
 			ours := writeBook(t, opts, tw.build)
 			want, got := unpack(t, excel), unpack(t, ours)
 			delete(want, "xl/calcChain.xml")
-			wantNames, gotNames := sortedKeys(want), sortedKeys(got)
+			wantNames, gotNames := slices.Sorted(maps.Keys(want)), slices.Sorted(maps.Keys(got))
 			if !slices.Equal(wantNames, gotNames) {
 				t.Errorf("parts differ:\n excel: %v\n  ours: %v", wantNames, gotNames)
 			}
@@ -430,15 +423,6 @@ func unpack(t *testing.T, book []byte) map[string][]byte {
 		parts[f.Name] = data
 	}
 	return parts
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 type node struct {
