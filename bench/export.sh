@@ -48,8 +48,8 @@ if os.path.exists(path):
 con = duckdb.connect(path)
 con.execute(f"CREATE TABLE t AS SELECT {cols}, DATE '2000-01-01' + CAST(i % 9000 AS INTEGER) AS day FROM (SELECT range AS i FROM range({rows}))")
 PY
-eval "$(PATH="$PATH:/usr/lib/postgresql/15/bin" ../scripts/postgres.sh)"
-trap 'PATH="$PATH:/usr/lib/postgresql/15/bin" ../scripts/postgres.sh stop "$SHEETSTREAM_PG_DIR"' EXIT
+eval "$(../scripts/postgres.sh)"
+trap '../scripts/postgres.sh stop "$SHEETSTREAM_PG_DIR"' EXIT
 psql -q "$SHEETSTREAM_PG_URL" -c "DROP TABLE IF EXISTS t; CREATE TABLE t AS SELECT $cols, DATE '2000-01-01' + i % 9000 AS day FROM generate_series(0, $rows - 1) i; ALTER TABLE t ADD PRIMARY KEY (id);" 2>/dev/null
 
 cat > "$dir/duckdb_copy.py" <<'PY'

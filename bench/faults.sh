@@ -89,7 +89,7 @@ for name in sqlite postgres; do
   echo "| $name | $c | $rows | $(echo "$rest" | tr '\t' '|' | sed 's/|/ | /g') |"
   "$venv/bin/python" python/validate_downloads.py "$rows" out/faults/load-$name/*.xlsx >&2
 done
-PATH="$PATH:/usr/lib/postgresql/15/bin" ../scripts/postgres.sh stop "$SHEETSTREAM_PG_DIR"
+../scripts/postgres.sh stop "$SHEETSTREAM_PG_DIR"
 trap - EXIT
 fi
 

@@ -14,6 +14,6 @@ con.executemany("INSERT INTO t VALUES (?,?,?,?,?,?,?,?,?,?)", (
     for i in range(1, int(sys.argv[2]) + 1)))
 con.commit()
 PY
-eval "$(PATH="$PATH:/usr/lib/postgresql/15/bin" ../scripts/postgres.sh)"
-trap 'PATH="$PATH:/usr/lib/postgresql/15/bin" ../scripts/postgres.sh stop "$SHEETSTREAM_PG_DIR"; [ -n "${server:-}" ] && kill $server 2>/dev/null || true' EXIT
+eval "$(../scripts/postgres.sh)"
+trap '../scripts/postgres.sh stop "$SHEETSTREAM_PG_DIR"; [ -n "${server:-}" ] && kill $server 2>/dev/null || true' EXIT
 psql -q "$SHEETSTREAM_PG_URL" -c "DROP TABLE IF EXISTS t; CREATE TABLE t AS SELECT g AS id, 'row ' || g AS label, g * 0.25 AS quarter, g * 7 % 100000 AS m7, g * 13 % 1000 AS m13, 'city-' || (g % 50) AS city, make_date(2025, g % 12 + 1, g % 28 + 1) AS day, TIMESTAMP '2025-01-01' + make_interval(hours => g % 24, mins => g % 60, secs => g % 60) AS at, g % 2 = 1 AS flag, 'x' || g AS note FROM generate_series(1, $rows) g; ALTER TABLE t ADD PRIMARY KEY (id)"
