@@ -2,7 +2,8 @@
 # Runs the whole suite, one part after another, and prints each part's
 # markdown report: writing (run.sh: W1, W2, W3 against every writer),
 # reading (read.sh: R1), database exports (export.sh: E1, E2) and the
-# service under load (serve.sh: S1). About 35 minutes with the defaults.
+# service under load and under faults (serve.sh: S1, faults.sh: S2). About
+# 45 minutes with the defaults.
 #
 #   bench/all.sh [-n runs]
 set -euo pipefail
@@ -18,3 +19,4 @@ echo "# Writing (W1-W3)"; ./run.sh -n "$runs"
 echo; echo "# Reading (R1)"; ./read.sh -n "$runs"
 echo; echo "# Database exports (E1, E2)"; ./export.sh -n "$runs"
 echo; echo "# Service (S1)"; ./serve.sh
+echo; echo "# Service under faults and 256 downloads at once (S2)"; ./faults.sh
