@@ -51,6 +51,9 @@ func stdTokens(in []byte) (tokens, bool) {
 			out = append(out, fmt.Sprintf("<%s %s>", t.Name.Local, strings.Join(attrs, " ")))
 		case xml.EndElement:
 			flush()
+			if !qualified(t.Name) {
+				return nil, false
+			}
 			out = append(out, "</"+t.Name.Local+">")
 		case xml.CharData:
 			text.Write(t)
@@ -165,5 +168,6 @@ func FuzzScannerAgainstEncodingXML(f *testing.F) {
 	f.Add([]byte(`<a b="1"><c>d&amp;e</c><f/></a>`))
 	f.Add([]byte(`<a><![CDATA[x]]>y&#65;</a>`))
 	f.Add([]byte("<a b='\r\n'>\r\n</a>"))
+	f.Add([]byte("<a></:>"))
 	f.Fuzz(func(t *testing.T, in []byte) { checkSame(t, in) })
 }
