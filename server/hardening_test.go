@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -282,17 +280,7 @@ exports:
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
-	srv, err := New(cfg, slog.New(slog.NewTextHandler(logs, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	ts := httptest.NewUnstartedServer(srv)
-	ts.Config = srv.HTTPServer()
-	ts.Start()
-	defer ts.Close()
-	f := &fixture{t: t, srv: srv, ts: ts, url: ts.URL, log: logs}
+	f := serve(t, cfg)
 	admin, err := sqlsheet.Open(pgURL)
 	if err != nil {
 		t.Fatal(err)

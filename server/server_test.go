@@ -153,6 +153,13 @@ func newFixture(t *testing.T, maxConcurrent int, extra string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serve(t, cfg)
+}
+
+// serve runs a service of cfg with its own http.Server settings on a
+// loopback port, logging into the fixture, until the test ends.
+func serve(t *testing.T, cfg *Config) *fixture {
+	t.Helper()
 	logs := &syncBuffer{}
 	srv, err := New(cfg, slog.New(slog.NewTextHandler(logs, nil)))
 	if err != nil {
@@ -457,15 +464,7 @@ exports:
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
-	srv, err := New(cfg, slog.New(slog.NewTextHandler(logs, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	f := &fixture{t: t, srv: srv, ts: ts, url: ts.URL, log: logs}
+	f := serve(t, cfg)
 
 	resp, body := f.get("/exports/items.xlsx?from=4999&since=" + url.QueryEscape("2025-01-01"))
 	if got := readBook(t, body)["Sheet1"]; resp.StatusCode != 200 || strings.Join(got, ",") != "id|name|price|day,4999|item 4999|1249.75|2025-09-12T00:00:00,5000|item 5000|1250|2025-09-13T00:00:00" {
