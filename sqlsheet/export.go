@@ -192,11 +192,11 @@ func exportQuery(ctx context.Context, db querier, q Query, sheet string, w *xlsx
 		return Stats{}, fmt.Errorf("sheet %q: query: %w", sheet, err)
 	}
 	st, err := exportRows(ctx, rows, w, sheet, opts, dynamic)
+	stop := cancel
 	if kill != nil && ctx.Err() == nil {
-		stopEarly(st, err, opts, last, kill)
-	} else {
-		stopEarly(st, err, opts, last, cancel)
+		stop = kill
 	}
+	stopEarly(st, err, opts, last, stop)
 	rows.Close()
 	return st, err
 }

@@ -139,6 +139,10 @@ func (c *column) cutAny() int {
 	return 0
 }
 
+// The conversions store into the cell they are given: an xlsx.Cell is a
+// large value, and returning one through each layer cost more than the
+// conversion itself. put and null are small enough to be inlined.
+
 // put stores cell in dst with the column's number format.
 func (c *column) put(dst *xlsx.Cell, cell xlsx.Cell) {
 	if c.styled {
@@ -159,18 +163,19 @@ func (cv *converter) null(dst *xlsx.Cell) {
 // text makes a text cell, truncating text longer than a cell holds (or
 // failing under Strict).
 func (cv *converter) text(dst *xlsx.Cell, s string) error {
+	truncated := false
 	if len(s) > xlsx.MaxCellChars || cv.cutFrom > 0 {
 		if cut := truncateUTF16(s, xlsx.MaxCellChars); len(cut) < len(s) || cv.cutFrom > 0 {
 			if cv.opts.Strict {
 				return xlsx.ErrCellTooLong
 			}
 			cv.warn.Truncated++
-			// A copy, so that the cell does not keep a long value alive.
-			s = strings.Clone(cut)
-			cv.cutFrom = 0 // counted once, whatever text() calls follow
+			s, truncated = cut, true
 		}
 	}
-	if cv.clone {
+	if cv.clone || truncated {
+		// A truncated text is copied too, so that the cell does not keep
+		// a long value alive.
 		s = strings.Clone(s)
 	}
 	*dst = xlsx.String(s)
@@ -303,7 +308,6 @@ func (cv *converter) binary(dst *xlsx.Cell, b []byte) error {
 	case BinaryBase64:
 		return cv.text(dst, base64.StdEncoding.EncodeToString(b))
 	}
-	cv.cutFrom = 0 // the placeholder is the whole value
 	*dst = xlsx.String("<binary " + strconv.Itoa(size) + " bytes>")
 	return nil
 }
