@@ -224,7 +224,7 @@ func (s *Server) redact(err error) error {
 type health struct {
 	mu      sync.Mutex
 	checked time.Time
-	failed  string // the database that did not answer, redacted
+	failed  bool
 }
 
 const healthTTL = 2 * time.Second
@@ -232,19 +232,19 @@ const healthTTL = 2 * time.Second
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	s.health.mu.Lock()
 	if time.Since(s.health.checked) > healthTTL {
-		s.health.failed = ""
+		s.health.failed = false
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 2*time.Second)
 		for _, d := range s.dbs {
 			if err := d.db.PingContext(ctx); err != nil {
 				s.log.Error("health check", "database", d.url, "err", s.redact(err))
-				s.health.failed = d.url
+				s.health.failed = true
 				break
 			}
 		}
 		cancel()
 		s.health.checked = time.Now()
 	}
-	failed := s.health.failed != ""
+	failed := s.health.failed
 	s.health.mu.Unlock()
 	if failed {
 		jsonError(w, http.StatusServiceUnavailable, "a database does not answer")

@@ -50,7 +50,7 @@ dates as ISO 8601 (2024-02-29T00:00:00; a time of day as 13:45:00).`,
 				}
 				f = csvsheet.JSONLCells
 			}
-			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{Workers: workers}, nil)
+			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{Workers: workers}, os.Stdin)
 			if err != nil {
 				return err
 			}

@@ -34,11 +34,9 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in, out := args[0], args[1]
-			var stdin *bufio.Reader
-			if in == "-" {
-				stdin = bufio.NewReaderSize(os.Stdin, 64<<10)
-			}
-			if isWorkbook(in) || stdin != nil && stdinIsZip(stdin) {
+			// Standard input is a workbook or CSV, whichever comes.
+			stdin := bufio.NewReaderSize(os.Stdin, 64<<10)
+			if isWorkbook(in) || in == "-" && stdinIsZip(stdin) {
 				name := ""
 				if cmd.Flags().Changed("sheet") {
 					name = sheet
@@ -119,9 +117,6 @@ func convertWorkbook(cmd *cobra.Command, in, out, sheet string, escape bool, std
 	f, ok := csvsheet.ParseFormat(ext)
 	if !ok {
 		return fmt.Errorf("%s: write .csv, .tsv or .jsonl from a workbook", out)
-	}
-	if stdin == nil {
-		stdin = os.Stdin
 	}
 	wb, closeWB, err := openWorkbook(in, xlsx.ReadOptions{}, stdin)
 	if err != nil {

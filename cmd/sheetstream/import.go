@@ -43,7 +43,7 @@ sheet, row and column, and the database is left as it was.`,
 			case replace:
 				mode = sqlsheet.Replace
 			}
-			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{}, nil)
+			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{}, os.Stdin)
 			if err != nil {
 				return err
 			}

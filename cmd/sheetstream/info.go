@@ -45,7 +45,7 @@ really use, and counts of rows, columns, cells, merged ranges and links.
 Every sheet is read to count them.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{}, nil)
+			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{}, os.Stdin)
 			if err != nil {
 				return err
 			}

@@ -10,12 +10,12 @@ import (
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
-// openWorkbook opens a workbook file, or with "-" the workbook on standard
-// input (from, when given, else os.Stdin). A zip's directory is at its
-// end, so standard input is spooled to a temporary file first; the file is
-// unlinked at once and goes away with the descriptor. The caller calls
-// close when done with the workbook.
-func openWorkbook(path string, opts xlsx.ReadOptions, from io.Reader) (wb *xlsx.Workbook, close func() error, err error) {
+// openWorkbook opens a workbook file, or with "-" the workbook read from
+// stdin (standard input, or what of it a caller has buffered). A zip's
+// directory is at its end, so stdin is spooled to a temporary file first;
+// the file is unlinked at once and goes away with the descriptor. The
+// caller calls close when done with the workbook.
+func openWorkbook(path string, opts xlsx.ReadOptions, stdin io.Reader) (wb *xlsx.Workbook, close func() error, err error) {
 	if path != "-" {
 		wb, err := xlsx.Open(path, opts)
 		if err != nil {
@@ -23,15 +23,12 @@ func openWorkbook(path string, opts xlsx.ReadOptions, from io.Reader) (wb *xlsx.
 		}
 		return wb, wb.Close, nil
 	}
-	if from == nil {
-		from = os.Stdin
-	}
 	f, err := os.CreateTemp("", "sheetstream-stdin-*.xlsx")
 	if err != nil {
 		return nil, nil, err
 	}
 	os.Remove(f.Name())
-	size, err := io.Copy(f, from)
+	size, err := io.Copy(f, stdin)
 	if err == nil {
 		wb, err = xlsx.NewReader(f, size, opts)
 	}

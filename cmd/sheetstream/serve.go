@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -48,9 +47,10 @@ SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var cfg *server.Config
 			var err error
+			demoDir := ""
 			switch {
 			case demo:
-				cfg, err = demoConfig(cmd.Context(), config)
+				cfg, demoDir, err = demoConfig(cmd.Context(), config)
 			case config == "":
 				return fmt.Errorf("serve needs --config FILE.yaml (or --demo)")
 			default:
@@ -59,8 +59,8 @@ SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 			if err != nil {
 				return err
 			}
-			if demo {
-				defer os.RemoveAll(filepath.Dir(strings.TrimPrefix(cfg.Database, "sqlite:")))
+			if demoDir != "" {
+				defer os.RemoveAll(demoDir)
 			}
 			if listen != "" {
 				cfg.Listen = listen
@@ -88,8 +88,8 @@ SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 			hs := srv.HTTPServer()
 			done := make(chan error, 1)
 			go func() { done <- hs.Serve(ln) }()
-			if demo {
-				fmt.Fprintf(os.Stderr, "sheetstream: the demo shop (500 customers, 50,000 orders) in %s\n", strings.TrimPrefix(cfg.Database, "sqlite:"))
+			if demoDir != "" {
+				fmt.Fprintf(os.Stderr, "sheetstream: the demo shop (500 customers, 50,000 orders) in %s\n", filepath.Join(demoDir, "demo.db"))
 			}
 			fmt.Fprintf(os.Stderr, "sheetstream: serving %d export(s) on http://%s/\n", len(cfg.Exports), ln.Addr())
 			select {
@@ -116,18 +116,18 @@ SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 // demoConfig creates the demo shop's database in a temporary folder and
 // reads the configuration to serve over it: examples/exports.yaml, or
 // the file given. The caller removes the folder.
-func demoConfig(ctx context.Context, file string) (*server.Config, error) {
+func demoConfig(ctx context.Context, file string) (_ *server.Config, dir string, _ error) {
 	raw, name := examples.Exports, "examples/exports.yaml"
 	if file != "" {
 		var err error
 		if raw, err = os.ReadFile(file); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		name = file
 	}
 	dir, err := os.MkdirTemp("", "sheetstream-demo-")
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	url := "sqlite:" + filepath.Join(dir, "demo.db")
 	db, err := sqlsheet.Open(url)
@@ -141,7 +141,7 @@ func demoConfig(ctx context.Context, file string) (*server.Config, error) {
 	}
 	if err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, "", fmt.Errorf("%s: %w", name, err)
 	}
-	return cfg, nil
+	return cfg, dir, nil
 }
