@@ -369,23 +369,25 @@ func (c *clientWriter) Write(p []byte) (int, error) {
 	c.rc.SetWriteDeadline(time.Now().Add(c.timeout))
 	n, err := c.w.Write(p)
 	c.n += int64(n)
-	if err != nil {
-		c.err = err
-		c.cancel()
-	}
-	return n, err
+	return n, c.check(err)
 }
 
+// flush sends what the response writer still buffers.
 func (c *clientWriter) flush() error {
 	if c.err != nil {
 		return c.err
 	}
 	c.rc.SetWriteDeadline(time.Now().Add(c.timeout))
-	if err := c.rc.Flush(); err != nil {
+	return c.check(c.rc.Flush())
+}
+
+// check keeps the first failure and cancels the export on it.
+func (c *clientWriter) check(err error) error {
+	if err != nil {
 		c.err = err
 		c.cancel()
 	}
-	return c.err
+	return err
 }
 
 // downloadHeaders are the headers of a download, for GET and HEAD.

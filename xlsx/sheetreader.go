@@ -101,10 +101,7 @@ func (wb *Workbook) Rows(ctx context.Context, index int) (*Rows, error) {
 	if info.Part == "" {
 		return nil, &ReadError{File: wb.file, Sheet: info.Name, Err: fmt.Errorf("%w: the workbook lists the sheet but no part holds it", ErrMissingPart)}
 	}
-	if binaryPart(info.Part) {
-		return nil, &ReadError{File: wb.file, Part: info.Part, Sheet: info.Name, Err: ErrXLSB}
-	}
-	if binaryPart(wb.sstPart) || binaryPart(wb.stylesPart) {
+	if binaryPart(info.Part) || binaryPart(wb.sstPart) || binaryPart(wb.stylesPart) {
 		return nil, &ReadError{File: wb.file, Part: info.Part, Sheet: info.Name, Err: ErrXLSB}
 	}
 	sst, err := wb.loadSST()
@@ -223,14 +220,17 @@ func (r *Rows) Next() bool {
 			}
 			r.rawLinks = append(r.rawLinks, c.links...)
 			err := c.err
-			switch limits := r.wb.limits; {
-			case err != nil:
-			case len(r.merges) > limits.MaxMergedCells:
-				err = &ReadError{File: r.wb.file, Part: r.info.Part, Sheet: r.info.Name,
-					Err: fmt.Errorf("%w: more than %d merged ranges (Limits.MaxMergedCells)", ErrLimit, limits.MaxMergedCells)}
-			case len(r.rawLinks) > limits.MaxHyperlinks:
-				err = &ReadError{File: r.wb.file, Part: r.info.Part, Sheet: r.info.Name,
-					Err: fmt.Errorf("%w: more than %d hyperlinks (Limits.MaxHyperlinks)", ErrLimit, limits.MaxHyperlinks)}
+			if limits := r.wb.limits; err == nil {
+				over := ""
+				switch {
+				case len(r.merges) > limits.MaxMergedCells:
+					over = fmt.Sprintf("more than %d merged ranges (Limits.MaxMergedCells)", limits.MaxMergedCells)
+				case len(r.rawLinks) > limits.MaxHyperlinks:
+					over = fmt.Sprintf("more than %d hyperlinks (Limits.MaxHyperlinks)", limits.MaxHyperlinks)
+				}
+				if over != "" {
+					err = &ReadError{File: r.wb.file, Part: r.info.Part, Sheet: r.info.Name, Err: fmt.Errorf("%w: %s", ErrLimit, over)}
+				}
 			}
 			r.free <- c
 			if err != nil {
@@ -659,7 +659,7 @@ func (p *sheetParser) value(c *chunk, v Value, typ, text []byte, hasV, hasIS boo
 		}
 		i, ok := atoiBytes(trimSpace(text))
 		s, found := p.sst.get(i)
-		if !ok || !found || i > math.MaxUint32 {
+		if !ok || !found { // the table holds far fewer than 2^32 strings
 			return fmt.Errorf("%w: shared string index %q, the table has %d", ErrMalformed, text, p.sst.len())
 		}
 		v.typ, v.text = TypeString, s
