@@ -232,7 +232,7 @@ func appendQuoted(dst, text []byte) []byte {
 func appendJSONValue(dst []byte, c *xlsx.Value) []byte {
 	switch c.Type() {
 	case xlsx.TypeNumber:
-		return xlsx.AppendNumber(dst, c.Float())
+		return xlsx.AppendNumberText(dst, c.Float())
 	case xlsx.TypeBool:
 		if c.Bool() {
 			return append(dst, "true"...)

@@ -230,13 +230,29 @@ type RichRun struct {
 // when the row is written.
 func Rich(runs []RichRun) Cell { return Cell{kind: kindRich, runs: runs} }
 
+// The fields s, s2 and i hold different things for different kinds; these
+// accessors say which, so that the encoder never reads a bare c.s.
+
 // text is the string a text-like cell displays.
 func (c *Cell) text() string {
 	if c.link != linkNone {
-		return c.s2
+		return c.linkText()
 	}
 	return c.s
 }
+
+func (c *Cell) formula() string      { return c.s }            // kindFormula
+func (c *Cell) decimal() string      { return c.s }            // kindDecimal
+func (c *Cell) errorCode() ErrorCode { return ErrorCode(c.s) } // kindError
+func (c *Cell) linkTarget() string   { return c.s }            // a link's URL or location
+func (c *Cell) linkText() string     { return c.s2 }           // a link's display text
+
+// cachedText is a formula's cached string, error code or decimal.
+func (c *Cell) cachedText() string { return c.s2 }
+
+func (c *Cell) uint() uint64            { return uint64(c.i) }
+func (c *Cell) duration() time.Duration { return time.Duration(c.i) }
+func (c *Cell) boolDigit() byte         { return byte('0' + c.i) }
 
 // Value returns what the cell holds as a Go value: int64, uint64,
 // float64, string (text, and the text of rich and link cells), bool,
@@ -245,18 +261,19 @@ func (c *Cell) text() string {
 func (c Cell) Value() any {
 	k := c.kind
 	if k == kindFormula {
+		// The cached value's text moves to where its own kind keeps it.
 		k = c.cached
-		c.s = c.s2
+		c.s = c.cachedText()
 	}
 	switch k {
 	case kindInt:
 		return c.i
 	case kindUint:
-		return uint64(c.i)
+		return c.uint()
 	case kindFloat, kindFloat32:
 		return c.num
 	case kindDecimal:
-		v, _ := strconv.ParseFloat(c.s, 64)
+		v, _ := strconv.ParseFloat(c.decimal(), 64)
 		return v
 	case kindString:
 		return c.text()
@@ -265,9 +282,9 @@ func (c Cell) Value() any {
 	case kindDateTime, kindDate, kindTimeOfDay:
 		return c.t
 	case kindDuration:
-		return time.Duration(c.i)
+		return c.duration()
 	case kindError:
-		return ErrorCode(c.s)
+		return c.errorCode()
 	case kindRich:
 		var b strings.Builder
 		for _, r := range c.runs {

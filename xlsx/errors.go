@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Sentinel errors, testable with errors.Is. Errors about a cell or row come
@@ -23,10 +24,13 @@ var (
 	ErrStyle          = errors.New("unknown style")
 	ErrRange          = errors.New("invalid cell range")
 	ErrHeadWritten    = errors.New("sheet layout must be set before the first row")
-	ErrClosed         = errors.New("xlsx: writer closed")
-	ErrSheetDone      = errors.New("xlsx: sheet already finished")
+	ErrClosed         = errors.New("writer closed")
+	ErrSheetDone      = errors.New("sheet already finished")
 	ErrWidth          = errors.New("invalid column width or row height")
 )
+
+// errWriterClosed is ErrClosed as the Writer's methods return it.
+var errWriterClosed = fmt.Errorf("xlsx: %w", ErrClosed)
 
 // CellError says which sheet, row and column an error is about. Row and
 // Col are 1-based; 0 means the error is not about one row or column.
@@ -51,3 +55,59 @@ func (e *CellError) Error() string {
 }
 
 func (e *CellError) Unwrap() error { return e.Err }
+
+// Errors a reader returns, testable with errors.Is. They come wrapped in a
+// *ReadError that names the file, part, sheet and cell where they apply.
+var (
+	ErrNotXLSX       = errors.New("not an XLSX workbook")
+	ErrEncrypted     = errors.New("password-protected workbook (an encrypted OLE container, not a zip); save it without a password first")
+	ErrLegacyXLS     = errors.New("legacy Excel 97-2003 (.xls) workbook, not XLSX")
+	ErrODF           = errors.New("OpenDocument spreadsheet (.ods), not XLSX")
+	ErrXLSB          = errors.New("binary Excel workbook (.xlsb), not XLSX; save it as .xlsx first")
+	ErrMissingPart   = errors.New("missing part")
+	ErrDuplicatePart = errors.New("the package holds two parts with this name")
+	ErrLimit         = errors.New("limit exceeded")
+	ErrMalformed     = errors.New("malformed content")
+	ErrNoSheet       = errors.New("no such sheet")
+)
+
+// ReadError says where reading failed. Empty fields and zero numbers do
+// not apply.
+type ReadError struct {
+	File  string // the path given to Open
+	Part  string // the package part, such as "xl/worksheets/sheet1.xml"
+	Sheet string
+	Row   int // 1-based
+	Col   int // 1-based
+	Err   error
+}
+
+func (e *ReadError) Error() string {
+	var b strings.Builder
+	b.WriteString("xlsx: ")
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteString(": ")
+	}
+	if e.Sheet != "" {
+		b.WriteString("sheet " + strconv.Quote(e.Sheet))
+		switch {
+		case e.Row > 0 && e.Col > 0 && e.Row <= MaxRows && e.Col <= MaxColumns:
+			fmt.Fprintf(&b, ", cell %s", CellName(e.Row, e.Col))
+		case e.Row > 0 && e.Col > 0:
+			fmt.Fprintf(&b, ", row %d, column %d", e.Row, e.Col)
+		case e.Row > 0:
+			fmt.Fprintf(&b, ", row %d", e.Row)
+		}
+		if e.Part != "" {
+			b.WriteString(" (" + e.Part + ")")
+		}
+		b.WriteString(": ")
+	} else if e.Part != "" {
+		b.WriteString(e.Part + ": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *ReadError) Unwrap() error { return e.Err }

@@ -255,7 +255,7 @@ var readbackCases = []readbackCase{
 					Diagonal: xlsx.Line{Style: xlsx.LineThin}, DiagonalUp: true}}),
 				style(t, w, xlsx.Style{Alignment: xlsx.Alignment{Horizontal: xlsx.HAlignCenter, Vertical: xlsx.VAlignTop, Wrap: true, Indent: 2, Rotation: -45}}),
 				style(t, w, xlsx.Style{NumFmt: "0.000%"}),
-				style(t, w, xlsx.Style{NumFmt: "#,##0.00", Font: xlsx.Font{Strike: true, VertAlign: xlsx.Superscript}}),
+				style(t, w, xlsx.Style{NumFmt: "#,##0.00", Font: xlsx.Font{Strike: true, VertAlign: xlsx.VertAlignSuperscript}}),
 			}
 			if again := style(t, w, xlsx.Style{NumFmt: "0.000%"}); again != ids[4] {
 				t.Errorf("equal styles got ids %d and %d", ids[4], again)
@@ -271,7 +271,7 @@ var readbackCases = []readbackCase{
 	{
 		name: "layout: widths, rows, panes, filter, merges, visibility",
 		build: func(t *testing.T, w *xlsx.Writer) {
-			hidden := addSheet(t, w, "Hidden first", xlsx.SheetOptions{State: xlsx.Hidden})
+			hidden := addSheet(t, w, "Hidden first", xlsx.SheetOptions{State: xlsx.SheetHidden})
 			must(t, hidden.WriteRow([]xlsx.Cell{xlsx.Int(1)}))
 			sh := addSheet(t, w, "Layout", xlsx.SheetOptions{FreezeRows: 1, FreezeCols: 2})
 			must(t, sh.SetColumn(1, 1, xlsx.ColumnOptions{Width: 30}))
@@ -284,7 +284,7 @@ var readbackCases = []readbackCase{
 			must(t, sh.WriteRow([]xlsx.Cell{xlsx.String("merged"), {}, {}}))
 			must(t, sh.MergeCells(xlsx.Range{FirstRow: 5, FirstCol: 1, LastRow: 6, LastCol: 3}))
 			must(t, sh.SetAutoFilter(xlsx.Range{FirstRow: 1, FirstCol: 1, LastRow: 2, LastCol: 3}))
-			addSheet(t, w, "Very hidden", xlsx.SheetOptions{State: xlsx.VeryHidden})
+			addSheet(t, w, "Very hidden", xlsx.SheetOptions{State: xlsx.SheetVeryHidden})
 		},
 		want: map[string][][]*pyread.Value{
 			"Hidden first": {row(n(1))},

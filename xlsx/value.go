@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"time"
-	"unsafe"
 )
 
 // CellType is the type of a cell as read.
@@ -110,7 +109,7 @@ func (v *Value) AppendText(dst []byte) []byte {
 		if isShortDecimal(v.text) {
 			return append(dst, v.text...)
 		}
-		return AppendNumber(dst, v.num)
+		return AppendNumberText(dst, v.num)
 	case TypeString, TypeError:
 		return append(dst, v.text...)
 	case TypeBool:
@@ -138,9 +137,12 @@ func (v *Value) appendISO(dst []byte) []byte {
 	return t.AppendFormat(dst, layout)
 }
 
-// AppendNumber formats f in the shortest form that reads back exactly,
-// without an exponent between 1e-6 and 1e21 (as JSON and JavaScript do).
-func AppendNumber(dst []byte, f float64) []byte {
+// AppendNumberText formats f as text for people and CSV files: the
+// shortest form that reads back exactly, without an exponent between 1e-6
+// and 1e21, as JSON and JavaScript print numbers. (The writer stores
+// numbers in the file differently, as Excel does: in exponent form below
+// 1e-5 and from 1e15, and float32 values at their own precision.)
+func AppendNumberText(dst []byte, f float64) []byte {
 	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
 		return strconv.AppendInt(dst, int64(f), 10)
 	}
@@ -160,7 +162,7 @@ func AppendNumber(dst []byte, f float64) []byte {
 // isShortDecimal reports whether b is a decimal in canonical form: an
 // optional minus, an integer part without leading zeros (or a single
 // zero), an optional fraction not ending in zero, at most 15 significant
-// digits, not negative zero, and not under 1e-6 — a number AppendNumber
+// digits, not negative zero, and not under 1e-6 — a number AppendNumberText
 // would write the same way.
 func isShortDecimal(b []byte) bool {
 	if len(b) == 0 || len(b) > 17 {
@@ -205,7 +207,7 @@ func isShortDecimal(b []byte) bool {
 		leading = false
 		sig++
 	}
-	// Under 1e-6 AppendNumber uses an exponent.
+	// Under 1e-6 AppendNumberText uses an exponent.
 	return sig <= 15 && zeros < 6
 }
 
@@ -214,46 +216,4 @@ func isShortDecimal(b []byte) bool {
 type Row struct {
 	Num   int
 	Cells []Value
-}
-
-// bstr views b as a string without copying, for parsers that do not keep
-// their argument.
-func bstr(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
-
-// parseNumber reads a cell's number, already trimmed: integers of up to
-// 15 digits directly, anything else through strconv. NaN and infinities
-// are not numbers a cell can hold.
-func parseNumber(b []byte) (float64, bool) {
-	neg := false
-	d := b
-	if len(d) > 0 && d[0] == '-' {
-		neg, d = true, d[1:]
-	}
-	if len(d) > 0 && len(d) <= 15 {
-		n := int64(0)
-		i := 0
-		for ; i < len(d); i++ {
-			c := d[i]
-			if c < '0' || c > '9' {
-				break
-			}
-			n = n*10 + int64(c-'0')
-		}
-		if i == len(d) {
-			if neg {
-				return -float64(n), true
-			}
-			return float64(n), true
-		}
-	}
-	f, err := strconv.ParseFloat(bstr(b), 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		// ParseFloat's range errors still give ±Inf or 0: a number like
-		// 1e-400 is zero to Excel too.
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange && !math.IsInf(f, 0) {
-			return f, true
-		}
-		return 0, false
-	}
-	return f, true
 }

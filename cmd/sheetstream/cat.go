@@ -93,7 +93,7 @@ func pickSheets(wb *xlsx.Workbook, name string, all bool) ([]xlsx.SheetInfo, err
 	switch {
 	case all:
 		for _, s := range sheets {
-			if s.Kind == xlsx.Worksheet {
+			if s.Kind == xlsx.SheetKindWorksheet {
 				out = append(out, s)
 			}
 		}
@@ -111,7 +111,7 @@ func pickSheets(wb *xlsx.Workbook, name string, all bool) ([]xlsx.SheetInfo, err
 		return nil, fmt.Errorf("no sheet %q; the workbook has %s", name, strings.Join(names, ", "))
 	default:
 		for _, s := range sheets {
-			if s.Kind == xlsx.Worksheet {
+			if s.Kind == xlsx.SheetKindWorksheet {
 				return []xlsx.SheetInfo{s}, nil
 			}
 		}

@@ -2,13 +2,9 @@ package xlsx
 
 import (
 	"cmp"
-	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/sheetstream/sheetstream/internal/xmlscan"
 )
 
 // quoteSheetName returns name as a formula reference needs it: quoted
@@ -86,9 +82,9 @@ func (w *Writer) workbookXML() []byte {
 		b = append(b, '"')
 		b = appendIntAttr(b, "sheetId", s.index+1)
 		switch s.opts.State {
-		case Hidden:
+		case SheetHidden:
 			b = append(b, ` state="hidden"`...)
-		case VeryHidden:
+		case SheetVeryHidden:
 			b = append(b, ` state="veryHidden"`...)
 		}
 		b = append(b, ` r:id="rId`...)
@@ -117,108 +113,4 @@ func (w *Writer) workbookXML() []byte {
 	// Excel 2007's calculation engine id, so newer versions recalculate
 	// every formula when they open the file.
 	return append(b, `<calcPr calcId="124519" fullCalcOnLoad="1"/></workbook>`...)
-}
-
-func isTrue(v []byte) bool { return string(v) == "1" || string(v) == "true" }
-
-// readWorkbook reads the sheet list, date system and defined names from
-// the workbook part, and finds its sheets, styles and shared strings
-// through the workbook's relationships.
-func (wb *Workbook) readWorkbook() error {
-	buf, err := wb.readPart(wb.workbookPart)
-	if err != nil {
-		return err
-	}
-	type listed struct {
-		name, rid string
-		state     SheetState
-	}
-	var sheets []listed
-	sc := wb.scanner(buf)
-	var scratch []byte
-	decode := func(v []byte) string {
-		scratch, _ = xmlscan.DecodeAttr(scratch[:0], v)
-		return string(scratch)
-	}
-	for k := sc.Next(); k != xmlscan.EOF; k = sc.Next() {
-		if k != xmlscan.Start && k != xmlscan.Empty {
-			continue
-		}
-		switch string(sc.Name()) {
-		case "workbook":
-			ns, _ := sc.Attr("xmlns")
-			wb.strict = strings.Contains(string(ns), "purl.oclc.org")
-		case "workbookPr":
-			if v, ok := sc.Attr("date1904"); ok {
-				wb.date1904 = isTrue(v)
-			}
-		case "sheet":
-			name, _ := sc.Attr("name")
-			rid, _ := sc.Attr("id")
-			l := listed{name: decode(name), rid: decode(rid)}
-			switch v, _ := sc.Attr("state"); string(v) {
-			case "hidden":
-				l.state = Hidden
-			case "veryHidden":
-				l.state = VeryHidden
-			}
-			sheets = append(sheets, l)
-		case "definedName":
-			if k != xmlscan.Start {
-				continue
-			}
-			dn := DefinedName{}
-			if v, ok := sc.Attr("name"); ok {
-				dn.Name = decode(v)
-			}
-			dn.Hidden = func() bool { v, _ := sc.Attr("hidden"); return isTrue(v) }()
-			local := -1
-			if v, ok := sc.Attr("localSheetId"); ok {
-				if n, err := strconv.Atoi(string(v)); err == nil {
-					local = n
-				}
-			}
-			dn.RefersTo = string(sc.Content(&scratch))
-			scratch = scratch[:0]
-			if local >= 0 && local < len(sheets) {
-				dn.Sheet = sheets[local].name
-			}
-			wb.names = append(wb.names, dn)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return wb.errorf(wb.workbookPart, fmt.Errorf("%w: %w", ErrMalformed, err))
-	}
-	rels, err := wb.readRels(wb.workbookPart)
-	if err != nil && !errors.Is(err, ErrMissingPart) && !errors.Is(err, ErrMalformed) {
-		return err
-	}
-	dir := wb.workbookPart[:strings.LastIndexByte(wb.workbookPart, '/')+1]
-	for i, l := range sheets {
-		info := SheetInfo{Index: i, Name: l.name, State: l.state}
-		if r, ok := rels.byID(l.rid); ok && !r.external {
-			info.Part = r.target
-			switch {
-			case strings.HasSuffix(r.typ, relChartsheet):
-				info.Kind = Chartsheet
-			case strings.HasSuffix(r.typ, relDialogsheet):
-				info.Kind = Dialogsheet
-			case strings.HasSuffix(r.typ, relMacrosheet):
-				info.Kind = Macrosheet
-			}
-		} else if rels == nil {
-			// Relationships lost: Excel's own naming is the best guess.
-			guess := dir + "worksheets/sheet" + strconv.Itoa(i+1) + ".xml"
-			if wb.parts[normPart(guess)] != nil {
-				info.Part = guess
-			}
-		}
-		wb.sheets = append(wb.sheets, info)
-	}
-	wb.stylesPart = rels.target(relStyles)
-	wb.sstPart = rels.target(relSharedStrings)
-	if rels == nil {
-		wb.stylesPart, wb.sstPart = dir+"styles.xml", dir+"sharedStrings.xml"
-	}
-	return nil
 }

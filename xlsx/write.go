@@ -2,8 +2,8 @@ package xlsx
 
 import (
 	"bytes"
+	"compress/flate"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"runtime"
@@ -14,11 +14,16 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/klauspost/compress/flate"
-
 	"github.com/sheetstream/sheetstream/internal/deflate"
 	"github.com/sheetstream/sheetstream/internal/zipstream"
 )
+
+// StringMode says how text cells are stored.
+type StringMode uint8
+
+// DefaultSharedStringsBudget bounds the shared strings table in
+// StringsAuto mode.
+const DefaultSharedStringsBudget = 1 << 20
 
 // Compression trades output size for speed.
 type Compression uint8
@@ -156,16 +161,15 @@ type Writer struct {
 	concurrent bool
 	shared     sync.Mutex
 
-	// Whose turn it is in the archive; see turns.go.
-	turnMu     sync.Mutex
-	turn       *sync.Cond
-	zipBusy    bool
-	waiting    []*sheetSink
-	held       int
-	heldBudget int
+	// Whose turn it is in the archive, when sheets are written at once.
+	turns archiveTurns
 }
 
-// NewWriter returns a Writer that streams a workbook into w.
+// NewWriter returns a Writer that streams a workbook into w. Nothing is
+// written to w until the first sheet is added.
+//
+// Errors: an unknown Options.Compression; the deflate pool's errors for
+// Workers or ChunkSize out of range.
 func NewWriter(w io.Writer, opts Options) (*Writer, error) {
 	level, err := opts.Compression.level()
 	if err != nil {
@@ -195,16 +199,15 @@ func NewWriter(w io.Writer, opts Options) (*Writer, error) {
 		heldBudget = DefaultSheetBufferSize
 	}
 	wr := &Writer{
-		opts:       opts,
-		zip:        zipstream.NewWriter(w),
-		pool:       pool,
-		styles:     newStyleSheet(),
-		sst:        newSharedStrings(budget),
-		created:    created.UTC().Truncate(time.Second),
-		level:      level,
-		heldBudget: heldBudget,
+		opts:    opts,
+		zip:     zipstream.NewWriter(w),
+		pool:    pool,
+		styles:  newStyleSheet(),
+		sst:     newSharedStrings(budget),
+		created: created.UTC().Truncate(time.Second),
+		level:   level,
 	}
-	wr.turn = sync.NewCond(&wr.turnMu)
+	wr.turns.init(heldBudget)
 	return wr, nil
 }
 
@@ -220,7 +223,7 @@ func (w *Writer) fail(err error) error {
 	err = w.err
 	w.errMu.Unlock()
 	if first {
-		w.dropHeld()
+		w.turns.drop()
 	}
 	return err
 }
@@ -252,19 +255,33 @@ func (w *Writer) unlockShared() {
 // AddStyle registers a style and returns its id for Cell.WithStyle.
 // Registering an equal style again returns the same id. It may be called
 // while concurrent sheets are being written.
+//
+// Errors: ErrStyle for a colour that is not hex, a font size outside
+// 1..409, a font name or number format XML cannot carry, a rotation
+// outside -90..90, or more fonts or cell formats than Excel allows;
+// ErrClosed after Close.
 func (w *Writer) AddStyle(st Style) (StyleID, error) {
 	if err := w.loadErr(); err != nil {
 		return 0, err
 	}
 	if w.closed {
-		return 0, ErrClosed
+		return 0, errWriterClosed
 	}
 	w.lockShared()
 	defer w.unlockShared()
-	return w.styles.add(st)
+	id, err := w.styles.add(st)
+	if err != nil {
+		return 0, fmt.Errorf("xlsx: %w", err)
+	}
+	return id, nil
 }
 
 // DefineName adds a defined name to the workbook.
+//
+// Errors: a name that is not a valid Excel name (or looks like a cell
+// reference), a RefersTo that is empty or not text XML can carry, and a
+// name already defined in the same scope. A Sheet that does not exist is
+// reported by Close, since the sheet may still be added.
 func (w *Writer) DefineName(n DefinedName) error {
 	if err := w.loadErr(); err != nil {
 		return err
@@ -313,17 +330,17 @@ func CheckSheetName(name string) error {
 	n := utf8.RuneCountInString(name)
 	switch {
 	case name == "" || !utf8.ValidString(name):
-		return fmt.Errorf("%w: %q is empty or not UTF-8", ErrSheetName, name)
+		return fmt.Errorf("xlsx: %w: %q is empty or not UTF-8", ErrSheetName, name)
 	case n > 31 || utf16Len(name) > 31:
-		return fmt.Errorf("%w: %q is longer than 31 characters", ErrSheetName, name)
+		return fmt.Errorf("xlsx: %w: %q is longer than 31 characters", ErrSheetName, name)
 	case strings.ContainsAny(name, `[]:*?/\`):
-		return fmt.Errorf("%w: %q contains one of []:*?/\\", ErrSheetName, name)
+		return fmt.Errorf("xlsx: %w: %q contains one of []:*?/\\", ErrSheetName, name)
 	case name[0] == '\'' || name[len(name)-1] == '\'':
-		return fmt.Errorf("%w: %q begins or ends with an apostrophe", ErrSheetName, name)
+		return fmt.Errorf("xlsx: %w: %q begins or ends with an apostrophe", ErrSheetName, name)
 	case strings.EqualFold(name, "History"):
-		return fmt.Errorf("%w: Excel reserves the name %q", ErrSheetName, name)
+		return fmt.Errorf("xlsx: %w: Excel reserves the name %q", ErrSheetName, name)
 	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7F }) || !validAttrText(name):
-		return fmt.Errorf("%w: %q contains control characters", ErrSheetName, name)
+		return fmt.Errorf("xlsx: %w: %q contains control characters", ErrSheetName, name)
 	}
 	return nil
 }
@@ -346,6 +363,11 @@ func NumberedSheetName(base string, n int) string {
 // AddSheet finishes the sheet that the previous AddSheet returned, if it
 // is not closed yet, and starts a new one. Sheets appear in the workbook
 // in the order they are added.
+//
+// Errors: ErrSheetName for a name CheckSheetName refuses or one already
+// used; ErrRange (in a *CellError) for FreezeRows, FreezeCols or a
+// Dimension outside the grid; errors from finishing the previous sheet;
+// ErrClosed after Close; and the Writer's first error, once it has one.
 func (w *Writer) AddSheet(name string, opts SheetOptions) (*Sheet, error) {
 	if err := w.closeCurrent(); err != nil {
 		return nil, err
@@ -364,7 +386,7 @@ func (w *Writer) closeCurrent() error {
 		return err
 	}
 	if w.closed {
-		return ErrClosed
+		return errWriterClosed
 	}
 	if w.current != nil {
 		if err := w.current.Close(); err != nil {
@@ -411,7 +433,7 @@ func (w *Writer) addSheet(name string, opts SheetOptions) (*Sheet, error) {
 	}
 	for _, s := range w.sheets {
 		if strings.EqualFold(s.name, name) {
-			return nil, fmt.Errorf("%w: %q is already used (names ignore case)", ErrSheetName, name)
+			return nil, fmt.Errorf("xlsx: %w: %q is already used (names ignore case)", ErrSheetName, name)
 		}
 	}
 	if opts.TabColor != "" {
@@ -420,17 +442,17 @@ func (w *Writer) addSheet(name string, opts SheetOptions) (*Sheet, error) {
 		}
 	}
 	if opts.FreezeRows < 0 || opts.FreezeRows >= MaxRows || opts.FreezeCols < 0 || opts.FreezeCols >= MaxColumns {
-		return nil, fmt.Errorf("%w: sheet %q: cannot freeze %d rows and %d columns", ErrRange, name, opts.FreezeRows, opts.FreezeCols)
+		return nil, &CellError{Sheet: name, Err: fmt.Errorf("%w: cannot freeze %d rows and %d columns", ErrRange, opts.FreezeRows, opts.FreezeCols)}
 	}
 	if d := opts.Dimension; d != (Range{}) && !d.valid() {
-		return nil, fmt.Errorf("%w: sheet %q: dimension %v", ErrRange, name, d)
+		return nil, &CellError{Sheet: name, Err: fmt.Errorf("%w: dimension %v", ErrRange, d)}
 	}
 	s := &Sheet{w: w, name: name, index: len(w.sheets), opts: opts}
 	// The first visible sheet is the one Excel shows when it opens.
-	if opts.State == Visible && w.activeSheet() < 0 {
+	if opts.State == SheetVisible && w.activeSheet() < 0 {
 		s.active = true
 	}
-	s.sink = w.newSink(s.index)
+	s.sink = w.newSink(s)
 	s.stream = w.pool.NewStream(s.sink)
 	s.buf = w.pool.Buffer()
 	w.sheets = append(w.sheets, s)
@@ -451,7 +473,7 @@ func (w *Writer) activeSheet() int {
 
 func (w *Writer) timeValue(k cellKind, c *Cell) (float64, error) {
 	if k == kindDuration {
-		return float64(c.i) / nanosPerDay, nil
+		return float64(c.duration()) / nanosPerDay, nil
 	}
 	t := c.t
 	if w.opts.Location != nil {
@@ -472,118 +494,6 @@ func (w *Writer) timeValue(k cellKind, c *Cell) (float64, error) {
 		return 0, fmt.Errorf("%w: %s is not within %s..9999-12-31", ErrDateRange, t.Format("2006-01-02"), first)
 	}
 	return v, nil
-}
-
-// writePart deflates a small part whole and adds it to the archive.
-func (w *Writer) writePart(name string, data []byte) error {
-	if err := w.loadErr(); err != nil {
-		return err
-	}
-	if w.partFW == nil {
-		fw, err := flate.NewWriter(nil, w.level)
-		if err != nil {
-			return w.fail(err)
-		}
-		w.partFW = fw
-	}
-	w.partBuf.Reset()
-	w.partFW.Reset(&w.partBuf)
-	if _, err := w.partFW.Write(data); err != nil {
-		return w.fail(err)
-	}
-	if err := w.partFW.Close(); err != nil {
-		return w.fail(err)
-	}
-	crc := crc32.ChecksumIEEE(data)
-	if err := w.zip.WriteFile(name, w.partBuf.Bytes(), crc, uint64(len(data))); err != nil {
-		return w.fail(err)
-	}
-	return nil
-}
-
-// writeSharedStrings streams the shared strings part, which may be large.
-func (w *Writer) writeSharedStrings() error {
-	entry, err := w.zip.Create("xl/sharedStrings.xml")
-	if err != nil {
-		return w.fail(err)
-	}
-	stream := w.pool.NewStream(entry)
-	b, err := w.sst.writeTo(w.pool.Buffer(), w.pool.ChunkSize(), stream.Submit)
-	if err != nil {
-		stream.Abort()
-		return w.fail(err)
-	}
-	crc, size, err := stream.Close(b)
-	if err == nil {
-		err = entry.Close(crc, size)
-	}
-	if err != nil {
-		return w.fail(err)
-	}
-	return nil
-}
-
-// Close finishes the last sheet, writes the workbook's remaining parts and
-// the zip directory. It does not close the underlying io.Writer. A
-// workbook with no sheets gets an empty "Sheet1", since Excel needs one.
-func (w *Writer) Close() error {
-	if w.closed {
-		return w.loadErr()
-	}
-	w.closed = true
-	defer w.pool.Close()
-	if len(w.sheets) == 0 && w.loadErr() == nil {
-		if _, err := w.addSheet("Sheet1", SheetOptions{}); err != nil {
-			return err
-		}
-	}
-	// Sheets still open are finished in order; after a failure this only
-	// releases their buffers.
-	for _, s := range w.sheets {
-		s.Close()
-	}
-	if err := w.loadErr(); err != nil {
-		return err
-	}
-	if w.activeSheet() < 0 {
-		return w.fail(fmt.Errorf("%w: a workbook needs at least one visible sheet", ErrSheetName))
-	}
-	for _, n := range w.names {
-		if n.Sheet != "" && w.sheetIndex(n.Sheet) < 0 {
-			return w.fail(fmt.Errorf("xlsx: defined name %q refers to unknown sheet %q", n.Name, n.Sheet))
-		}
-	}
-	for _, s := range w.sheets {
-		w.sst.refs += s.sstRefs
-	}
-	hasSST := len(w.sst.entries) > 0
-	if hasSST {
-		if err := w.writeSharedStrings(); err != nil {
-			return err
-		}
-	}
-	parts := []struct {
-		name string
-		data []byte
-	}{
-		{"xl/styles.xml", w.styles.xml()},
-		{"xl/theme/theme1.xml", []byte(themeXML)},
-		{"xl/workbook.xml", w.workbookXML()},
-		{"xl/_rels/workbook.xml.rels", w.workbookRels(hasSST)},
-		{"docProps/app.xml", w.appXML()},
-		{"docProps/core.xml", w.coreXML()},
-		{"_rels/.rels", []byte(packageRels)},
-		{"[Content_Types].xml", w.contentTypes(hasSST)},
-	}
-	for _, p := range parts {
-		if err := w.writePart(p.name, p.data); err != nil {
-			return err
-		}
-	}
-	if err := w.zip.Close(); err != nil {
-		return w.fail(err)
-	}
-	return nil
 }
 
 func (w *Writer) sheetIndex(name string) int {

@@ -184,7 +184,7 @@ func TestLimits(t *testing.T) {
 	})
 	t.Run("all sheets hidden", func(t *testing.T) {
 		w, _ := xlsx.NewWriter(io.Discard, xlsx.Options{})
-		addSheet(t, w, "One", xlsx.SheetOptions{State: xlsx.Hidden})
+		addSheet(t, w, "One", xlsx.SheetOptions{State: xlsx.SheetHidden})
 		if err := w.Close(); !errors.Is(err, xlsx.ErrSheetName) {
 			t.Errorf("Close = %v, want an error: Excel needs a visible sheet", err)
 		}
@@ -437,6 +437,91 @@ func TestDecimalValue(t *testing.T) {
 	for s, want := range map[string]float64{"-1234.50": -1234.5, "0.05000": 0.05, "7": 7} {
 		if got := xlsx.Decimal(s).Value(); got != want {
 			t.Errorf("Decimal(%q).Value() = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestErrorsSayXLSXOnce makes one error of each kind a Writer returns and
+// checks that its message names the package once, at its start.
+func TestErrorsSayXLSXOnce(t *testing.T) {
+	fresh := func() *xlsx.Writer {
+		w, err := xlsx.NewWriter(io.Discard, xlsx.Options{})
+		must(t, err)
+		return w
+	}
+	cases := map[string]func() error{
+		"finished sheet": func() error {
+			w := fresh()
+			first := addSheet(t, w, "One", xlsx.SheetOptions{})
+			addSheet(t, w, "Two", xlsx.SheetOptions{})
+			return first.WriteRow([]xlsx.Cell{xlsx.Int(1)})
+		},
+		"closed writer": func() error {
+			w := fresh()
+			addSheet(t, w, "One", xlsx.SheetOptions{})
+			must(t, w.Close())
+			_, err := w.AddSheet("Two", xlsx.SheetOptions{})
+			return err
+		},
+		"style after close": func() error {
+			w := fresh()
+			addSheet(t, w, "One", xlsx.SheetOptions{})
+			must(t, w.Close())
+			_, err := w.AddStyle(xlsx.Style{})
+			return err
+		},
+		"bad style": func() error {
+			_, err := fresh().AddStyle(xlsx.Style{Font: xlsx.Font{Size: 1000}})
+			return err
+		},
+		"bad sheet name": func() error {
+			_, err := fresh().AddSheet("a/b", xlsx.SheetOptions{})
+			return err
+		},
+		"sheet name used": func() error {
+			w := fresh()
+			addSheet(t, w, "One", xlsx.SheetOptions{})
+			_, err := w.AddSheet("ONE", xlsx.SheetOptions{})
+			return err
+		},
+		"bad freeze": func() error {
+			_, err := fresh().AddSheet("One", xlsx.SheetOptions{FreezeRows: -1})
+			return err
+		},
+		"bad cell": func() error {
+			return addSheet(t, fresh(), "One", xlsx.SheetOptions{}).WriteRow([]xlsx.Cell{xlsx.Decimal("1e5")})
+		},
+		"bad defined name": func() error {
+			return fresh().DefineName(xlsx.DefinedName{Name: "A1", RefersTo: "One!$A$1"})
+		},
+		"no visible sheet": func() error {
+			w := fresh()
+			addSheet(t, w, "One", xlsx.SheetOptions{State: xlsx.SheetHidden})
+			return w.Close()
+		},
+		"sink failure": func() error {
+			w, err := xlsx.NewWriter(&failAfter{0}, xlsx.Options{})
+			must(t, err)
+			sh, err := w.AddSheet("One", xlsx.SheetOptions{})
+			if err != nil {
+				return err
+			}
+			for i := 0; i < 100_000; i++ {
+				if err := sh.WriteRow([]xlsx.Cell{xlsx.Int(int64(i))}); err != nil {
+					return err
+				}
+			}
+			return w.Close()
+		},
+	}
+	for name, make := range cases {
+		err := make()
+		if err == nil {
+			t.Errorf("%s: no error", name)
+			continue
+		}
+		if msg := err.Error(); !strings.HasPrefix(msg, "xlsx: ") || strings.Count(msg, "xlsx:") != 1 {
+			t.Errorf("%s: %q should say xlsx: once, at its start", name, msg)
 		}
 	}
 }

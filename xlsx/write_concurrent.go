@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"sync"
 
 	"github.com/sheetstream/sheetstream/internal/zipstream"
 )
@@ -21,11 +22,89 @@ import (
 // in whole), then to the earliest added sheet still being written. Nothing
 // else writes to the archive while a sheet owns it.
 
+// archiveTurns is the state of that hand-over, shared by the sheets being
+// written at once and guarded by mu.
+type archiveTurns struct {
+	mu sync.Mutex
+	// changed is broadcast when a sheet gets the archive or held memory is
+	// freed, which is what a sheet over the budget waits for.
+	changed sync.Cond
+	busy    bool         // a sheet owns the archive
+	waiting []*sheetSink // sheets that want it, in the order they were added
+	held    int          // bytes held in memory by all waiting sheets
+	budget  int          // how many they may hold: Options.SheetBufferSize
+}
+
+func (t *archiveTurns) init(budget int) {
+	t.changed.L = &t.mu
+	t.budget = budget
+}
+
+// queue adds a new sheet and reports whether it gets the archive at once.
+func (t *archiveTurns) queue(k *sheetSink) (now bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.busy {
+		t.waiting = append(t.waiting, k)
+		return false
+	}
+	t.busy = true
+	return true
+}
+
+// next takes the sheet whose turn comes after the owner's: the first that
+// has finished meanwhile, else the earliest added. With none waiting the
+// archive is free again.
+func (t *archiveTurns) next() (*sheetSink, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.waiting) == 0 {
+		t.busy = false
+		return nil, false
+	}
+	next := 0
+	for i, k := range t.waiting {
+		if k.finished {
+			next = i
+			break
+		}
+	}
+	k := t.waiting[next]
+	t.waiting = slices.Delete(t.waiting, next, next+1)
+	return k, true
+}
+
+// freed returns held memory to the budget and wakes the sheets waiting
+// for it.
+func (t *archiveTurns) freed(n int) {
+	t.mu.Lock()
+	t.held -= n
+	t.changed.Broadcast()
+	t.mu.Unlock()
+}
+
+// drop forgets what waiting sheets hold, after a failure.
+func (t *archiveTurns) drop() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, k := range t.waiting {
+		if k.spill != nil {
+			removeSpill(k.spill)
+			k.spill = nil
+		}
+		k.held = nil
+	}
+	t.waiting = nil
+	t.held = 0
+	t.changed.Broadcast()
+}
+
 // sheetSink receives one sheet's compressed bytes from its deflate stream.
-// Its fields are guarded by Writer.turnMu.
+// Its fields are guarded by archiveTurns.mu.
 type sheetSink struct {
 	w     *Writer
 	name  string // the zip entry's name
+	sheet string // the sheet's, for errors
 	entry *zipstream.EntryWriter
 	held  [][]byte
 	spill *os.File // held bytes beyond the memory budget, after held
@@ -37,47 +116,47 @@ type sheetSink struct {
 	relsName string
 }
 
-func (w *Writer) newSink(index int) *sheetSink {
-	return &sheetSink{w: w, name: fmt.Sprintf("xl/worksheets/sheet%d.xml", index+1)}
+func (w *Writer) newSink(s *Sheet) *sheetSink {
+	return &sheetSink{w: w, name: fmt.Sprintf("xl/worksheets/sheet%d.xml", s.index+1), sheet: s.name}
 }
 
 // Write streams p into the archive when it is the sheet's turn, and holds
 // a copy of it otherwise.
 func (k *sheetSink) Write(p []byte) (int, error) {
-	w := k.w
-	w.turnMu.Lock()
+	w, t := k.w, &k.w.turns
+	t.mu.Lock()
 	for {
 		if k.entry != nil {
 			entry := k.entry
-			w.turnMu.Unlock()
+			t.mu.Unlock()
 			return entry.Write(p)
 		}
 		if err := w.loadErr(); err != nil {
-			w.turnMu.Unlock()
+			t.mu.Unlock()
 			return 0, err
 		}
 		if k.spill != nil {
 			n, err := k.spill.Write(p)
-			w.turnMu.Unlock()
+			t.mu.Unlock()
 			return n, err
 		}
-		if w.held+len(p) <= w.heldBudget {
+		if t.held+len(p) <= t.budget {
 			k.held = append(k.held, slices.Clone(p))
-			w.held += len(p)
-			w.turnMu.Unlock()
+			t.held += len(p)
+			t.mu.Unlock()
 			return len(p), nil
 		}
 		if w.opts.TempDir != "" {
 			f, err := os.CreateTemp(w.opts.TempDir, "sheetstream-*.part")
 			if err != nil {
-				w.turnMu.Unlock()
+				t.mu.Unlock()
 				return 0, fmt.Errorf("holding sheet output: %w", err)
 			}
 			k.spill = f
 			continue
 		}
 		// Wait for this sheet's turn, or for memory that others free.
-		w.turn.Wait()
+		t.changed.Wait()
 	}
 }
 
@@ -85,23 +164,23 @@ func (k *sheetSink) Write(p []byte) (int, error) {
 // archive, its entry is closed and the turn handed on; otherwise the
 // sheet's bytes wait for the turn.
 func (w *Writer) finishSink(k *sheetSink, crc uint32, size uint64, relsName string, rels []byte) error {
-	w.turnMu.Lock()
+	w.turns.mu.Lock()
 	entry := k.entry
 	if entry == nil {
 		k.finished, k.crc, k.size, k.relsName, k.rels = true, crc, size, relsName, rels
-		w.turnMu.Unlock()
+		w.turns.mu.Unlock()
 		return nil
 	}
-	w.turnMu.Unlock()
-	if err := w.closeEntry(entry, crc, size, relsName, rels); err != nil {
+	w.turns.mu.Unlock()
+	if err := w.closeEntry(k.sheet, entry, crc, size, relsName, rels); err != nil {
 		return err
 	}
 	return w.handOn()
 }
 
-func (w *Writer) closeEntry(entry *zipstream.EntryWriter, crc uint32, size uint64, relsName string, rels []byte) error {
+func (w *Writer) closeEntry(sheet string, entry *zipstream.EntryWriter, crc uint32, size uint64, relsName string, rels []byte) error {
 	if err := entry.Close(crc, size); err != nil {
-		return w.fail(err)
+		return w.fail(&CellError{Sheet: sheet, Err: err})
 	}
 	if rels != nil {
 		return w.writePart(relsName, rels)
@@ -112,14 +191,9 @@ func (w *Writer) closeEntry(entry *zipstream.EntryWriter, crc uint32, size uint6
 // startSink queues a new sheet, giving it the archive at once if nobody
 // holds it.
 func (w *Writer) startSink(k *sheetSink) error {
-	w.turnMu.Lock()
-	if w.zipBusy {
-		w.waiting = append(w.waiting, k)
-		w.turnMu.Unlock()
+	if !w.turns.queue(k) {
 		return nil
 	}
-	w.zipBusy = true
-	w.turnMu.Unlock()
 	_, err := w.giveTurn(k)
 	return err
 }
@@ -127,22 +201,10 @@ func (w *Writer) startSink(k *sheetSink) error {
 // handOn is called by the owner of the archive after closing its entry.
 func (w *Writer) handOn() error {
 	for {
-		w.turnMu.Lock()
-		if len(w.waiting) == 0 {
-			w.zipBusy = false
-			w.turnMu.Unlock()
+		k, ok := w.turns.next()
+		if !ok {
 			return nil
 		}
-		next := 0
-		for i, k := range w.waiting {
-			if k.finished {
-				next = i
-				break
-			}
-		}
-		k := w.waiting[next]
-		w.waiting = slices.Delete(w.waiting, next, next+1)
-		w.turnMu.Unlock()
 		owned, err := w.giveTurn(k)
 		if err != nil || owned {
 			return err
@@ -159,45 +221,42 @@ func (w *Writer) giveTurn(k *sheetSink) (owned bool, err error) {
 	}
 	entry, err := w.zip.Create(k.name)
 	if err != nil {
-		return false, w.fail(err)
+		return false, w.fail(&CellError{Sheet: k.sheet, Err: err})
 	}
+	t := &w.turns
 	var buf []byte
 	for {
-		w.turnMu.Lock()
+		t.mu.Lock()
 		held, spill := k.held, k.spill
 		k.held, k.spill = nil, nil
 		if len(held) == 0 && spill == nil {
 			if !k.finished {
 				k.entry = entry
-				w.turn.Broadcast()
-				w.turnMu.Unlock()
+				t.changed.Broadcast()
+				t.mu.Unlock()
 				return true, nil
 			}
 			crc, size, relsName, rels := k.crc, k.size, k.relsName, k.rels
-			w.turnMu.Unlock()
-			return false, w.closeEntry(entry, crc, size, relsName, rels)
+			t.mu.Unlock()
+			return false, w.closeEntry(k.sheet, entry, crc, size, relsName, rels)
 		}
-		w.turnMu.Unlock()
+		t.mu.Unlock()
 		// While these are copied the sheet may hold more; the loop takes
 		// those next, so the bytes keep their order.
 		freed := 0
 		for _, b := range held {
 			if _, err := entry.Write(b); err != nil {
-				return false, w.fail(err)
+				return false, w.fail(&CellError{Sheet: k.sheet, Err: err})
 			}
 			freed += len(b)
 		}
-		w.turnMu.Lock()
-		w.held -= freed
-		w.turn.Broadcast()
-		w.turnMu.Unlock()
+		t.freed(freed)
 		if spill != nil {
 			if buf == nil {
 				buf = make([]byte, w.pool.ChunkSize())
 			}
-			err := copySpill(entry, spill, buf)
-			if err != nil {
-				return false, w.fail(fmt.Errorf("xlsx: sheet %s: %w", k.name, err))
+			if err := copySpill(entry, spill, buf); err != nil {
+				return false, w.fail(&CellError{Sheet: k.sheet, Err: err})
 			}
 		}
 	}
@@ -220,20 +279,4 @@ type onlyReader struct{ io.Reader }
 func removeSpill(f *os.File) {
 	f.Close()
 	os.Remove(f.Name())
-}
-
-// dropHeld forgets what waiting sheets hold, after a failure.
-func (w *Writer) dropHeld() {
-	w.turnMu.Lock()
-	defer w.turnMu.Unlock()
-	for _, k := range w.waiting {
-		if k.spill != nil {
-			removeSpill(k.spill)
-			k.spill = nil
-		}
-		k.held = nil
-	}
-	w.waiting = nil
-	w.held = 0
-	w.turn.Broadcast()
 }

@@ -3,46 +3,10 @@ package xlsx
 import (
 	"fmt"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/sheetstream/sheetstream/internal/xmlscan"
 )
-
-const relTypes = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
-
-const packageRels = xmlHeader +
-	`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-	`<Relationship Id="rId3" Type="` + relTypes + `extended-properties" Target="docProps/app.xml"/>` +
-	`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/>` +
-	`<Relationship Id="rId1" Type="` + relTypes + `officeDocument" Target="xl/workbook.xml"/>` +
-	`</Relationships>`
-
-func appendRel(b []byte, id int, typ, target string) []byte {
-	b = append(b, `<Relationship Id="rId`...)
-	b = strconv.AppendInt(b, int64(id), 10)
-	b = append(b, `" Type="`+relTypes...)
-	b = append(b, typ...)
-	b = append(b, `" Target="`...)
-	b = append(b, target...)
-	return append(b, `"/>`...)
-}
-
-// workbookRels numbers the sheets first, then theme, styles and shared
-// strings, as Excel does.
-func (w *Writer) workbookRels(hasSST bool) []byte {
-	b := []byte(xmlHeader + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`)
-	n := len(w.sheets)
-	for i := range w.sheets {
-		b = appendRel(b, i+1, "worksheet", "worksheets/sheet"+strconv.Itoa(i+1)+".xml")
-	}
-	b = appendRel(b, n+1, "theme", "theme/theme1.xml")
-	b = appendRel(b, n+2, "styles", "styles.xml")
-	if hasSST {
-		b = appendRel(b, n+3, "sharedStrings", "sharedStrings.xml")
-	}
-	return append(b, "</Relationships>"...)
-}
 
 // Relationship type suffixes the reader follows. Transitional and Strict
 // OOXML differ only in the namespace before them.

@@ -4,19 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/sheetstream/sheetstream/internal/xmlscan"
 )
-
-func appendElem(b []byte, tag, text string) []byte {
-	b = append(b, '<')
-	b = append(b, tag...)
-	b = append(b, '>')
-	b, _ = appendText(b, text)
-	b = append(b, "</"...)
-	b = append(b, tag...)
-	return append(b, '>')
-}
 
 // appXML is docProps/app.xml: the application and the list of sheets and
 // named ranges that Office shows in file properties.
@@ -91,32 +79,4 @@ func (w *Writer) coreXML() []byte {
 	opt("cp:category", p.Category)
 	opt("cp:contentStatus", p.Status)
 	return append(b, "</cp:coreProperties>"...)
-}
-
-// readApplication reads the producer from the extended properties part:
-// Application, then AppVersion when given. A damaged part gives "".
-func (wb *Workbook) readApplication(part string) string {
-	buf, err := wb.readPart(part)
-	if err != nil {
-		return ""
-	}
-	sc := wb.scanner(buf)
-	var app, version string
-	var scratch []byte
-	for k := sc.Next(); k != xmlscan.EOF; k = sc.Next() {
-		if k != xmlscan.Start {
-			continue
-		}
-		switch {
-		case sc.Is("Application"):
-			app = strings.TrimSpace(string(sc.Content(&scratch)))
-		case sc.Is("AppVersion"):
-			version = strings.TrimSpace(string(sc.Content(&scratch)))
-		}
-		scratch = scratch[:0]
-	}
-	if version != "" && app != "" {
-		return app + " " + version
-	}
-	return app
 }

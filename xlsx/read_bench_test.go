@@ -55,8 +55,8 @@ func TestShortDecimal(t *testing.T) {
 		}
 		if want {
 			f, _ := strconv.ParseFloat(s, 64)
-			if string(AppendNumber(nil, f)) != s {
-				t.Errorf("%q is short, but the shortest form of its double is %s", s, AppendNumber(nil, f))
+			if string(AppendNumberText(nil, f)) != s {
+				t.Errorf("%q is short, but the shortest form of its double is %s", s, AppendNumberText(nil, f))
 			}
 		}
 	}

@@ -291,7 +291,7 @@ var twins = []twin{
 		return add(w, "Sheet1", xlsx.SheetOptions{TabColor: "FF0000"}).at("A1", str("Foo")).err
 	}},
 	{file: "rust_xlsxwriter/hide01.xlsx", build: func(w *xlsx.Writer) error {
-		return firstErr(add(w, "Sheet1"), add(w, "Sheet2", xlsx.SheetOptions{State: xlsx.Hidden}), add(w, "Sheet3"))
+		return firstErr(add(w, "Sheet1"), add(w, "Sheet2", xlsx.SheetOptions{State: xlsx.SheetHidden}), add(w, "Sheet3"))
 	}},
 	{file: "rust_xlsxwriter/set_row01.xlsx", build: func(w *xlsx.Writer) error {
 		s := add(w, "Sheet1")

@@ -1,0 +1,185 @@
+package xlsx
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/sheetstream/sheetstream/internal/xmlscan"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
+)
+
+var (
+	cfbMagic = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
+	// "EncryptionInfo" as a UTF-16LE directory entry name.
+	encryptionInfo = []byte("E\x00n\x00c\x00r\x00y\x00p\x00t\x00i\x00o\x00n\x00I\x00n\x00f\x00o\x00")
+)
+
+// sniff names what a file that is not a zip is.
+func sniff(r io.ReaderAt, size int64) error {
+	head := make([]byte, 8)
+	n, _ := r.ReadAt(head, 0)
+	head = head[:n]
+	switch {
+	case size == 0:
+		return fmt.Errorf("%w: the file is empty", ErrNotXLSX)
+	case bytes.Equal(head, cfbMagic):
+		// An encrypted OOXML package is an OLE compound file with an
+		// EncryptionInfo stream; anything else in that container is BIFF.
+		scan := min(size, 64<<20)
+		buf := make([]byte, scan)
+		n, _ := r.ReadAt(buf, 0)
+		if bytes.Contains(buf[:n], encryptionInfo) {
+			return ErrEncrypted
+		}
+		return ErrLegacyXLS
+	case bytes.HasPrefix(head, []byte("PK")):
+		return nil
+	case bytes.HasPrefix(bytes.TrimLeft(head, "\xef\xbb\xbf \t\r\n"), []byte("<")):
+		return fmt.Errorf("%w: the file is XML or HTML, not a zip package (Excel 2003 XML or a web page saved as .xlsx?)", ErrNotXLSX)
+	}
+	return fmt.Errorf("%w: not a zip package", ErrNotXLSX)
+}
+
+func normPart(name string) string {
+	name = strings.ReplaceAll(name, "\\", "/")
+	name = strings.TrimLeft(name, "/")
+	return strings.ToLower(name)
+}
+
+// binaryPart reports whether a part holds BIFF12 records (.xlsb).
+func binaryPart(name string) bool { return strings.HasSuffix(normPart(name), ".bin") }
+
+// partReader counts what an entry inflates against the package's total
+// and the entry's declared size.
+type partReader struct {
+	wb       *Workbook
+	rc       io.ReadCloser
+	name     string
+	declared uint64
+	n        uint64
+}
+
+func (p *partReader) Read(b []byte) (int, error) {
+	n, err := p.rc.Read(b)
+	p.n += uint64(n)
+	if p.n > p.declared {
+		return n, fmt.Errorf("%w: inflates past its declared size of %d bytes", ErrMalformed, p.declared)
+	}
+	if t := p.wb.total.Add(int64(n)); t > p.wb.limits.MaxTotalSize {
+		return n, fmt.Errorf("%w: more than %d decompressed bytes in the package (Limits.MaxTotalSize)", ErrLimit, p.wb.limits.MaxTotalSize)
+	}
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	return n, err
+}
+
+func (p *partReader) Close() error { return p.rc.Close() }
+
+// lookup finds a part by name, case-insensitively as OPC requires.
+func (wb *Workbook) lookup(name string) (*zip.File, error) {
+	key := normPart(name)
+	f := wb.parts[key]
+	if f == nil {
+		return nil, wb.errorf(name, ErrMissingPart)
+	}
+	if wb.dups[key] {
+		return nil, wb.errorf(name, ErrDuplicatePart)
+	}
+	return f, nil
+}
+
+// openPart opens a part for streaming, with the ratio limit checked.
+func (wb *Workbook) openPart(name string) (io.ReadCloser, *zip.File, error) {
+	f, err := wb.lookup(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.UncompressedSize64 > 1<<20 {
+		comp := max(f.CompressedSize64, 1)
+		if f.UncompressedSize64/comp > uint64(wb.limits.MaxRatio) {
+			return nil, nil, wb.errorf(name, fmt.Errorf("%w: compression ratio %d:1 over Limits.MaxRatio (%d)", ErrLimit, f.UncompressedSize64/comp, wb.limits.MaxRatio))
+		}
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, nil, wb.errorf(name, fmt.Errorf("%w: %v", ErrMalformed, err))
+	}
+	pr := &partReader{wb: wb, rc: rc, name: name, declared: f.UncompressedSize64}
+	r, err := toUTF8(pr)
+	if err != nil {
+		rc.Close()
+		return nil, nil, wb.errorf(name, err)
+	}
+	return readCloser{r, pr}, f, nil
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// toUTF8 passes UTF-8 through and transcodes UTF-16, which a few
+// producers write (with or without a byte order mark).
+func toUTF8(r io.Reader) (io.Reader, error) {
+	head := make([]byte, 4)
+	n, err := io.ReadFull(r, head)
+	head = head[:n]
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, err
+	}
+	var enc encoding.Encoding
+	switch {
+	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}), bytes.HasPrefix(head, []byte("<\x00?\x00")):
+		enc = unicode.UTF16(unicode.LittleEndian, unicode.UseBOM)
+	case bytes.HasPrefix(head, []byte{0xFE, 0xFF}), bytes.HasPrefix(head, []byte("\x00<\x00?")):
+		enc = unicode.UTF16(unicode.BigEndian, unicode.UseBOM)
+	}
+	r = io.MultiReader(bytes.NewReader(head), r)
+	if enc != nil {
+		r = transform.NewReader(r, enc.NewDecoder())
+	}
+	return r, nil
+}
+
+// readPart reads a small part whole, under Limits.MaxPartSize.
+func (wb *Workbook) readPart(name string) ([]byte, error) {
+	rc, f, err := wb.openPart(name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	if f.UncompressedSize64 > uint64(wb.limits.MaxPartSize) {
+		return nil, wb.errorf(name, fmt.Errorf("%w: part is %d bytes, over Limits.MaxPartSize (%d)", ErrLimit, f.UncompressedSize64, wb.limits.MaxPartSize))
+	}
+	// The partReader stops an entry that inflates past its declared size.
+	buf := bytes.NewBuffer(make([]byte, 0, f.UncompressedSize64+512))
+	if _, err := buf.ReadFrom(rc); err != nil {
+		return nil, wb.errorf(name, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// scanner returns an XML scanner set to the package's depth limit.
+func (wb *Workbook) scanner(buf []byte) *xmlscan.Scanner {
+	sc := &xmlscan.Scanner{MaxDepth: wb.limits.MaxDepth}
+	sc.Reset(buf)
+	return sc
+}
+
+// resolve turns a relationship target into a part name, relative to the
+// folder of the part that holds the relationship.
+func resolve(source, target string) string {
+	target = strings.ReplaceAll(target, "\\", "/")
+	if strings.HasPrefix(target, "/") {
+		return path.Clean(target)[1:]
+	}
+	p := path.Join(path.Dir(source), target)
+	return strings.TrimPrefix(path.Clean("/"+p), "/")
+}

@@ -1,0 +1,158 @@
+package xlsx
+
+import (
+	"compress/flate"
+	"fmt"
+	"hash/crc32"
+	"strconv"
+)
+
+const contentTypeBase = "application/vnd.openxmlformats-officedocument."
+
+func appendOverride(b []byte, part, typ string) []byte {
+	b = append(b, `<Override PartName="`...)
+	b = append(b, part...)
+	b = append(b, `" ContentType="`...)
+	b = append(b, typ...)
+	return append(b, `"/>`...)
+}
+
+func (w *Writer) contentTypes(hasSST bool) []byte {
+	b := []byte(xmlHeader + `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+		`<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
+		`<Default Extension="xml" ContentType="application/xml"/>`)
+	b = appendOverride(b, "/xl/workbook.xml", contentTypeBase+"spreadsheetml.sheet.main+xml")
+	for i := range w.sheets {
+		b = appendOverride(b, "/xl/worksheets/sheet"+strconv.Itoa(i+1)+".xml", contentTypeBase+"spreadsheetml.worksheet+xml")
+	}
+	b = appendOverride(b, "/xl/theme/theme1.xml", contentTypeBase+"theme+xml")
+	b = appendOverride(b, "/xl/styles.xml", contentTypeBase+"spreadsheetml.styles+xml")
+	if hasSST {
+		b = appendOverride(b, "/xl/sharedStrings.xml", contentTypeBase+"spreadsheetml.sharedStrings+xml")
+	}
+	b = appendOverride(b, "/docProps/core.xml", "application/vnd.openxmlformats-package.core-properties+xml")
+	b = appendOverride(b, "/docProps/app.xml", contentTypeBase+"extended-properties+xml")
+	return append(b, "</Types>"...)
+}
+
+// partError says which part could not be written.
+func partError(name string, err error) error {
+	return fmt.Errorf("xlsx: writing %s: %w", name, err)
+}
+
+// writePart deflates a small part whole and adds it to the archive.
+func (w *Writer) writePart(name string, data []byte) error {
+	if err := w.loadErr(); err != nil {
+		return err
+	}
+	if w.partFW == nil {
+		fw, err := flate.NewWriter(nil, w.level)
+		if err != nil {
+			return w.fail(partError(name, err))
+		}
+		w.partFW = fw
+	}
+	w.partBuf.Reset()
+	w.partFW.Reset(&w.partBuf)
+	if _, err := w.partFW.Write(data); err != nil {
+		return w.fail(partError(name, err))
+	}
+	if err := w.partFW.Close(); err != nil {
+		return w.fail(partError(name, err))
+	}
+	crc := crc32.ChecksumIEEE(data)
+	if err := w.zip.WriteFile(name, w.partBuf.Bytes(), crc, uint64(len(data))); err != nil {
+		return w.fail(partError(name, err))
+	}
+	return nil
+}
+
+// writeSharedStrings streams the shared strings part, which may be large.
+func (w *Writer) writeSharedStrings() error {
+	entry, err := w.zip.Create("xl/sharedStrings.xml")
+	if err != nil {
+		return w.fail(partError("xl/sharedStrings.xml", err))
+	}
+	stream := w.pool.NewStream(entry)
+	b, err := w.sst.writeTo(w.pool.Buffer(), w.pool.ChunkSize(), stream.Submit)
+	if err != nil {
+		stream.Abort()
+		return w.fail(partError("xl/sharedStrings.xml", err))
+	}
+	crc, size, err := stream.Close(b)
+	if err == nil {
+		err = entry.Close(crc, size)
+	}
+	if err != nil {
+		return w.fail(partError("xl/sharedStrings.xml", err))
+	}
+	return nil
+}
+
+// Close finishes the last sheet, writes the workbook's remaining parts and
+// the zip directory. It does not close the underlying io.Writer. A
+// workbook with no sheets gets an empty "Sheet1", since Excel needs one.
+//
+// Errors: the Writer's first error, if any write failed before (the file
+// is then incomplete and must not be used); ErrSheetName when every sheet
+// is hidden; a defined name whose Sheet was never added; and errors of
+// the underlying io.Writer, naming the part being written.
+func (w *Writer) Close() error {
+	if w.closed {
+		return w.loadErr()
+	}
+	w.closed = true
+	defer w.pool.Close()
+	if len(w.sheets) == 0 && w.loadErr() == nil {
+		if _, err := w.addSheet("Sheet1", SheetOptions{}); err != nil {
+			return err
+		}
+	}
+	// Sheets still open are finished in order; after a failure this only
+	// releases their buffers.
+	for _, s := range w.sheets {
+		s.Close()
+	}
+	if err := w.loadErr(); err != nil {
+		return err
+	}
+	if w.activeSheet() < 0 {
+		return w.fail(fmt.Errorf("xlsx: %w: a workbook needs at least one visible sheet", ErrSheetName))
+	}
+	for _, n := range w.names {
+		if n.Sheet != "" && w.sheetIndex(n.Sheet) < 0 {
+			return w.fail(fmt.Errorf("xlsx: defined name %q refers to unknown sheet %q", n.Name, n.Sheet))
+		}
+	}
+	for _, s := range w.sheets {
+		w.sst.refs += s.sstRefs
+	}
+	hasSST := len(w.sst.entries) > 0
+	if hasSST {
+		if err := w.writeSharedStrings(); err != nil {
+			return err
+		}
+	}
+	parts := []struct {
+		name string
+		data []byte
+	}{
+		{"xl/styles.xml", w.styles.xml()},
+		{"xl/theme/theme1.xml", []byte(themeXML)},
+		{"xl/workbook.xml", w.workbookXML()},
+		{"xl/_rels/workbook.xml.rels", w.workbookRels(hasSST)},
+		{"docProps/app.xml", w.appXML()},
+		{"docProps/core.xml", w.coreXML()},
+		{"_rels/.rels", []byte(packageRels)},
+		{"[Content_Types].xml", w.contentTypes(hasSST)},
+	}
+	for _, p := range parts {
+		if err := w.writePart(p.name, p.data); err != nil {
+			return err
+		}
+	}
+	if err := w.zip.Close(); err != nil {
+		return w.fail(fmt.Errorf("xlsx: writing the zip directory: %w", err))
+	}
+	return nil
+}

@@ -1,0 +1,177 @@
+package xlsx
+
+import (
+	"slices"
+	"strconv"
+)
+
+func (s *Sheet) appendHead(b []byte, final bool) []byte {
+	b = append(b, xmlHeader...)
+	b = append(b, `<worksheet xmlns="`+nsMain+`" xmlns:r="`+nsRelations+`">`...)
+	if s.opts.TabColor != "" {
+		argb, _ := s.opts.TabColor.argb() // checked in AddSheet
+		b = append(b, `<sheetPr><tabColor rgb="`...)
+		b = append(b, argb...)
+		b = append(b, `"/></sheetPr>`...)
+	}
+	switch {
+	case final && s.minRow == 0:
+		b = append(b, `<dimension ref="A1"/>`...)
+	case final:
+		b = append(b, `<dimension ref="`...)
+		b = Range{s.minRow, s.minCol, s.maxRow, s.maxCol}.append(b, false)
+		b = append(b, `"/>`...)
+	case s.opts.Dimension != Range{}:
+		b = append(b, `<dimension ref="`...)
+		b = s.opts.Dimension.append(b, false)
+		b = append(b, `"/>`...)
+	}
+	b = append(b, `<sheetViews><sheetView`...)
+	if s.active {
+		b = append(b, ` tabSelected="1"`...)
+	}
+	b = append(b, ` workbookViewId="0"`...)
+	b = appendPane(b, s.opts.FreezeRows, s.opts.FreezeCols)
+	b = append(b, `</sheetViews><sheetFormatPr defaultRowHeight="15"/>`...)
+	if len(s.cols) > 0 {
+		cols := slices.Clone(s.cols)
+		slices.SortFunc(cols, func(a, b column) int { return a.first - b.first })
+		b = append(b, "<cols>"...)
+		for _, c := range cols {
+			b = appendIntAttr(append(b, "<col"...), "min", c.first)
+			b = appendIntAttr(b, "max", c.last)
+			width := 8.43
+			if c.opts.Width > 0 {
+				width = c.opts.Width
+			}
+			if c.opts.Hidden && c.opts.Width == 0 {
+				width = 0
+			}
+			b = appendFloatAttr(b, "width", columnWidth(width))
+			if c.opts.Style != 0 {
+				b = appendIntAttr(b, "style", int(c.opts.Style))
+			}
+			if c.opts.Hidden {
+				b = append(b, ` hidden="1"`...)
+			}
+			if c.opts.Width > 0 || c.opts.Hidden {
+				b = append(b, ` customWidth="1"`...)
+			}
+			b = append(b, "/>"...)
+		}
+		b = append(b, "</cols>"...)
+	}
+	s.headWritten = true
+	return append(b, "<sheetData>"...)
+}
+
+// appendPane writes the rest of <sheetView> with frozen panes as Excel
+// writes them.
+func appendPane(b []byte, rows, cols int) []byte {
+	if rows == 0 && cols == 0 {
+		return append(b, "/>"...)
+	}
+	b = append(b, "><pane"...)
+	if cols > 0 {
+		b = appendIntAttr(b, "xSplit", cols)
+	}
+	if rows > 0 {
+		b = appendIntAttr(b, "ySplit", rows)
+	}
+	b = append(b, ` topLeftCell="`...)
+	b = appendCellRef(b, rows+1, cols)
+	b = append(b, '"')
+	switch {
+	case rows > 0 && cols > 0:
+		b = append(b, ` activePane="bottomRight" state="frozen"/>`...)
+		b = append(b, `<selection pane="topRight" activeCell="`...)
+		b = appendCellRef(b, 1, cols)
+		b = append(b, `" sqref="`...)
+		b = appendCellRef(b, 1, cols)
+		b = append(b, `"/><selection pane="bottomLeft" activeCell="`...)
+		b = appendCellRef(b, rows+1, 0)
+		b = append(b, `" sqref="`...)
+		b = appendCellRef(b, rows+1, 0)
+		b = append(b, `"/><selection pane="bottomRight"/>`...)
+	case rows > 0:
+		b = append(b, ` activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft"/>`...)
+	default:
+		b = append(b, ` activePane="topRight" state="frozen"/><selection pane="topRight"/>`...)
+	}
+	return append(b, "</sheetView>"...)
+}
+
+func (s *Sheet) appendTail(b []byte) []byte {
+	if s.minRow == 0 && s.row == 0 {
+		b = b[:len(b)-len("<sheetData>")]
+		b = append(b, "<sheetData/>"...)
+	} else {
+		b = append(b, "</sheetData>"...)
+	}
+	if s.autoFilter != (Range{}) {
+		b = append(b, `<autoFilter ref="`...)
+		b = s.autoFilter.append(b, false)
+		b = append(b, `"/>`...)
+	}
+	if len(s.merges) > 0 {
+		b = appendIntAttr(append(b, "<mergeCells"...), "count", len(s.merges))
+		b = append(b, '>')
+		for _, m := range s.merges {
+			b = append(b, `<mergeCell ref="`...)
+			b = m.append(b, false)
+			b = append(b, `"/>`...)
+		}
+		b = append(b, "</mergeCells>"...)
+	}
+	if len(s.links) > 0 {
+		b = append(b, "<hyperlinks>"...)
+		rid := 0
+		for _, l := range s.links {
+			b = append(b, `<hyperlink ref="`...)
+			b = appendCellRef(b, l.row, l.col-1)
+			b = append(b, '"')
+			if l.internal {
+				b = append(b, ` location="`...)
+				b = appendAttr(b, l.target)
+				b = append(b, '"')
+			} else {
+				rid++
+				b = append(b, ` r:id="rId`...)
+				b = strconv.AppendInt(b, int64(rid), 10)
+				b = append(b, '"')
+			}
+			if l.display != "" {
+				b = append(b, ` display="`...)
+				b = appendAttr(b, l.display)
+				b = append(b, '"')
+			}
+			b = append(b, "/>"...)
+		}
+		b = append(b, "</hyperlinks>"...)
+	}
+	return append(b, `<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>`...)
+}
+
+// rels returns the sheet's relationships part, or nil if it has none.
+func (s *Sheet) rels() []byte {
+	var b []byte
+	rid := 0
+	for _, l := range s.links {
+		if l.internal {
+			continue
+		}
+		if b == nil {
+			b = append(b, xmlHeader+`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`...)
+		}
+		rid++
+		b = append(b, `<Relationship Id="rId`...)
+		b = strconv.AppendInt(b, int64(rid), 10)
+		b = append(b, `" Type="`+nsRelations+`/hyperlink" Target="`...)
+		b = appendAttr(b, l.target)
+		b = append(b, `" TargetMode="External"/>`...)
+	}
+	if b == nil {
+		return nil
+	}
+	return append(b, "</Relationships>"...)
+}
