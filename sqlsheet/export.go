@@ -261,11 +261,11 @@ func exportRows(ctx context.Context, rows *sql.Rows, w *xlsx.Writer, sheet strin
 	if err != nil {
 		return Stats{}, fmt.Errorf("sheet %q: %w", sheet, err)
 	}
-	return exportSource(ctx, &sqlSource{rows: rows}, infos, w, sheet, opts, dynamic)
+	return exportSource(ctx, &sqlSource{rows: rows, dynamic: dynamic}, infos, w, sheet, opts)
 }
 
-func exportSource(ctx context.Context, src source, infos []columnInfo, w *xlsx.Writer, sheet string, opts Options, dynamic bool) (Stats, error) {
-	e, err := newExporter(infos, w, sheet, &opts, dynamic)
+func exportSource(ctx context.Context, src source, infos []columnInfo, w *xlsx.Writer, sheet string, opts Options) (Stats, error) {
+	e, err := newExporter(infos, w, sheet, &opts)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -288,11 +288,8 @@ type exporter struct {
 	cv      converter
 }
 
-// newExporter prepares a sheet for rows. With dynamic, values are scanned
-// as the driver returns them rather than into their declared type: SQLite
-// is dynamically typed, and a column's values need not match its declared
-// type. Other drivers fall back to it at the first value that does not fit.
-func newExporter(infos []columnInfo, w *xlsx.Writer, base string, opts *Options, dynamic bool) (*exporter, error) {
+// newExporter prepares a sheet for rows.
+func newExporter(infos []columnInfo, w *xlsx.Writer, base string, opts *Options) (*exporter, error) {
 	if err := xlsx.CheckSheetName(base); err != nil {
 		return nil, err
 	}
@@ -310,7 +307,7 @@ func newExporter(infos []columnInfo, w *xlsx.Writer, base string, opts *Options,
 		return nil, err
 	}
 	for _, info := range infos {
-		c := &column{name: info.name, kind: info.kind, dynamic: dynamic}
+		c := &column{name: info.name, kind: info.kind}
 		if f := c.kind.numFmt(info.scale); f != "" {
 			if c.style, err = w.AddStyle(xlsx.Style{NumFmt: f}); err != nil {
 				return nil, err
@@ -368,7 +365,7 @@ func (e *exporter) run(ctx context.Context, rows source) error {
 			return fmt.Errorf("sheet %q, row %d: %w", e.base, len(sample)+2, err)
 		}
 		for _, c := range e.cols {
-			held += c.cutValue()
+			held += c.val.cut()
 		}
 		cells := make([]xlsx.Cell, len(e.cols))
 		if err := e.row(cells, len(sample)+2); err != nil {

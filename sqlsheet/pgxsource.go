@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -76,7 +75,7 @@ func exportPostgres(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Q
 				cancel()
 				return fmt.Errorf("sheet %q: query: %w", name, err)
 			}
-			qs, err := exportSource(ctx, newPgxSource(rows), pgxColumns(rows, pc.TypeMap()), w, name, progressFrom(opts, st.Rows), false)
+			qs, err := exportSource(ctx, newPgxSource(rows), pgxColumns(rows, pc.TypeMap()), w, name, progressFrom(opts, st.Rows))
 			// With the query cancelled, Close reads only what the server
 			// sent before the cancel took effect (pgx then waits a moment,
 			// so that the cancel cannot reach the connection's next query).
@@ -142,47 +141,48 @@ func (s *pgxSource) scan(cols []*column) error {
 		return fmt.Errorf("%w: %d values for %d columns", errWireValue, len(vals), len(cols))
 	}
 	for j, c := range cols {
-		if err := s.scanValue(c, s.oids[j], s.binary[j], vals[j]); err != nil {
+		if err := scanWire(&c.val, s.oids[j], s.binary[j], vals[j]); err != nil {
 			return fmt.Errorf("column %q: %w", c.name, err)
 		}
 	}
 	return nil
 }
 
-func (s *pgxSource) scanValue(c *column, oid uint32, bin bool, v []byte) error {
-	if !bin {
-		if c.dynamic {
-			c.v, c.raw = nil, nil
-			if v != nil {
-				c.v = string(v)
-			}
-			return nil
-		}
-		c.raw = v
+// Infinite dates and timestamps, which no cell holds, become text.
+var (
+	infinity    = []byte("infinity")
+	negInfinity = []byte("-infinity")
+)
+
+// scanWire reads a value as it came off the wire: text, or the binary
+// form of the types binaryResults asks for.
+func scanWire(val *value, oid uint32, bin bool, v []byte) error {
+	switch {
+	case v == nil:
+		val.tag = tagNull
 		return nil
-	}
-	if v == nil {
-		c.i.Valid, c.f.Valid, c.b.Valid, c.t.Valid, c.raw, c.v = false, false, false, false, nil, nil
+	case !bin:
+		val.setText(v)
 		return nil
 	}
 	switch oid {
 	case pgtype.Int2OID, pgtype.Int4OID, pgtype.Int8OID:
 		switch len(v) {
 		case 2:
-			c.setInt(int64(int16(binary.BigEndian.Uint16(v))))
+			val.setInt(int64(int16(binary.BigEndian.Uint16(v))))
 		case 4:
-			c.setInt(int64(int32(binary.BigEndian.Uint32(v))))
+			val.setInt(int64(int32(binary.BigEndian.Uint32(v))))
 		case 8:
-			c.setInt(int64(binary.BigEndian.Uint64(v)))
+			val.setInt(int64(binary.BigEndian.Uint64(v)))
 		default:
 			return errWireValue
 		}
 	case pgtype.Float4OID, pgtype.Float8OID:
 		switch len(v) {
 		case 4:
-			c.setFloat(float64(math.Float32frombits(binary.BigEndian.Uint32(v))))
+			val.setFloat(float64(math.Float32frombits(binary.BigEndian.Uint32(v))))
 		case 8:
-			c.setFloat(math.Float64frombits(binary.BigEndian.Uint64(v)))
+			val.setFloat(math.Float64frombits(binary.BigEndian.Uint64(v)))
 		default:
 			return errWireValue
 		}
@@ -190,81 +190,35 @@ func (s *pgxSource) scanValue(c *column, oid uint32, bin bool, v []byte) error {
 		if len(v) != 1 {
 			return errWireValue
 		}
-		c.setBool(v[0] != 0)
+		val.setBool(v[0] != 0)
 	case pgtype.DateOID:
 		if len(v) != 4 {
 			return errWireValue
 		}
 		switch days := int32(binary.BigEndian.Uint32(v)); days {
-		case math.MaxInt32, math.MinInt32:
-			c.setInfinite(days > 0)
+		case math.MaxInt32:
+			val.setText(infinity)
+		case math.MinInt32:
+			val.setText(negInfinity)
 		default:
-			c.setTime(time.Unix(pgEpoch+int64(days)*86400, 0).UTC())
+			val.setTime(time.Unix(pgEpoch+int64(days)*86400, 0).UTC())
 		}
 	case pgtype.TimestampOID, pgtype.TimestamptzOID:
 		if len(v) != 8 {
 			return errWireValue
 		}
 		switch us := int64(binary.BigEndian.Uint64(v)); us {
-		case math.MaxInt64, math.MinInt64:
-			c.setInfinite(us > 0)
+		case math.MaxInt64:
+			val.setText(infinity)
+		case math.MinInt64:
+			val.setText(negInfinity)
 		default:
-			c.setTime(time.UnixMicro(us + pgEpoch*1e6).UTC())
+			val.setTime(time.UnixMicro(us + pgEpoch*1e6).UTC())
 		}
 	case pgtype.ByteaOID:
-		if c.dynamic {
-			c.v = slices.Clone(v)
-		} else {
-			c.raw = v
-		}
+		val.setBytes(v)
 	default:
 		return fmt.Errorf("%w: binary value of type %d", errWireValue, oid)
 	}
 	return nil
-}
-
-// The set methods store a value where the column scans to: its typed
-// field, or its Go value once it goes by value type.
-
-func (c *column) setInt(i int64) {
-	if c.dynamic {
-		c.v = i
-	} else {
-		c.i = sql.NullInt64{Int64: i, Valid: true}
-	}
-}
-
-func (c *column) setFloat(f float64) {
-	if c.dynamic {
-		c.v = f
-	} else {
-		c.f = sql.NullFloat64{Float64: f, Valid: true}
-	}
-}
-
-func (c *column) setBool(b bool) {
-	if c.dynamic {
-		c.v = b
-	} else {
-		c.b = sql.NullBool{Bool: b, Valid: true}
-	}
-}
-
-func (c *column) setTime(t time.Time) {
-	if c.dynamic {
-		c.v = t
-	} else {
-		c.t = sql.NullTime{Time: t, Valid: true}
-	}
-}
-
-// setInfinite stores an infinite date or timestamp, which no cell holds:
-// from here on the column goes by each value's Go type, and this one is
-// text.
-func (c *column) setInfinite(positive bool) {
-	c.dynamic = true
-	c.v = "-infinity"
-	if positive {
-		c.v = "infinity"
-	}
 }

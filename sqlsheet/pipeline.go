@@ -82,13 +82,14 @@ func (e *exporter) scanner(rows source, limit int64, full chan<- *batch, free <-
 			}
 			row := b.cells[b.rows*n : (b.rows+1)*n]
 			for j, c := range e.cols {
-				held += c.cutValue()
-				if c.raw != nil {
+				v := &c.val
+				held += v.cut()
+				if v.lent() {
 					// Cells made from the arena still point into its old
 					// array when it grows, which keeps their bytes.
 					start := len(b.arena)
-					b.arena = append(b.arena, c.raw...)
-					c.raw = b.arena[start:len(b.arena):len(b.arena)]
+					b.arena = append(b.arena, v.b...)
+					v.b = b.arena[start:len(b.arena):len(b.arena)]
 				}
 				if err := e.cv.cell(&row[j], c); err != nil {
 					b.err, b.errCol = err, j+1
@@ -118,7 +119,6 @@ func (e *exporter) pipe(ctx context.Context, rows source) error {
 	full := make(chan *batch, 2)
 	free := make(chan *batch, 3)
 	for range 3 {
-		// A non-nil arena, so that an empty value stays non-NULL.
 		free <- &batch{arena: make([]byte, 0, 64<<10)}
 	}
 	var limit int64

@@ -1,8 +1,6 @@
 package sqlsheet
 
 import (
-	"bytes"
-	"database/sql"
 	"encoding/base64"
 	"encoding/hex"
 	"math"
@@ -20,60 +18,64 @@ import (
 // maxExact is the largest integer a double holds exactly.
 const maxExact = 1 << 53
 
-// column is one result column: its kind, its scan destination (reused for
-// every row) and its styles.
+// column is one result column: its kind, the value of the current row
+// and its styles.
 type column struct {
 	name    string
 	kind    kind
-	dynamic bool // scanned into any: SQLite, or after a scan error
 	style   xlsx.StyleID
 	styleMS xlsx.StyleID // timestamps with fractional seconds
 	styled  bool
 
-	i   sql.NullInt64
-	f   sql.NullFloat64
-	b   sql.NullBool
-	t   sql.NullTime
-	raw sql.RawBytes
-	v   any
-	tag valueTag // how the value was read, when read from SQLite directly
-	// cutFrom is the length of the value before cutValue cut it (0: whole).
-	cutFrom int
+	val value // the current row's, filled by the source
 
 	width int // widest value sampled, in characters
 }
 
-func (c *column) dest() any {
-	if c.dynamic {
-		return &c.v
-	}
-	switch c.kind {
-	case kindInt:
-		return &c.i
-	case kindFloat:
-		return &c.f
-	case kindBool:
-		return &c.b
-	case kindDate, kindTimestamp, kindTimestampTZ:
-		return &c.t
-	case kindAny:
-		return &c.v
-	}
-	return &c.raw
+// value is one scanned value. Every source fills the same type — pgx's
+// wire values, database/sql's scanned ones and SQLite's own — so that one
+// switch (converter.cell) turns them all into cells.
+type value struct {
+	tag valueTag
+	i   int64     // tagInt, tagUint (as the bits of a uint64), tagBool (0 or 1)
+	f   float64   // tagFloat
+	t   time.Time // tagTime
+	// b is the bytes of tagText and tagBytes: lent by the source until
+	// its next row, until the scanner copies them into its batch.
+	b []byte
+	// cutFrom is the length of b before cut cut it (0: whole).
+	cutFrom int
 }
 
-// valueTag is the storage class of a value read through SQLite's API
-// (sqlitesource.go): its value is in i, f or raw.
+// valueTag says which field of a value holds it.
 type valueTag uint8
 
 const (
-	tagNone valueTag = iota // not read that way: see kind and dynamic
-	tagNull
-	tagInt
-	tagFloat
-	tagText
-	tagBlob
+	tagNull  valueTag = iota
+	tagInt            // an integer
+	tagUint           // an unsigned integer beyond int64 (MySQL's BIGINT UNSIGNED)
+	tagFloat          // a double
+	tagBool           // a boolean
+	tagTime           // a date or time
+	tagText           // text, read by the column's kind: a decimal, date, interval... or text
+	tagBytes          // bytes: a blob, or text of unknown encoding
 )
+
+func (v *value) setInt(i int64)      { v.tag, v.i = tagInt, i }
+func (v *value) setFloat(f float64)  { v.tag, v.f = tagFloat, f }
+func (v *value) setTime(t time.Time) { v.tag, v.t = tagTime, t }
+func (v *value) setText(b []byte)    { v.tag, v.b = tagText, b }
+func (v *value) setBytes(b []byte)   { v.tag, v.b = tagBytes, b }
+
+func (v *value) setBool(b bool) {
+	v.tag, v.i = tagBool, 0
+	if b {
+		v.i = 1
+	}
+}
+
+// lent reports whether the value's bytes are the source's.
+func (v *value) lent() bool { return v.tag == tagText || v.tag == tagBytes }
 
 // converter turns scanned values into cells, counting what it had to
 // change.
@@ -103,40 +105,18 @@ func cutBytes(b []byte) []byte {
 	return b[:n]
 }
 
-// cutValue cuts the scanned value of c to maxValueBytes, remembering its
-// length. It returns the bytes of the value the row now holds.
-func (c *column) cutValue() int {
-	c.cutFrom = 0
-	n := len(c.raw)
-	if n > maxValueBytes {
-		c.cutFrom = n
-		c.raw = cutBytes(c.raw)
-		n = len(c.raw)
+// cut cuts the value's bytes to maxValueBytes, remembering their length.
+// It returns how many bytes of it the row now holds.
+func (v *value) cut() int {
+	v.cutFrom = 0
+	if !v.lent() {
+		return 0
 	}
-	if c.v != nil { // a value scanned by its Go type
-		n += c.cutAny()
+	if len(v.b) > maxValueBytes {
+		v.cutFrom = len(v.b)
+		v.b = cutBytes(v.b)
 	}
-	return n
-}
-
-func (c *column) cutAny() int {
-	switch v := c.v.(type) {
-	case string:
-		if len(v) > maxValueBytes {
-			c.cutFrom = len(v)
-			v = string(cutBytes([]byte(v[:maxValueBytes+1])))
-			c.v = v
-		}
-		return len(v)
-	case []byte:
-		if len(v) > maxValueBytes {
-			c.cutFrom = len(v)
-			v = bytes.Clone(cutBytes(v))
-			c.v = v
-		}
-		return len(v)
-	}
-	return 0
+	return len(v.b)
 }
 
 // The conversions store into the cell they are given: an xlsx.Cell is a
@@ -160,9 +140,9 @@ func (cv *converter) null(dst *xlsx.Cell) {
 	}
 }
 
-// text makes a text cell, truncating text longer than a cell holds (or
-// failing under Strict).
-func (cv *converter) text(dst *xlsx.Cell, s string) error {
+// textCell makes a text cell, truncating text longer than a cell holds
+// (or failing under Strict).
+func (cv *converter) textCell(dst *xlsx.Cell, s string) error {
 	truncated := false
 	if len(s) > xlsx.MaxCellChars || cv.cutFrom > 0 {
 		if cut := truncateUTF16(s, xlsx.MaxCellChars); len(cut) < len(s) || cv.cutFrom > 0 {
@@ -264,7 +244,7 @@ func (cv *converter) decimal(dst *xlsx.Cell, c *column, s string) error {
 		}
 		cv.warn.BigNumbers++
 	}
-	if err := cv.text(dst, s); err != nil { // NaN, Infinity or more digits than a double keeps
+	if err := cv.textCell(dst, s); err != nil { // NaN, Infinity or more digits than a double keeps
 		return err
 	}
 	c.put(dst, *dst)
@@ -278,9 +258,9 @@ func (cv *converter) time(dst *xlsx.Cell, c *column, t time.Time) error {
 	if y := t.Year(); y < 1900 || y > 9999 {
 		cv.warn.DatesOutOfRange++
 		if c.kind == kindDate {
-			return cv.text(dst, t.Format("2006-01-02"))
+			return cv.textCell(dst, t.Format("2006-01-02"))
 		}
-		return cv.text(dst, t.Format("2006-01-02T15:04:05.999999999"))
+		return cv.textCell(dst, t.Format("2006-01-02T15:04:05.999999999"))
 	}
 	switch c.kind {
 	case kindDate:
@@ -304,63 +284,86 @@ func (cv *converter) binary(dst *xlsx.Cell, b []byte) error {
 	}
 	switch cv.opts.Binary {
 	case BinaryHex:
-		return cv.text(dst, hex.EncodeToString(b))
+		return cv.textCell(dst, hex.EncodeToString(b))
 	case BinaryBase64:
-		return cv.text(dst, base64.StdEncoding.EncodeToString(b))
+		return cv.textCell(dst, base64.StdEncoding.EncodeToString(b))
 	}
 	*dst = xlsx.String("<binary " + strconv.Itoa(size) + " bytes>")
 	return nil
 }
 
-// cell converts c's scanned value into dst.
+// cell converts c's value into dst: the one place where values of every
+// source become cells. The column's declared kind decides what the value
+// alone cannot say: SQLite keeps booleans as integers and dates as text,
+// and drivers hand decimals, intervals and times over as text.
 func (cv *converter) cell(dst *xlsx.Cell, c *column) error {
-	cv.cutFrom = c.cutFrom
-	if c.tag != tagNone {
-		return cv.taggedCell(dst, c)
-	}
-	if c.dynamic || c.kind == kindAny {
-		return cv.dynamicCell(dst, c, c.v)
-	}
-	switch c.kind {
-	case kindInt:
-		if !c.i.Valid {
-			cv.null(dst)
-			return nil
+	v := &c.val
+	cv.cutFrom = v.cutFrom
+	switch v.tag {
+	case tagInt:
+		if c.kind == kindBool {
+			*dst = xlsx.Bool(v.i != 0)
+		} else {
+			cv.int(dst, c, v.i)
 		}
-		cv.int(dst, c, c.i.Int64)
-		return nil
-	case kindFloat:
-		if !c.f.Valid {
-			cv.null(dst)
-			return nil
-		}
-		cv.float(dst, c, c.f.Float64)
-		return nil
-	case kindBool:
-		if !c.b.Valid {
-			cv.null(dst)
-			return nil
-		}
-		*dst = xlsx.Bool(c.b.Bool)
-		return nil
-	case kindDate, kindTimestamp, kindTimestampTZ:
-		if !c.t.Valid {
-			cv.null(dst)
-			return nil
-		}
-		return cv.time(dst, c, c.t.Time)
-	}
-	if c.raw == nil {
+	case tagUint:
+		cv.uint(dst, c, uint64(v.i))
+	case tagFloat:
+		cv.float(dst, c, v.f)
+	case tagBool:
+		*dst = xlsx.Bool(v.i != 0)
+	case tagTime:
+		return cv.time(dst, c, v.t)
+	case tagText:
+		return cv.text(dst, c, view(v.b))
+	case tagBytes:
+		return cv.bytes(dst, c, v.b)
+	default:
 		cv.null(dst)
-		return nil
 	}
-	return cv.rawCell(dst, c, view(c.raw))
+	return nil
 }
 
-// rawCell converts a value scanned as text by the column's kind.
-func (cv *converter) rawCell(dst *xlsx.Cell, c *column, raw string) error {
+// text converts text by the column's kind: an untyped value that is
+// exactly an ISO date or date-time is one (SQLite keeps dates as text, and
+// an expression such as MIN(day) has no declared type).
+func (cv *converter) text(dst *xlsx.Cell, c *column, s string) error {
+	switch c.kind {
+	case kindText:
+		return cv.textCell(dst, s)
+	case kindAny:
+		switch t, kind := isotime.Parse(s); kind {
+		case isotime.Date:
+			*dst = xlsx.Date(t)
+			return nil
+		case isotime.DateTime:
+			*dst = xlsx.Time(t)
+			return nil
+		}
+		return cv.textCell(dst, s)
+	}
+	return cv.parsed(dst, c, s)
+}
+
+// bytes converts bytes: as binary in a binary column or when they are not
+// UTF-8, else as text (parsed by a typed column's kind, never taken for a
+// date in an untyped one: a blob is not SQLite's way of keeping dates).
+func (cv *converter) bytes(dst *xlsx.Cell, c *column, b []byte) error {
+	switch {
+	case c.kind == kindBinary || !utf8.Valid(b):
+		return cv.binary(dst, b)
+	case c.kind == kindText || c.kind == kindAny:
+		return cv.textCell(dst, view(b))
+	}
+	return cv.parsed(dst, c, view(b))
+}
+
+// parsed converts text that holds a value of the column's kind: a
+// decimal, an unsigned integer, a date, a time or an interval as drivers
+// write them, or a binary value. Text that does not parse stays text.
+func (cv *converter) parsed(dst *xlsx.Cell, c *column, raw string) error {
 	if cv.cutFrom > 0 && c.kind != kindBinary {
-		return cv.text(dst, raw) // no number or date is that long
+		return cv.textCell(dst, raw) // no number or date is that long
 	}
 	switch c.kind {
 	case kindDecimal:
@@ -387,104 +390,7 @@ func (cv *converter) rawCell(dst *xlsx.Cell, c *column, raw string) error {
 			return cv.time(dst, c, t)
 		}
 	}
-	return cv.text(dst, raw)
-}
-
-// dynamicCell converts a value by its Go type, guided by the column's
-// declared kind where the type alone is ambiguous (SQLite stores booleans
-// as integers and dates as text).
-func (cv *converter) dynamicCell(dst *xlsx.Cell, c *column, v any) error {
-	switch x := v.(type) {
-	case nil:
-		cv.null(dst)
-		return nil
-	case int64:
-		cv.looseInt(dst, c, x)
-		return nil
-	case float64:
-		cv.float(dst, c, x)
-		return nil
-	case bool:
-		*dst = xlsx.Bool(x)
-		return nil
-	case time.Time:
-		return cv.time(dst, c, x)
-	case string:
-		return cv.looseText(dst, c, x)
-	case []byte:
-		return cv.looseBytes(dst, c, x)
-	}
-	return cv.text(dst, strings.TrimSpace(strconvAny(v)))
-}
-
-// taggedCell converts a value read from SQLite directly, as dynamicCell
-// does the same value read through database/sql.
-func (cv *converter) taggedCell(dst *xlsx.Cell, c *column) error {
-	switch c.tag {
-	case tagInt:
-		cv.looseInt(dst, c, c.i.Int64)
-	case tagFloat:
-		cv.float(dst, c, c.f.Float64)
-	case tagText:
-		return cv.looseText(dst, c, view(c.raw))
-	case tagBlob:
-		return cv.looseBytes(dst, c, c.raw)
-	default:
-		cv.null(dst)
-	}
-	return nil
-}
-
-// The loose conversions take a value of whatever type it came as.
-
-func (cv *converter) looseInt(dst *xlsx.Cell, c *column, v int64) {
-	if c.kind == kindBool {
-		*dst = xlsx.Bool(v != 0)
-	} else {
-		cv.int(dst, c, v)
-	}
-}
-
-func (cv *converter) looseText(dst *xlsx.Cell, c *column, s string) error {
-	if c.kind != kindText && c.kind != kindAny {
-		return cv.rawCell(dst, c, s)
-	}
-	if c.kind == kindAny {
-		// An untyped value (a SQLite expression such as MIN(day)) that
-		// is exactly an ISO date or date-time is one: SQLite keeps dates
-		// as text.
-		switch t, kind := isotime.Parse(s); kind {
-		case isotime.Date:
-			*dst = xlsx.Date(t)
-			return nil
-		case isotime.DateTime:
-			*dst = xlsx.Time(t)
-			return nil
-		}
-	}
-	return cv.text(dst, s)
-}
-
-func (cv *converter) looseBytes(dst *xlsx.Cell, c *column, b []byte) error {
-	if c.kind == kindBinary || !utf8.Valid(b) {
-		return cv.binary(dst, b)
-	}
-	if c.kind != kindText && c.kind != kindAny {
-		return cv.rawCell(dst, c, view(b))
-	}
-	return cv.text(dst, view(b))
-}
-
-func strconvAny(v any) string {
-	switch x := v.(type) {
-	case int32:
-		return strconv.FormatInt(int64(x), 10)
-	case uint64:
-		return strconv.FormatUint(x, 10)
-	case float32:
-		return strconv.FormatFloat(float64(x), 'g', -1, 32)
-	}
-	return ""
+	return cv.textCell(dst, raw)
 }
 
 // parseTimestamp reads the text forms drivers use for dates and times.

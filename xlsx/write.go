@@ -330,17 +330,17 @@ func CheckSheetName(name string) error {
 	n := utf8.RuneCountInString(name)
 	switch {
 	case name == "" || !utf8.ValidString(name):
-		return fmt.Errorf("xlsx: %w: %q is empty or not UTF-8", ErrSheetName, name)
+		return fmt.Errorf("%w: %q is empty or not UTF-8", ErrSheetName, name)
 	case n > 31 || utf16Len(name) > 31:
-		return fmt.Errorf("xlsx: %w: %q is longer than 31 characters", ErrSheetName, name)
+		return fmt.Errorf("%w: %q is longer than 31 characters", ErrSheetName, name)
 	case strings.ContainsAny(name, `[]:*?/\`):
-		return fmt.Errorf("xlsx: %w: %q contains one of []:*?/\\", ErrSheetName, name)
+		return fmt.Errorf("%w: %q contains one of []:*?/\\", ErrSheetName, name)
 	case name[0] == '\'' || name[len(name)-1] == '\'':
-		return fmt.Errorf("xlsx: %w: %q begins or ends with an apostrophe", ErrSheetName, name)
+		return fmt.Errorf("%w: %q begins or ends with an apostrophe", ErrSheetName, name)
 	case strings.EqualFold(name, "History"):
-		return fmt.Errorf("xlsx: %w: Excel reserves the name %q", ErrSheetName, name)
+		return fmt.Errorf("%w: Excel reserves the name %q", ErrSheetName, name)
 	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7F }) || !validAttrText(name):
-		return fmt.Errorf("xlsx: %w: %q contains control characters", ErrSheetName, name)
+		return fmt.Errorf("%w: %q contains control characters", ErrSheetName, name)
 	}
 	return nil
 }
@@ -429,7 +429,7 @@ func (w *Writer) AddConcurrentSheet(name string, opts SheetOptions) (*Sheet, err
 
 func (w *Writer) addSheet(name string, opts SheetOptions) (*Sheet, error) {
 	if err := CheckSheetName(name); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("xlsx: %w", err)
 	}
 	for _, s := range w.sheets {
 		if strings.EqualFold(s.name, name) {
