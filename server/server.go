@@ -331,11 +331,11 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request, name string, res
 // connections (sqlsheet's own, or query_only ones from the pool).
 func (s *Server) run(ctx context.Context, e *Export, vals map[string]any, w *xlsx.Writer, opts sqlsheet.Options) (sqlsheet.Stats, error) {
 	db := s.dbs[e.Database].db
-	kind := sqlsheet.Kind(db)
+	engine := sqlsheet.EngineOf(db)
 	queries := make([]sqlsheet.Query, len(e.Sheets))
 	for i, sh := range e.Sheets {
-		sqlText, args := sh.query.render(kind == "postgres", vals)
-		if kind == "sqlite" {
+		sqlText, args := sh.query.render(engine == sqlsheet.EnginePostgres, vals)
+		if engine == sqlsheet.EngineSQLite {
 			for j, a := range args {
 				if t, ok := a.(time.Time); ok {
 					// SQLite keeps dates as ISO text.

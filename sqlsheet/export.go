@@ -1,25 +1,3 @@
-// Package sqlsheet exports the results of SQL queries to worksheets, with
-// cells typed from the columns' database types.
-//
-// Type mapping (the same for every driver; see the README for the table):
-// integers are exact numbers, except beyond ±2^53 where a double would
-// change them, so they are written as text (Warnings.BigNumbers counts
-// them; Options.ForceNumbers writes numbers anyway). DECIMAL and NUMERIC
-// values likewise: numbers up to 15 significant digits, text beyond.
-// DATE, TIMESTAMP and TIME become date cells with matching formats,
-// keeping fractional seconds to the millisecond (Excel's resolution);
-// TIMESTAMP WITH TIME ZONE is converted to Options.Location (UTC by
-// default) and written without the zone, since Excel has none. INTERVAL becomes a duration when it has no months or
-// years. Booleans are TRUE/FALSE; NULL is an empty cell or Options.Null;
-// binary columns become a placeholder, hex or base64; JSON, arrays, UUIDs
-// and other types become text. Text longer than a cell holds is cut
-// (Warnings.Truncated), or fails under Options.Strict. Dates Excel cannot
-// show (before 1900) are written as ISO text (Warnings.DatesOutOfRange).
-//
-// Each sheet has a bold, frozen header row, an autofilter over the data,
-// and column widths fitted to a sample of the first rows, which is the
-// only part of the result held in memory. Past 1,048,575 data rows the
-// export continues on "NAME (2)", "NAME (3)"... with the header repeated.
 package sqlsheet
 
 import (
@@ -128,8 +106,8 @@ const sampleBytes = 4 << 20
 // prepare there, such as those on temporary tables, and statements that
 // write run on db as usual).
 func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
-	kind := Kind(db)
-	if kind == "postgres" {
+	engine := EngineOf(db)
+	if engine == EnginePostgres {
 		return exportPostgres(ctx, db, w, queries, opts)
 	}
 	if path, pragmas := sqliteFile(db); path != "" {
@@ -137,23 +115,23 @@ func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, op
 	}
 	var on querier = db
 	var kill func() // stops the running query on the server, if it can
-	if opts.ReadOnly && kind != "sqlite" {
+	if opts.ReadOnly && engine != EngineSQLite {
 		tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 		if err != nil {
 			return Stats{}, err
 		}
 		defer tx.Rollback()
-		if err := setTimeout(ctx, tx, kind, opts.StatementTimeout); err != nil {
+		if err := setTimeout(ctx, tx, engine, opts.StatementTimeout); err != nil {
 			return Stats{}, err
 		}
 		on = tx
-		if kind == "mysql" {
+		if engine == EngineMySQL {
 			kill = mysqlKiller(ctx, db, tx)
 		}
 	}
 	var st Stats
 	for i, q := range queries {
-		qs, err := exportQuery(ctx, on, q, sheetFor(q, i), w, progressFrom(opts, st.Rows), kind == "sqlite", i == len(queries)-1, kill)
+		qs, err := exportQuery(ctx, on, q, sheetFor(q, i), w, progressFrom(opts, st.Rows), engine == EngineSQLite, i == len(queries)-1, kill)
 		st.add(qs)
 		if err != nil {
 			return st, err
@@ -168,8 +146,8 @@ type querier interface {
 }
 
 // setTimeout sets a MySQL or MariaDB statement timeout for the session.
-func setTimeout(ctx context.Context, tx *sql.Tx, kind string, timeout time.Duration) error {
-	if timeout <= 0 || kind != "mysql" {
+func setTimeout(ctx context.Context, tx *sql.Tx, engine Engine, timeout time.Duration) error {
+	if timeout <= 0 || engine != EngineMySQL {
 		return nil
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("SET SESSION max_statement_time = %g", timeout.Seconds())); err != nil {

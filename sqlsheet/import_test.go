@@ -137,9 +137,11 @@ func testImport(t *testing.T, url string, want []string) {
 		{xlsx.String("eleven"), xlsx.String("x")},
 	})
 	_, err = sqlsheet.Import(ctx, db, bad, 0, sqlsheet.ImportOptions{Table: "imported", Mode: sqlsheet.Append})
+	var ie *sqlsheet.ImportError
 	var re *xlsx.ReadError
-	if !errors.Is(err, sqlsheet.ErrBadCell) || !errors.As(err, &re) || re.Row != 3 || re.Col != 1 || !strings.Contains(err.Error(), `cell A3`) {
-		t.Errorf("bad append: %v", err)
+	if !errors.Is(err, sqlsheet.ErrBadCell) || !errors.As(err, &ie) || ie.Row != 3 || ie.Col != 1 || ie.Column == "" ||
+		!strings.Contains(err.Error(), `cell A3`) || errors.As(err, &re) {
+		t.Errorf("bad append: %v, want an ImportError naming A3 and its column, not a ReadError", err)
 	}
 	if n := len(dump(t, db, "imported")); n != 3 {
 		t.Errorf("after a failed append the table has %d rows, want 3", n)

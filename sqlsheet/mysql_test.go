@@ -19,6 +19,9 @@ func TestMySQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	if e := sqlsheet.EngineOf(db); e != sqlsheet.EngineMySQL {
+		t.Errorf("EngineOf = %v", e)
+	}
 	long := strings.Repeat("ß", 33000)
 	mustExec(t, db,
 		`DROP TABLE IF EXISTS types`,

@@ -116,17 +116,3 @@ func withDefault(dsn, param, value string) string {
 	}
 	return dsn + "?" + param + "=" + value
 }
-
-// Kind names the database behind db, by its driver: "sqlite", "postgres",
-// "mysql", or "" for a driver Open does not use.
-func Kind(db *sql.DB) string {
-	switch t := strings.ToLower(fmt.Sprintf("%T", db.Driver())); {
-	case strings.Contains(t, "sqlite"):
-		return "sqlite"
-	case strings.Contains(t, "stdlib"):
-		return "postgres"
-	case strings.Contains(t, "mysql"):
-		return "mysql"
-	}
-	return ""
-}

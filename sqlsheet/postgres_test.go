@@ -25,6 +25,9 @@ func TestPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	if e := sqlsheet.EngineOf(db); e != sqlsheet.EnginePostgres {
+		t.Errorf("EngineOf = %v", e)
+	}
 	long := strings.Repeat("é", 40000)
 	mustExec(t, db,
 		`DROP TABLE IF EXISTS types`,

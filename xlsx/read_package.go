@@ -8,10 +8,11 @@ import (
 	"path"
 	"strings"
 
-	"github.com/sheetstream/sheetstream/internal/xmlscan"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
+
+	"github.com/sheetstream/sheetstream/internal/xmlscan"
 )
 
 var (
