@@ -46,14 +46,14 @@ func TestMySQL(t *testing.T) {
 	}
 	r := pyread.Read(t, path)[path]
 	checkSheet(t, r, "Types", [][]*pyread.Value{
-		{s("id"), s("small"), s("big"), s("amount"), s("precise"), s("f"), s("day"), s("at"), s("clock"), s("raw"),
-			s("doc"), s("name"), s("body"), s("kind"), s("yr")},
-		{n(1), n(-32768), s("18446744073709551615"), n(1234.5), s("1234567890123456789012345.50000"), n(0.1),
-			d("2024-02-29T00:00:00"), d("2024-02-29T13:45:30.123000"), tm("13:45:30"), s("00ff"), s(`{"a": [1, 2]}`),
-			s("Grüße"), s("short"), s("b"), n(2026)},
-		{n(2), n(7), n(5), n(-0.5), n(42), n(-1.5), d("9999-12-31T00:00:00"), d("1900-01-01T00:00:00"), tm("00:00:01"),
-			s(""), s("[]"), s(""), s(long[:32767*2]), s("a"), n(1999)},
-		{n(3)},
+		{pyread.Str("id"), pyread.Str("small"), pyread.Str("big"), pyread.Str("amount"), pyread.Str("precise"), pyread.Str("f"), pyread.Str("day"), pyread.Str("at"), pyread.Str("clock"), pyread.Str("raw"),
+			pyread.Str("doc"), pyread.Str("name"), pyread.Str("body"), pyread.Str("kind"), pyread.Str("yr")},
+		{pyread.Num(1), pyread.Num(-32768), pyread.Str("18446744073709551615"), pyread.Num(1234.5), pyread.Str("1234567890123456789012345.50000"), pyread.Num(0.1),
+			pyread.DateTime("2024-02-29T00:00:00"), pyread.DateTime("2024-02-29T13:45:30.123000"), pyread.TimeOfDay("13:45:30"), pyread.Str("00ff"), pyread.Str(`{"a": [1, 2]}`),
+			pyread.Str("Grüße"), pyread.Str("short"), pyread.Str("b"), pyread.Num(2026)},
+		{pyread.Num(2), pyread.Num(7), pyread.Num(5), pyread.Num(-0.5), pyread.Num(42), pyread.Num(-1.5), pyread.DateTime("9999-12-31T00:00:00"), pyread.DateTime("1900-01-01T00:00:00"), pyread.TimeOfDay("00:00:01"),
+			pyread.Str(""), pyread.Str("[]"), pyread.Str(""), pyread.Str(long[:32767*2]), pyread.Str("a"), pyread.Num(1999)},
+		{pyread.Num(3)},
 	})
-	checkSheet(t, r, "Params", [][]*pyread.Value{{s("next"), s("echo")}, {n(42), s("hi")}})
+	checkSheet(t, r, "Params", [][]*pyread.Value{{pyread.Str("next"), pyread.Str("echo")}, {pyread.Num(42), pyread.Str("hi")}})
 }

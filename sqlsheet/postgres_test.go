@@ -58,20 +58,20 @@ func TestPostgres(t *testing.T) {
 	}
 	r := pyread.Read(t, path)[path]
 	checkSheet(t, r, "Types", [][]*pyread.Value{
-		{s("id"), s("small"), s("big"), s("amount"), s("precise"), s("f"), s("flag"), s("day"), s("at"), s("atz"),
-			s("clock"), s("span"), s("raw"), s("doc"), s("uid"), s("tags"), s("name"), s("old")},
-		{n(1), n(-32768), s("9223372036854775807"), n(1234.5), s("12345678901234567890.5"), n(0.1), b(true),
-			d("2024-02-29T00:00:00"), d("2024-02-29T13:45:30.123000") /* Excel resolves milliseconds */, d("2024-03-01T00:30:00"), tm("13:45:30.500000"),
-			dur(26*3600 + 3*60 + 4), s("AP8="), s(`{"a": [1, 2]}`), s("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"), s("{x,y}"),
-			s("Grüße"), s("1800-01-01")},
-		{n(2), n(7), n(-9007199254740992), n(-0.5), n(42), s("NaN"), b(false), d("9999-12-31T00:00:00"),
-			d("1900-01-01T00:00:00"), d("2024-06-01T11:00:00"), tm("00:00:00"), s("1 mon"), s(""), s("null"), nil, s("{}"),
-			s(long[:32767*2]), nil},
-		{n(3)},
+		{pyread.Str("id"), pyread.Str("small"), pyread.Str("big"), pyread.Str("amount"), pyread.Str("precise"), pyread.Str("f"), pyread.Str("flag"), pyread.Str("day"), pyread.Str("at"), pyread.Str("atz"),
+			pyread.Str("clock"), pyread.Str("span"), pyread.Str("raw"), pyread.Str("doc"), pyread.Str("uid"), pyread.Str("tags"), pyread.Str("name"), pyread.Str("old")},
+		{pyread.Num(1), pyread.Num(-32768), pyread.Str("9223372036854775807"), pyread.Num(1234.5), pyread.Str("12345678901234567890.5"), pyread.Num(0.1), pyread.Bool(true),
+			pyread.DateTime("2024-02-29T00:00:00"), pyread.DateTime("2024-02-29T13:45:30.123000") /* Excel resolves milliseconds */, pyread.DateTime("2024-03-01T00:30:00"), pyread.TimeOfDay("13:45:30.500000"),
+			pyread.Duration(26*3600 + 3*60 + 4), pyread.Str("AP8="), pyread.Str(`{"a": [1, 2]}`), pyread.Str("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"), pyread.Str("{x,y}"),
+			pyread.Str("Grüße"), pyread.Str("1800-01-01")},
+		{pyread.Num(2), pyread.Num(7), pyread.Num(-9007199254740992), pyread.Num(-0.5), pyread.Num(42), pyread.Str("NaN"), pyread.Bool(false), pyread.DateTime("9999-12-31T00:00:00"),
+			pyread.DateTime("1900-01-01T00:00:00"), pyread.DateTime("2024-06-01T11:00:00"), pyread.TimeOfDay("00:00:00"), pyread.Str("1 mon"), pyread.Str(""), pyread.Str("null"), nil, pyread.Str("{}"),
+			pyread.Str(long[:32767*2]), nil},
+		{pyread.Num(3)},
 	})
-	checkSheet(t, r, "Params", [][]*pyread.Value{{s("next"), s("echo")}, {n(42), s("hi")}})
-	infinite := [][]*pyread.Value{{s("id"), s("day"), s("at")},
-		{n(1), d("2024-01-01T00:00:00"), d("2024-01-01T11:00:00")}, {n(2), s("infinity"), s("-infinity")}, {n(3), d("2024-01-02T00:00:00"), nil}}
+	checkSheet(t, r, "Params", [][]*pyread.Value{{pyread.Str("next"), pyread.Str("echo")}, {pyread.Num(42), pyread.Str("hi")}})
+	infinite := [][]*pyread.Value{{pyread.Str("id"), pyread.Str("day"), pyread.Str("at")},
+		{pyread.Num(1), pyread.DateTime("2024-01-01T00:00:00"), pyread.DateTime("2024-01-01T11:00:00")}, {pyread.Num(2), pyread.Str("infinity"), pyread.Str("-infinity")}, {pyread.Num(3), pyread.DateTime("2024-01-02T00:00:00"), nil}}
 	checkSheet(t, r, "Infinite", infinite)
 	// Again without sampling, so that every row goes through the pipeline.
 	path, _ = export(t, db, []sqlsheet.Query{{SQL: queries[2].SQL, Sheet: "Infinite"}},

@@ -16,15 +16,6 @@ import (
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
-var (
-	n   = pyread.Num
-	s   = pyread.Str
-	b   = pyread.Bool
-	d   = pyread.DateTime
-	tm  = pyread.TimeOfDay
-	dur = pyread.Duration
-)
-
 // export runs the queries into a workbook file and returns its path.
 func export(t *testing.T, db *sql.DB, queries []sqlsheet.Query, opts sqlsheet.Options) (string, sqlsheet.Stats) {
 	t.Helper()
@@ -73,7 +64,7 @@ func checkSheet(t *testing.T, r *pyread.Result, sheet string, want [][]*pyread.V
 				if j < len(got[i]) {
 					g = got[i][j]
 				}
-				if reader == "calamine" && g == nil && w.Equal(s("")) {
+				if reader == "calamine" && g == nil && w.Equal(pyread.Str("")) {
 					continue // calamine reads empty text as an empty cell
 				}
 				if !g.Equal(w) {
@@ -129,18 +120,18 @@ line2', 0, '1900-03-01', '2026-01-02 03:04:05', x'', 'n')`,
 	if st.Warnings.BigNumbers != 1 || st.Warnings.Truncated != 1 {
 		t.Errorf("warnings %+v, want one big number and one truncated text", st.Warnings)
 	}
-	null := s("(null)")
+	null := pyread.Str("(null)")
 	r := pyread.Read(t, path)[path]
 	checkSheet(t, r, "Items", [][]*pyread.Value{
-		{s("id"), s("qty"), s("big"), s("price"), s("ratio"), s("name"), s("active"), s("day"), s("at"), s("data"), s("note")},
-		{n(1), n(42), s("9007199254740993"), n(12.5), n(0.125), s("Café ☕"), b(true), d("2024-02-29T00:00:00"), d("2024-02-29T13:45:30.250000"), s("00ff"), null},
-		{n(2), n(-7), n(5), n(3), n(-1.5), s("line1\nline2"), b(false), d("1900-03-01T00:00:00"), d("2026-01-02T03:04:05"), s(""), s("n")},
-		{n(3), null, null, null, null, null, null, null, null, null, null},
-		{n(4), s("not a number"), null, null, null, s(long[:32767]), null, null, null, null, null},
+		{pyread.Str("id"), pyread.Str("qty"), pyread.Str("big"), pyread.Str("price"), pyread.Str("ratio"), pyread.Str("name"), pyread.Str("active"), pyread.Str("day"), pyread.Str("at"), pyread.Str("data"), pyread.Str("note")},
+		{pyread.Num(1), pyread.Num(42), pyread.Str("9007199254740993"), pyread.Num(12.5), pyread.Num(0.125), pyread.Str("Café ☕"), pyread.Bool(true), pyread.DateTime("2024-02-29T00:00:00"), pyread.DateTime("2024-02-29T13:45:30.250000"), pyread.Str("00ff"), null},
+		{pyread.Num(2), pyread.Num(-7), pyread.Num(5), pyread.Num(3), pyread.Num(-1.5), pyread.Str("line1\nline2"), pyread.Bool(false), pyread.DateTime("1900-03-01T00:00:00"), pyread.DateTime("2026-01-02T03:04:05"), pyread.Str(""), pyread.Str("n")},
+		{pyread.Num(3), null, null, null, null, null, null, null, null, null, null},
+		{pyread.Num(4), pyread.Str("not a number"), null, null, null, pyread.Str(long[:32767]), null, null, null, null, null},
 	})
 	checkSheet(t, r, "Expressions", [][]*pyread.Value{
-		{s("two"), s("xy"), s("five"), s("nada"), s("first_day"), s("last_at"), s("last_name")},
-		{n(2), s("xy"), n(5), null, d("1900-03-01T00:00:00"), d("2026-01-02T03:04:05"), s("line1\nline2")},
+		{pyread.Str("two"), pyread.Str("xy"), pyread.Str("five"), pyread.Str("nada"), pyread.Str("first_day"), pyread.Str("last_at"), pyread.Str("last_name")},
+		{pyread.Num(2), pyread.Str("xy"), pyread.Num(5), null, pyread.DateTime("1900-03-01T00:00:00"), pyread.DateTime("2026-01-02T03:04:05"), pyread.Str("line1\nline2")},
 	})
 	if w := r.Widths["Items"]; w["F"] < 20 || w["A"] < 3 {
 		t.Errorf("column widths not fitted: %v", w)
@@ -169,9 +160,9 @@ func TestRollover(t *testing.T) {
 		t.Fatalf("stats %+v", st)
 	}
 	r := pyread.Read(t, path)[path]
-	checkSheet(t, r, "Nums", [][]*pyread.Value{{s("v")}, {n(0)}, {n(1)}, {n(2)}})
-	checkSheet(t, r, "Nums (2)", [][]*pyread.Value{{s("v")}, {n(3)}, {n(4)}, {n(5)}})
-	checkSheet(t, r, "Nums (3)", [][]*pyread.Value{{s("v")}, {n(6)}})
+	checkSheet(t, r, "Nums", [][]*pyread.Value{{pyread.Str("v")}, {pyread.Num(0)}, {pyread.Num(1)}, {pyread.Num(2)}})
+	checkSheet(t, r, "Nums (2)", [][]*pyread.Value{{pyread.Str("v")}, {pyread.Num(3)}, {pyread.Num(4)}, {pyread.Num(5)}})
+	checkSheet(t, r, "Nums (3)", [][]*pyread.Value{{pyread.Str("v")}, {pyread.Num(6)}})
 }
 
 func TestCancel(t *testing.T) {

@@ -19,11 +19,6 @@ import (
 	"github.com/sheetstream/sheetstream/internal/testenv"
 )
 
-// readerCorpus is the shared corpus of real workbooks beside the project.
-func readerCorpus(t *testing.T) string {
-	return testenv.Corpus(t, filepath.Join("..", "..", "shared", "corpus"))
-}
-
 func corpusFiles(t *testing.T, dir string) []string {
 	f, err := os.Open(filepath.Join(dir, "MANIFEST.tsv"))
 	if err != nil {
@@ -104,7 +99,7 @@ func readWhole(path string, opts ReadOptions, each func(wb *Workbook, rows *Rows
 // TestCorpus reads every sheet of every corpus file: each one either
 // reads, or fails with the error its line in corpus-failures.tsv names.
 func TestCorpus(t *testing.T) {
-	dir := readerCorpus(t)
+	dir := testenv.Corpus(t)
 	files := corpusFiles(t, dir)
 	expected := expectedFailures(t)
 	start := time.Now()
@@ -191,7 +186,7 @@ func pyValue(v *Value) *pyread.Value {
 // TestCorpusOpenpyxl compares every cell with openpyxl's reading (read-only,
 // cached values) over a sample of the corpus from every producer.
 func TestCorpusOpenpyxl(t *testing.T) {
-	dir := readerCorpus(t)
+	dir := testenv.Corpus(t)
 	files := openpyxlSample(corpusFiles(t, dir), expectedFailures(t))
 	paths := make([]string, len(files))
 	for i, f := range files {

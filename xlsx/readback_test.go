@@ -14,17 +14,6 @@ import (
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
-// Expected values, as internal/pyread reports them.
-var (
-	n   = pyread.Num
-	s   = pyread.Str
-	b   = pyread.Bool
-	d   = pyread.DateTime
-	tm  = pyread.TimeOfDay
-	dur = pyread.Duration
-	e   = pyread.Error
-)
-
 func row(v ...*pyread.Value) []*pyread.Value { return v }
 
 type readbackCase struct {
@@ -79,11 +68,11 @@ var readbackCases = []readbackCase{
 				xlsx.Decimal("999999999999999"), xlsx.Formula("D5/3").WithValue(xlsx.Decimal("333333333333333.0"))}))
 		},
 		want: map[string][][]*pyread.Value{"Numbers": {
-			row(n(0), n(-42), n(1<<53), n(18446744073709551615>>11)),
-			row(n(0.1), n(-1.5e-300), n(1.7976931348623157e308), n(123456789.125)),
-			row(n(0.1), n(-8), n(65535), n(2.5)),
-			row(n(0), n(1e15), n(1e-5), n(4.9e-324)),
-			row(n(-1234.5), n(0.05), n(0), n(999999999999999), n(333333333333333)),
+			row(pyread.Num(0), pyread.Num(-42), pyread.Num(1<<53), pyread.Num(18446744073709551615>>11)),
+			row(pyread.Num(0.1), pyread.Num(-1.5e-300), pyread.Num(1.7976931348623157e308), pyread.Num(123456789.125)),
+			row(pyread.Num(0.1), pyread.Num(-8), pyread.Num(65535), pyread.Num(2.5)),
+			row(pyread.Num(0), pyread.Num(1e15), pyread.Num(1e-5), pyread.Num(4.9e-324)),
+			row(pyread.Num(-1234.5), pyread.Num(0.05), pyread.Num(0), pyread.Num(999999999999999), pyread.Num(333333333333333)),
 		}},
 	},
 	{
@@ -96,10 +85,10 @@ var readbackCases = []readbackCase{
 			must(t, sh.WriteRow([]xlsx.Cell{xlsx.String("😀 beyond the BMP"), xlsx.String("quote \" and apostrophe '")}))
 		},
 		want: map[string][][]*pyread.Value{"Text": {
-			row(s("plain"), s("plain"), s(" lead and trail "), s("")),
-			row(s("Tom & Jerry <b>"), s("中文字符测试"), s("line1\nline2\ttab"), s("bytes")),
-			row(s("bold and red")),
-			row(s("😀 beyond the BMP"), s("quote \" and apostrophe '")),
+			row(pyread.Str("plain"), pyread.Str("plain"), pyread.Str(" lead and trail "), pyread.Str("")),
+			row(pyread.Str("Tom & Jerry <b>"), pyread.Str("中文字符测试"), pyread.Str("line1\nline2\ttab"), pyread.Str("bytes")),
+			row(pyread.Str("bold and red")),
+			row(pyread.Str("😀 beyond the BMP"), pyread.Str("quote \" and apostrophe '")),
 		}},
 	},
 	{
@@ -109,7 +98,7 @@ var readbackCases = []readbackCase{
 			sh := addSheet(t, w, "Inline", xlsx.SheetOptions{})
 			must(t, sh.WriteRow([]xlsx.Cell{xlsx.String("a"), xlsx.String("a"), xlsx.Rich([]xlsx.RichRun{{Text: "x", Font: xlsx.Font{Bold: true}}})}))
 		},
-		want: map[string][][]*pyread.Value{"Inline": {row(s("a"), s("a"), s("x"))}},
+		want: map[string][][]*pyread.Value{"Inline": {row(pyread.Str("a"), pyread.Str("a"), pyread.Str("x"))}},
 	},
 	{
 		name: "shared strings past the budget go inline",
@@ -122,7 +111,7 @@ var readbackCases = []readbackCase{
 		},
 		want: map[string][][]*pyread.Value{"Budget": func() (rows [][]*pyread.Value) {
 			for i := range 50 {
-				rows = append(rows, row(s("first"), s("unique "+strconv.Itoa(i))))
+				rows = append(rows, row(pyread.Str("first"), pyread.Str("unique "+strconv.Itoa(i))))
 			}
 			return rows
 		}()},
@@ -137,8 +126,8 @@ var readbackCases = []readbackCase{
 				xlsx.Error(xlsx.ErrorRef), xlsx.Error(xlsx.ErrorName), xlsx.Error(xlsx.ErrorNum), xlsx.Error(xlsx.ErrorNull)}))
 		},
 		want: map[string][][]*pyread.Value{"Misc": {
-			row(b(true), b(false), nil, nil, n(5)),
-			row(e("#N/A"), e("#DIV/0!"), e("#VALUE!"), e("#REF!"), e("#NAME?"), e("#NUM!"), e("#NULL!")),
+			row(pyread.Bool(true), pyread.Bool(false), nil, nil, pyread.Num(5)),
+			row(pyread.Error("#N/A"), pyread.Error("#DIV/0!"), pyread.Error("#VALUE!"), pyread.Error("#REF!"), pyread.Error("#NAME?"), pyread.Error("#NUM!"), pyread.Error("#NULL!")),
 		}},
 	},
 	{
@@ -157,9 +146,9 @@ var readbackCases = []readbackCase{
 			must(t, sh.WriteRow([]xlsx.Cell{xlsx.Time(ms), xlsx.Date(ms).WithStyle(ymd)}))
 		},
 		want: map[string][][]*pyread.Value{"Dates": {
-			row(d("2024-02-29T13:45:30"), d("2024-02-29T00:00:00"), tm("13:45:30"), dur(26*3600+90)),
-			row(d("1900-01-01T00:00:00"), d("1900-02-28T00:00:00"), d("1900-03-01T00:00:00"), d("9999-12-31T00:00:00")),
-			row(d("2023-07-01T08:05:09.250000"), d("2023-07-01T00:00:00")),
+			row(pyread.DateTime("2024-02-29T13:45:30"), pyread.DateTime("2024-02-29T00:00:00"), pyread.TimeOfDay("13:45:30"), pyread.Duration(26*3600+90)),
+			row(pyread.DateTime("1900-01-01T00:00:00"), pyread.DateTime("1900-02-28T00:00:00"), pyread.DateTime("1900-03-01T00:00:00"), pyread.DateTime("9999-12-31T00:00:00")),
+			row(pyread.DateTime("2023-07-01T08:05:09.250000"), pyread.DateTime("2023-07-01T00:00:00")),
 		}},
 	},
 	{
@@ -174,7 +163,7 @@ var readbackCases = []readbackCase{
 				xlsx.Date(time.Date(1904, 1, 2, 0, 0, 0, 0, time.FixedZone("UTC+2", 2*3600))),
 			}))
 		},
-		want: map[string][][]*pyread.Value{"Dates1904": {row(d("2024-03-01T01:00:00"), d("1904-01-02T00:00:00"))}},
+		want: map[string][][]*pyread.Value{"Dates1904": {row(pyread.DateTime("2024-03-01T01:00:00"), pyread.DateTime("1904-01-02T00:00:00"))}},
 	},
 	{
 		name: "formulas with cached values",
@@ -188,9 +177,9 @@ var readbackCases = []readbackCase{
 				xlsx.Formula("SUM(A1:B1)"),
 			}))
 		},
-		want: map[string][][]*pyread.Value{"Calc": {row(n(2), n(3), n(6), s("2x"), b(false), e("#DIV/0!"))}},
+		want: map[string][][]*pyread.Value{"Calc": {row(pyread.Num(2), pyread.Num(3), pyread.Num(6), pyread.Str("2x"), pyread.Bool(false), pyread.Error("#DIV/0!"))}},
 		// LibreOffice calculates the formula that has no cached value.
-		libreOffice: map[string]map[string]*pyread.Value{"Calc": {"G1": n(5)}},
+		libreOffice: map[string]map[string]*pyread.Value{"Calc": {"G1": pyread.Num(5)}},
 		check: func(t *testing.T, r *pyread.Result) {
 			want := map[string]string{"C1": "=A1*B1", "D1": `=A1&"x"`, "E1": "=A1>B1", "F1": "=1/0", "G1": "=SUM(A1:B1)"}
 			if got := r.Formulas["Calc"]; !maps.Equal(got, want) {
@@ -207,13 +196,13 @@ var readbackCases = []readbackCase{
 			must(t, writeConcurrent(w, 3, concurrentRows))
 		},
 		want: func() map[string][][]*pyread.Value {
-			want := map[string][][]*pyread.Value{"First": {row(s("before"))}, "Last": {row(s("after"))}}
+			want := map[string][][]*pyread.Value{"First": {row(pyread.Str("before"))}, "Last": {row(pyread.Str("after"))}}
 			for c := range 3 {
-				rows := [][]*pyread.Value{row(s("id"), s("link"))}
+				rows := [][]*pyread.Value{row(pyread.Str("id"), pyread.Str("link"))}
 				for i := range concurrentRows {
 					day := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i%3000)
-					rows = append(rows, row(n(float64(i)), s("shared "+strconv.Itoa(i%500)), s("sheet "+strconv.Itoa(c)+" row "+strconv.Itoa(i)),
-						n(float64(i)*0.25), d(day.Format("2006-01-02T15:04:05"))))
+					rows = append(rows, row(pyread.Num(float64(i)), pyread.Str("shared "+strconv.Itoa(i%500)), pyread.Str("sheet "+strconv.Itoa(c)+" row "+strconv.Itoa(i)),
+						pyread.Num(float64(i)*0.25), pyread.DateTime(day.Format("2006-01-02T15:04:05"))))
 				}
 				want["C"+strconv.Itoa(c)] = rows
 			}
@@ -236,7 +225,7 @@ var readbackCases = []readbackCase{
 			must(t, sh.WriteRow([]xlsx.Cell{xlsx.InternalLink("'Other sheet'!B2", "go")}))
 			addSheet(t, w, "Other sheet", xlsx.SheetOptions{})
 		},
-		want: map[string][][]*pyread.Value{"Links": {row(s("Example"), s("mailto:someone@example.com")), row(s("go"))}},
+		want: map[string][][]*pyread.Value{"Links": {row(pyread.Str("Example"), pyread.Str("mailto:someone@example.com")), row(pyread.Str("go"))}},
 		check: func(t *testing.T, r *pyread.Result) {
 			want := map[string]string{"A1": "https://example.com/a%20b?q=1&r=2", "B1": "mailto:someone@example.com", "A2": "#'Other sheet'!B2"}
 			if got := r.Links["Links"]; !maps.Equal(got, want) {
@@ -266,7 +255,7 @@ var readbackCases = []readbackCase{
 			}
 			must(t, sh.WriteRow(cells))
 		},
-		want: map[string][][]*pyread.Value{"Styled": {row(n(0.125), n(0.125), n(0.125), n(0.125), n(0.125), n(0.125))}},
+		want: map[string][][]*pyread.Value{"Styled": {row(pyread.Num(0.125), pyread.Num(0.125), pyread.Num(0.125), pyread.Num(0.125), pyread.Num(0.125), pyread.Num(0.125))}},
 	},
 	{
 		name: "layout: widths, rows, panes, filter, merges, visibility",
@@ -287,8 +276,8 @@ var readbackCases = []readbackCase{
 			addSheet(t, w, "Very hidden", xlsx.SheetOptions{State: xlsx.SheetVeryHidden})
 		},
 		want: map[string][][]*pyread.Value{
-			"Hidden first": {row(n(1))},
-			"Layout":       {row(s("h1"), s("h2"), s("h3")), row(n(1), n(2), n(3)), nil, nil, row(s("merged"))},
+			"Hidden first": {row(pyread.Num(1))},
+			"Layout":       {row(pyread.Str("h1"), pyread.Str("h2"), pyread.Str("h3")), row(pyread.Num(1), pyread.Num(2), pyread.Num(3)), nil, nil, row(pyread.Str("merged"))},
 		},
 		check: func(t *testing.T, r *pyread.Result) {
 			wantSheets := [][2]string{{"Hidden first", "hidden"}, {"Layout", "visible"}, {"Very hidden", "veryHidden"}}
@@ -330,9 +319,9 @@ var readbackCases = []readbackCase{
 		// openpyxl does not decode _xHHHH_ (it only drops "x005F_"), so
 		// these are checked against python-calamine, which decodes them as
 		// Excel does; see TestReadBack.
-		want: map[string][][]*pyread.Value{"Escapes": {row(s("bell\x07 and nul\x00"), s("cr\r\nlf"), s("literal _x0041_ stays"))}},
+		want: map[string][][]*pyread.Value{"Escapes": {row(pyread.Str("bell\x07 and nul\x00"), pyread.Str("cr\r\nlf"), pyread.Str("literal _x0041_ stays"))}},
 		// LibreOffice turns CR LF in text into its line break, LF.
-		libreOffice: map[string]map[string]*pyread.Value{"Escapes": {"B1": s("cr\nlf")}},
+		libreOffice: map[string]map[string]*pyread.Value{"Escapes": {"B1": pyread.Str("cr\nlf")}},
 	},
 	{
 		name: "properties and defined names",
@@ -344,7 +333,7 @@ var readbackCases = []readbackCase{
 			must(t, w.DefineName(xlsx.DefinedName{Name: "Total", RefersTo: "'Sales 2026'!$A$1:$B$1"}))
 			must(t, w.DefineName(xlsx.DefinedName{Name: "Local", RefersTo: "'Sales 2026'!$A$1", Sheet: "Sales 2026"}))
 		},
-		want: map[string][][]*pyread.Value{"Sales 2026": {row(n(10), n(20), n(30))}},
+		want: map[string][][]*pyread.Value{"Sales 2026": {row(pyread.Num(10), pyread.Num(20), pyread.Num(30))}},
 	},
 	{
 		name:  "empty workbook gets a sheet",

@@ -208,12 +208,12 @@ func TestFuzzCorpusReadBack(t *testing.T) {
 				num = rows[0][1]
 			}
 			if wantText == "" && text == nil {
-				text = s("") // empty text reads back as an empty cell
+				text = pyread.Str("") // empty text reads back as an empty cell
 			}
-			if !text.Equal(s(wantText)) {
+			if !text.Equal(pyread.Str(wantText)) {
 				t.Errorf("%s: text %q read back as %v", reader, in.text, text)
 			}
-			if !num.Equal(n(wantNum)) {
+			if !num.Equal(pyread.Num(wantNum)) {
 				t.Errorf("%s: number %v read back as %v", reader, in.num, num)
 			}
 		}

@@ -16,15 +16,8 @@ import (
 	"testing"
 
 	"github.com/sheetstream/sheetstream/internal/pyread"
-	"github.com/sheetstream/sheetstream/internal/testenv"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
-
-// corpusDir is the shared corpus beside the project (see
-// ../shared/corpus/README.md).
-func corpusDir(t *testing.T) string {
-	return testenv.Corpus(t, filepath.Join("..", "..", "shared", "corpus"))
-}
 
 // A twin is a workbook Excel saved (rust_xlsxwriter's and XlsxWriter's
 // comparison files) and the calls that make the same workbook here.
@@ -360,8 +353,8 @@ var twins = []twin{
 }
 
 // TestExcelTwins writes each twin with sheetstream and compares it with
-// Excel's file part by part, XML element by element, after the
-// normalisations of ../shared/corpus/README.md: creation and modification
+// Excel's file (in testdata/excel) part by part, XML element by element,
+// after the normalisations of ../shared/corpus/README.md: creation and modification
 // dates and authors dropped from core.xml, workbookView and calcPr
 // attributes dropped from workbook.xml, entries of [Content_Types].xml and
 // .rels sorted, calcChain.xml ignored. Three more are ours: the theme part
@@ -370,7 +363,7 @@ var twins = []twin{
 // the producer, and the optional row attribute spans (a rendering hint
 // that a streaming writer would need to buffer 16 rows for) is dropped.
 func TestExcelTwins(t *testing.T) {
-	dir := corpusDir(t)
+	dir := filepath.Join("testdata", "excel") // copied from ../shared/corpus: see its README
 	if len(twins) < 30 {
 		t.Fatalf("only %d twins", len(twins))
 	}

@@ -33,6 +33,20 @@ func TestConvertCommand(t *testing.T) {
 	if msg, err := exec.Command(bin, "convert", csvPath, out).CombinedOutput(); err != nil {
 		t.Fatalf("convert: %v\n%s", err, msg)
 	}
+	// A new file gets the mode a plain create gives (not CreateTemp's
+	// 0600); a file written over keeps its own.
+	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != os.FileMode(0o666&^umask) {
+		t.Errorf("new output: mode %v, err %v; want %v", fi.Mode().Perm(), err, os.FileMode(0o666&^umask))
+	}
+	if err := os.Chmod(out, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if msg, err := exec.Command(bin, "convert", csvPath, out).CombinedOutput(); err != nil {
+		t.Fatalf("convert again: %v\n%s", err, msg)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Errorf("replaced output: mode %v, err %v; want 0640", fi.Mode().Perm(), err)
+	}
 	// stdin to stdout.
 	cmd := exec.Command(bin, "convert", "--delimiter", "tab", "-", "-")
 	cmd.Stdin = strings.NewReader("a\tb\n3\tz\n")

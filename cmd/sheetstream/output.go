@@ -42,6 +42,16 @@ func (o *output) commit() error {
 	if o.file == nil {
 		return nil
 	}
+	// CreateTemp makes the file 0600; the result gets the mode the file it
+	// replaces had, or the one a plain create would give it.
+	mode := os.FileMode(0o666 &^ umask)
+	if fi, err := os.Stat(o.path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if err := o.file.Chmod(mode); err != nil {
+		o.abort()
+		return err
+	}
 	if err := o.file.Sync(); err != nil {
 		o.abort()
 		return err

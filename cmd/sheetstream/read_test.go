@@ -118,7 +118,7 @@ func TestCatAndConvertFromXLSX(t *testing.T) {
 // exits 1 with a one-line message naming the file. Never a panic, and
 // never more than 1 GiB of memory.
 func TestCorpusCLI(t *testing.T) {
-	dir := testenv.Corpus(t, filepath.Join("..", "..", "..", "shared", "corpus"))
+	dir := testenv.Corpus(t)
 	manifest, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
 	if err != nil {
 		t.Fatal(err)

@@ -10,10 +10,24 @@ import (
 	"testing"
 )
 
+// readers are the independent readers and programs outside Go that tests
+// check output with. Under -short, which the race pass uses, tests that
+// need them are skipped: the race detector sees nothing of what they do,
+// and the go pass runs every one of them.
+var readers = map[string]bool{
+	"SHEETSTREAM_PYTHON":       true,
+	"SHEETSTREAM_SOFFICE":      true,
+	"SHEETSTREAM_NODE_MODULES": true,
+	"SHEETSTREAM_NGINX":        true,
+}
+
 // Get returns the environment variable name, or skips (fails under CI)
 // with a message saying how to get it.
 func Get(t testing.TB, name, provides string) string {
 	t.Helper()
+	if readers[name] && testing.Short() {
+		t.Skip(name + ": outside readers do not run under -short (the race pass); the go pass runs them")
+	}
 	v := os.Getenv(name)
 	if v == "" {
 		msg := name + " is not set: run the tests with `make test`, which " + provides
@@ -25,13 +39,33 @@ func Get(t testing.TB, name, provides string) string {
 	return v
 }
 
-// Corpus returns dir, the shared corpus of real workbooks beside the
+// Corpus returns the shared corpus of real .xlsx workbooks beside the
 // project (../shared/corpus from the repository root), or skips — fails
 // under CI — when it is not there.
-func Corpus(t testing.TB, dir string) string {
+func Corpus(t testing.TB) string { return shared(t, "corpus") }
+
+// LegacyCorpus returns the shared corpus of .xls, .xlsb and .ods files
+// (../shared/corpus-legacy), as Corpus does.
+func LegacyCorpus(t testing.TB) string { return shared(t, "corpus-legacy") }
+
+// shared finds ../shared/name from the repository root, which it finds by
+// walking up from the test's directory to go.mod.
+func shared(t testing.TB, name string) string {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.tsv")); err != nil {
-		msg := "the shared corpus is not at " + dir + " (it sits beside the project checkout, as ../shared/corpus)"
+	dir := ""
+	if wd, err := os.Getwd(); err == nil {
+		for d := wd; ; d = filepath.Dir(d) {
+			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+				dir = filepath.Join(filepath.Dir(d), "shared", name)
+				break
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.tsv")); dir == "" || err != nil {
+		msg := "the shared " + name + " is not at " + dir + " (it sits beside the project checkout, as ../shared/" + name + ")"
 		if os.Getenv("CI") != "" {
 			t.Fatal(msg + ": CI must have it")
 		}
