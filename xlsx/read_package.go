@@ -1,12 +1,13 @@
 package xlsx
 
 import (
-	"archive/zip"
 	"bytes"
 	"fmt"
 	"io"
 	"path"
 	"strings"
+
+	"github.com/klauspost/compress/zip"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/unicode"

@@ -2,7 +2,6 @@ package xlsx
 
 import (
 	"bytes"
-	"compress/flate"
 	"fmt"
 	"io"
 	"math"
@@ -13,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/klauspost/compress/flate"
 
 	"github.com/sheetstream/sheetstream/internal/deflate"
 	"github.com/sheetstream/sheetstream/internal/zipstream"

@@ -1,10 +1,11 @@
 package xlsx
 
 import (
-	"compress/flate"
 	"fmt"
 	"hash/crc32"
 	"strconv"
+
+	"github.com/klauspost/compress/flate"
 )
 
 const contentTypeBase = "application/vnd.openxmlformats-officedocument."
