@@ -134,6 +134,7 @@ stage_fuzz() {
   }
   fuzz ./internal/xmlscan/ FuzzScanner 200000x
   fuzz ./internal/xmlscan/ FuzzScannerAgainstEncodingXML 50000x
+  fuzz ./xlsx/ FuzzStructTag 50000x
   fuzz ./xlsx/ FuzzSheetXML 5000x
   fuzz ./xlsx/ FuzzPackage 50000x
   fuzz ./xlsx/ FuzzSharedStrings 50000x

@@ -115,4 +115,31 @@
 // refused. Encrypted workbooks (ErrEncrypted), .xls (ErrLegacyXLS) and
 // .ods (ErrODF) under an .xlsx name are recognised. Every error is a
 // *ReadError naming the file, part, sheet and cell where it applies.
+//
+// # Structs
+//
+// StructWriter and StructReader map a struct type to rows, a column per
+// field, in both directions:
+//
+//	type Order struct {
+//		ID     int64     `xlsx:"Order ID"`
+//		Placed time.Time `xlsx:",date"`
+//		Amount float64   `xlsx:",width=12,format=#,##0.00"`
+//		Coupon *string   `xlsx:",omitempty"`
+//		Notes  string    `xlsx:"-"`
+//	}
+//	orders, err := xlsx.NewStructWriter[Order](sheet, xlsx.StructOptions{}) // writes the header row
+//	err = orders.Write(order)                                               // no allocation per row
+//
+//	orders, err := xlsx.NewStructReader[Order](rows, xlsx.StructOptions{Strict: true})
+//	for o, err := range orders.All() { ... }
+//
+// The plan of a type (its columns, how each field becomes a cell) is made
+// once, from its exported fields and their tags; embedded structs lend
+// their fields. The reader matches headers to fields by the tag's name,
+// then the field's, ignoring case, spaces, underscores and hyphens, and
+// converts with care: an integer field takes a whole number in its range,
+// a time field a date cell or ISO text. Tag errors are reported when the
+// writer or reader is made, value errors as *FieldError naming sheet,
+// cell, header and field. struct.go lists the tags and field types.
 package xlsx

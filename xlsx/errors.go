@@ -111,3 +111,50 @@ func (e *ReadError) Error() string {
 }
 
 func (e *ReadError) Unwrap() error { return e.Err }
+
+// FieldError says which field of a struct, and which cell, a StructWriter
+// or StructReader error is about. Errors in the type itself (its tags, a
+// field type with no cell) name only the field; empty fields and zero
+// numbers do not apply.
+type FieldError struct {
+	Sheet  string
+	Row    int // 1-based
+	Col    int // 1-based
+	Header string
+	Field  string // the Go path: "Order.Customer.Name"
+	Err    error
+}
+
+func (e *FieldError) Error() string {
+	var b strings.Builder
+	b.WriteString("xlsx: ")
+	if e.Sheet != "" {
+		b.WriteString("sheet " + strconv.Quote(e.Sheet))
+		switch {
+		case e.Row > 0 && e.Col > 0 && e.Row <= MaxRows && e.Col <= MaxColumns:
+			b.WriteString(", cell " + CellName(e.Row, e.Col))
+		case e.Row > 0:
+			fmt.Fprintf(&b, ", row %d", e.Row)
+		case e.Col > 0 && e.Col <= MaxColumns:
+			b.WriteString(", column " + ColumnName(e.Col))
+		}
+		b.WriteString(" (")
+	}
+	if e.Header != "" {
+		b.WriteString("header " + strconv.Quote(e.Header))
+		if e.Field != "" {
+			b.WriteString(", ")
+		}
+	}
+	if e.Field != "" {
+		b.WriteString("field " + e.Field)
+	}
+	if e.Sheet != "" {
+		b.WriteString(")")
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *FieldError) Unwrap() error { return e.Err }
