@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/sheetstream/sheetstream/internal/offcrypto"
 )
 
 // Sentinel errors, testable with errors.Is. Errors about a cell or row come
@@ -59,16 +61,19 @@ func (e *CellError) Unwrap() error { return e.Err }
 // Errors a reader returns, testable with errors.Is. They come wrapped in a
 // *ReadError that names the file, part, sheet and cell where they apply.
 var (
-	ErrNotXLSX       = errors.New("not an XLSX workbook")
-	ErrEncrypted     = errors.New("password-protected workbook (an encrypted OLE container, not a zip); save it without a password first")
-	ErrLegacyXLS     = errors.New("legacy Excel 97-2003 (.xls) workbook, not XLSX")
-	ErrODF           = errors.New("OpenDocument spreadsheet (.ods), not XLSX")
-	ErrXLSB          = errors.New("binary Excel workbook (.xlsb), not XLSX; save it as .xlsx first")
-	ErrMissingPart   = errors.New("missing part")
-	ErrDuplicatePart = errors.New("the package holds two parts with this name")
-	ErrLimit         = errors.New("limit exceeded")
-	ErrMalformed     = errors.New("malformed content")
-	ErrNoSheet       = errors.New("no such sheet")
+	ErrNotXLSX               = errors.New("not an XLSX workbook")
+	ErrEncrypted             = errors.New("password-protected workbook: give its password (ReadOptions.Password, --password)")
+	ErrPassword              = offcrypto.ErrPassword    // the password does not open the workbook
+	ErrIntegrity             = offcrypto.ErrIntegrity   // the encrypted package was damaged or changed
+	ErrUnsupportedEncryption = offcrypto.ErrUnsupported // RC4 CryptoAPI, extensible encryption...
+	ErrLegacyXLS             = errors.New("legacy Excel 97-2003 (.xls) workbook, not XLSX")
+	ErrODF                   = errors.New("OpenDocument spreadsheet (.ods), not XLSX")
+	ErrXLSB                  = errors.New("binary Excel workbook (.xlsb), not XLSX; save it as .xlsx first")
+	ErrMissingPart           = errors.New("missing part")
+	ErrDuplicatePart         = errors.New("the package holds two parts with this name")
+	ErrLimit                 = errors.New("limit exceeded")
+	ErrMalformed             = errors.New("malformed content")
+	ErrNoSheet               = errors.New("no such sheet")
 )
 
 // ReadError says where reading failed. Empty fields and zero numbers do

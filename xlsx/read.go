@@ -84,6 +84,13 @@ type ReadOptions struct {
 	// 256 KiB (measured: larger chunks add memory, not speed).
 	ChunkSize int
 	Limits    Limits
+	// Password opens a password-protected (encrypted) workbook: ECMA-376
+	// Agile encryption, as Excel 2010 and later write it, or Standard
+	// encryption, as Excel 2007 does. The package is decrypted where it
+	// is read, a few 4 KiB segments at a time. Without it such a workbook
+	// fails with ErrEncrypted. (Sheet and workbook protection, which hides
+	// nothing, needs no password to read.)
+	Password string
 }
 
 // SheetInfo describes one sheet as the workbook lists it.
@@ -201,7 +208,15 @@ func openReader(r io.ReaderAt, size int64, opts ReadOptions, file string) (*Work
 		wb.opts.ChunkSize = 256 << 10
 	}
 	if err := sniff(r, size); err != nil {
-		return nil, wb.errorf("", err)
+		if err == errCompound {
+			r, size, err = openCompound(r, size, opts.Password)
+		}
+		if err != nil {
+			return nil, wb.errorf("", err)
+		}
+		if err := sniff(r, size); err != nil {
+			return nil, wb.errorf("", fmt.Errorf("decrypted, the package is not a zip: %w", err))
+		}
 	}
 	zr, err := zip.NewReader(r, size)
 	if err != nil {

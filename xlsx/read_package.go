@@ -2,6 +2,7 @@ package xlsx
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -13,14 +14,59 @@ import (
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 
+	"github.com/sheetstream/sheetstream/internal/cfb"
+	"github.com/sheetstream/sheetstream/internal/offcrypto"
 	"github.com/sheetstream/sheetstream/internal/xmlscan"
 )
 
 var (
-	cfbMagic = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
 	// "EncryptionInfo" as a UTF-16LE directory entry name.
 	encryptionInfo = []byte("E\x00n\x00c\x00r\x00y\x00p\x00t\x00i\x00o\x00n\x00I\x00n\x00f\x00o\x00")
 )
+
+// errCompound is sniff's word for a compound file, which openCompound
+// looks into.
+var errCompound = errors.New("a compound file")
+
+// openCompound looks into a compound file: an encrypted OOXML package
+// (EncryptionInfo and EncryptedPackage streams) is decrypted with
+// password, and read through the returned io.ReaderAt; anything else in
+// that container is a legacy workbook.
+func openCompound(r io.ReaderAt, size int64, password string) (io.ReaderAt, int64, error) {
+	c, err := cfb.NewReader(r, size)
+	if err != nil {
+		// Damaged: say what its first bytes suggest.
+		buf := make([]byte, min(size, 1<<20))
+		n, _ := r.ReadAt(buf, 0)
+		if bytes.Contains(buf[:n], encryptionInfo) {
+			return nil, 0, fmt.Errorf("%w (and its compound file is damaged: %v)", ErrEncrypted, err)
+		}
+		return nil, 0, fmt.Errorf("%w (and its compound file is damaged: %v)", ErrLegacyXLS, err)
+	}
+	info, err := c.Open("EncryptionInfo")
+	if err != nil {
+		return nil, 0, ErrLegacyXLS
+	}
+	pkg, err := c.Open("EncryptedPackage")
+	if err != nil {
+		return nil, 0, fmt.Errorf("%w: it has no EncryptedPackage stream: %v", ErrEncrypted, err)
+	}
+	if password == "" {
+		return nil, 0, ErrEncrypted
+	}
+	text, err := info.ReadAll(1 << 20)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%w: EncryptionInfo: %v", ErrMalformed, err)
+	}
+	dec, err := offcrypto.Open(text, pkg, pkg.Size(), password)
+	if errors.Is(err, offcrypto.ErrMalformed) {
+		return nil, 0, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return dec, dec.Size(), nil
+}
 
 // sniff names what a file that is not a zip is.
 func sniff(r io.ReaderAt, size int64) error {
@@ -30,16 +76,8 @@ func sniff(r io.ReaderAt, size int64) error {
 	switch {
 	case size == 0:
 		return fmt.Errorf("%w: the file is empty", ErrNotXLSX)
-	case bytes.Equal(head, cfbMagic):
-		// An encrypted OOXML package is an OLE compound file with an
-		// EncryptionInfo stream; anything else in that container is BIFF.
-		scan := min(size, 64<<20)
-		buf := make([]byte, scan)
-		n, _ := r.ReadAt(buf, 0)
-		if bytes.Contains(buf[:n], encryptionInfo) {
-			return ErrEncrypted
-		}
-		return ErrLegacyXLS
+	case bytes.Equal(head, cfb.Signature):
+		return errCompound
 	case bytes.HasPrefix(head, []byte("PK")):
 		return nil
 	case bytes.HasPrefix(bytes.TrimLeft(head, "\xef\xbb\xbf \t\r\n"), []byte("<")):

@@ -100,6 +100,15 @@ type Options struct {
 	// before Close returns). Empty, the Writer never touches the disk and
 	// a waiting sheet's writes block instead until its turn comes.
 	TempDir string
+	// Password encrypts the workbook (ECMA-376 Agile encryption, as Excel
+	// writes it: AES-256, SHA-512, 100,000 hash rounds); Excel and other
+	// readers ask for the password to open it. Written to an *os.File,
+	// the encrypted package goes straight into its place and the file's
+	// remaining parts follow at Close; written to an output that cannot
+	// seek, it is held back until Close (see ErrEncryptionBuffer), in
+	// memory up to SheetBufferSize, then in TempDir. This is not sheet
+	// protection, which only asks Excel to lock editing and hides nothing.
+	Password string
 }
 
 // DefaultSheetBufferSize bounds the output held by concurrent sheets.
@@ -164,6 +173,8 @@ type Writer struct {
 
 	// Whose turn it is in the archive, when sheets are written at once.
 	turns archiveTurns
+	// encrypted wraps the output when Options.Password is set.
+	encrypted *encryptedOutput
 }
 
 // NewWriter returns a Writer that streams a workbook into w. Nothing is
@@ -199,14 +210,23 @@ func NewWriter(w io.Writer, opts Options) (*Writer, error) {
 	if heldBudget <= 0 {
 		heldBudget = DefaultSheetBufferSize
 	}
+	out := w
+	var encrypted *encryptedOutput
+	if opts.Password != "" {
+		if encrypted, err = newEncryptedOutput(w, opts.Password, opts); err != nil {
+			return nil, fmt.Errorf("xlsx: encrypting: %w", err)
+		}
+		out = encrypted
+	}
 	wr := &Writer{
-		opts:    opts,
-		zip:     zipstream.NewWriter(w),
-		pool:    pool,
-		styles:  newStyleSheet(),
-		sst:     newSharedStrings(budget),
-		created: created.UTC().Truncate(time.Second),
-		level:   level,
+		encrypted: encrypted,
+		opts:      opts,
+		zip:       zipstream.NewWriter(out),
+		pool:      pool,
+		styles:    newStyleSheet(),
+		sst:       newSharedStrings(budget),
+		created:   created.UTC().Truncate(time.Second),
+		level:     level,
 	}
 	wr.turns.init(heldBudget)
 	return wr, nil

@@ -99,6 +99,9 @@ func (w *Writer) writeSharedStrings() error {
 // is hidden; a defined name whose Sheet was never added; and errors of
 // the underlying io.Writer, naming the part being written.
 func (w *Writer) Close() error {
+	if w.encrypted != nil {
+		defer w.encrypted.discard()
+	}
 	if w.closed {
 		return w.loadErr()
 	}
@@ -154,6 +157,11 @@ func (w *Writer) Close() error {
 	}
 	if err := w.zip.Close(); err != nil {
 		return w.fail(fmt.Errorf("xlsx: writing the zip directory: %w", err))
+	}
+	if w.encrypted != nil {
+		if err := w.encrypted.Close(); err != nil {
+			return w.fail(fmt.Errorf("xlsx: encrypting: %w", err))
+		}
 	}
 	return nil
 }
