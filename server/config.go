@@ -77,6 +77,9 @@ type Config struct {
 	// collector works harder near it instead of letting the heap double.
 	MemoryLimitMiB int       `yaml:"memory_limit_mib"`
 	Exports        []*Export `yaml:"exports"`
+	// TempDir holds encrypted downloads until they are complete (default:
+	// the system's temporary directory).
+	TempDir string `yaml:"temp_dir"`
 }
 
 // Export is one named export.
@@ -87,6 +90,15 @@ type Export struct {
 	Database    string   `yaml:"database" json:"-"`
 	Params      []*Param `yaml:"params" json:"params"`
 	Sheets      []*Sheet `yaml:"sheets" json:"sheets"`
+	// PasswordEnv names an environment variable holding a password: the
+	// export's files are then encrypted with it (never from the URL).
+	// An encrypted file is complete only at its end, so its download
+	// starts when the export ends; until then it is held in memory (1
+	// MiB) and then in a temporary file in temp_dir.
+	PasswordEnv string `yaml:"password_env" json:"-"`
+	Encrypted   bool   `yaml:"-" json:"encrypted"`
+
+	password string
 }
 
 // Sheet is one query of an export and the sheet its rows go to.
@@ -201,6 +213,13 @@ func ParseConfigWithDatabase(b []byte, database string) (*Config, error) {
 		}
 		if e.Title == "" {
 			e.Title = e.Name
+		}
+		if e.PasswordEnv != "" {
+			e.password = os.Getenv(e.PasswordEnv)
+			if e.password == "" {
+				return nil, fmt.Errorf("config: export %q: password_env names %s, which is not set", e.Name, e.PasswordEnv)
+			}
+			e.Encrypted = true
 		}
 		params := map[string]*Param{}
 		for _, p := range e.Params {

@@ -429,7 +429,7 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	cw := &clientWriter{w: w, rc: http.NewResponseController(w), timeout: time.Duration(s.cfg.WriteTimeout), cancel: cancel}
 	var st sqlsheet.Stats
-	xw, err := xlsx.NewWriter(cw, downloadOptions(e))
+	xw, err := xlsx.NewWriter(cw, s.downloadOptions(e))
 	if err == nil {
 		st, err = s.run(ctx, e, vals, xw, sqlsheet.Options{})
 		s.metrics.rows(e.Name, st.Rows)
@@ -482,14 +482,21 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 // on one worker, at the fastest level (half the encoder state of the
 // default, and the CPU goes further), in small chunks with a small shared
 // strings budget.
-func downloadOptions(e *Export) xlsx.Options {
-	return xlsx.Options{
+func (s *Server) downloadOptions(e *Export) xlsx.Options {
+	opts := xlsx.Options{
 		Properties:          xlsx.Properties{Title: e.Title},
 		Compression:         xlsx.CompressionFastest,
 		Workers:             1,
 		ChunkSize:           64 << 10,
 		SharedStringsBudget: 128 << 10,
 	}
+	if e.password != "" {
+		opts.Password, opts.SheetBufferSize, opts.TempDir = e.password, 1<<20, s.cfg.TempDir
+		if opts.TempDir == "" {
+			opts.TempDir = os.TempDir()
+		}
+	}
+	return opts
 }
 
 // preview answers the first rows of the first sheet as JSON, typed as the

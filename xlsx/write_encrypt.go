@@ -52,7 +52,10 @@ type encryptedOutput struct {
 	plain  int64 // package bytes received
 	cipher int64 // encrypted bytes written (after the size)
 	// Held back when not in place: in memory, then in spill.
-	held    bytes.Buffer
+	held bytes.Buffer
+	// out gathers ciphertext for the file, so that it is written in
+	// large pieces, not 4 KiB ones.
+	out     []byte
 	budget  int
 	tempDir string
 	spill   *os.File
@@ -71,6 +74,7 @@ func newEncryptedOutput(dst io.Writer, password string, opts Options) (*encrypte
 	if f, ok := dst.(seekableOutput); ok {
 		if pos, err := f.Seek(0, io.SeekCurrent); err == nil {
 			o.file, o.base = f, pos
+			o.out = make([]byte, 0, 256<<10)
 			// The header and the package's size come last; their room
 			// now.
 			if _, err := f.Write(make([]byte, 512+8)); err != nil {
@@ -117,8 +121,13 @@ func (o *encryptedOutput) put(b []byte) error {
 	o.cipher += int64(len(b))
 	switch {
 	case o.file != nil:
-		_, err := o.file.Write(b)
-		return err
+		if len(o.out)+len(b) > cap(o.out) {
+			if err := o.flushOut(); err != nil {
+				return err
+			}
+		}
+		o.out = append(o.out, b...)
+		return nil
 	case o.spill != nil:
 		_, err := o.spill.Write(b)
 		return err
@@ -137,6 +146,15 @@ func (o *encryptedOutput) put(b []byte) error {
 		return err
 	}
 	return nil
+}
+
+func (o *encryptedOutput) flushOut() error {
+	if len(o.out) == 0 {
+		return nil
+	}
+	_, err := o.file.Write(o.out)
+	o.out = o.out[:0]
+	return err
 }
 
 // heldReader reads the ciphertext held back: memory, then the spill.
@@ -173,6 +191,11 @@ func (o *encryptedOutput) Close() error {
 	streamLen := max(8+o.cipher, 4096)
 	if extra := streamLen - 8 - o.cipher; extra > 0 {
 		if err := o.put(make([]byte, extra)); err != nil {
+			return err
+		}
+	}
+	if o.file != nil {
+		if err := o.flushOut(); err != nil {
 			return err
 		}
 	}

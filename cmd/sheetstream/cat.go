@@ -21,6 +21,7 @@ func catCmd() *cobra.Command {
 		cells, all    bool
 		escape        bool
 		workers       int
+		pw            password
 	)
 	cmd := &cobra.Command{
 		Use:   "cat FILE.xlsx|-",
@@ -50,7 +51,7 @@ dates as ISO 8601 (2024-02-29T00:00:00; a time of day as 13:45:00).`,
 				}
 				f = csvsheet.JSONLCells
 			}
-			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{Workers: workers}, os.Stdin)
+			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{Workers: workers}, os.Stdin, &pw)
 			if err != nil {
 				return err
 			}
@@ -80,6 +81,7 @@ dates as ISO 8601 (2024-02-29T00:00:00; a time of day as 13:45:00).`,
 	cmd.Flags().BoolVar(&all, "all-sheets", false, "print every worksheet")
 	cmd.Flags().IntVar(&workers, "workers", 0, "parsing goroutines (0: one per CPU)")
 	cmd.Flags().BoolVar(&escape, "escape-formulas", false, escapeFormulasHelp)
+	pw.readFlags(cmd)
 	return cmd
 }
 

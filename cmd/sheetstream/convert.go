@@ -19,6 +19,7 @@ func convertCmd() *cobra.Command {
 		noInfer, noHeader bool
 		escape            bool
 		sheet, delimiter  string
+		pw                password
 	)
 	cmd := &cobra.Command{
 		Use:   "convert IN OUT",
@@ -36,12 +37,12 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 			in, out := args[0], args[1]
 			// Standard input is a workbook or CSV, whichever comes.
 			stdin := bufio.NewReaderSize(os.Stdin, 64<<10)
-			if isWorkbook(in) || in == "-" && stdinIsZip(stdin) {
+			if isWorkbook(in) || in == "-" && stdinIsWorkbook(stdin) {
 				name := ""
 				if cmd.Flags().Changed("sheet") {
 					name = sheet
 				}
-				return convertWorkbook(cmd, in, out, name, escape, stdin)
+				return convertWorkbook(cmd, in, out, name, escape, stdin, &pw)
 			}
 			if !strings.EqualFold(filepath.Ext(out), ".xlsx") && out != "-" {
 				return fmt.Errorf("%s: only .xlsx output is supported", out)
@@ -75,7 +76,11 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 			}
 			bar := newProgress(size, "converting", true)
 			var st csvsheet.Stats
-			err := writeWorkbook(out, xlsx.Options{}, func(w *xlsx.Writer) error {
+			secret, err := pw.forWriting()
+			if err != nil {
+				return err
+			}
+			err = writeWorkbook(out, xlsx.Options{Password: secret}, func(w *xlsx.Writer) error {
 				var err error
 				st, err = csvsheet.Convert(cmd.Context(), countingReader(src, bar), w, csvsheet.Options{
 					Comma: comma, NoInfer: noInfer, NoHeader: noHeader, Sheet: sheet,
@@ -99,6 +104,7 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 	cmd.Flags().StringVar(&sheet, "sheet", "Sheet1", "sheet name")
 	cmd.Flags().StringVar(&delimiter, "delimiter", "", `field delimiter (default from the extension; "tab" or \t for tabs)`)
 	cmd.Flags().BoolVar(&escape, "escape-formulas", false, escapeFormulasHelp)
+	pw.writeFlags(cmd) // to XLSX: encrypt with it; from an encrypted workbook: open with it
 	return cmd
 }
 
@@ -109,7 +115,7 @@ func isWorkbook(path string) bool {
 
 // convertWorkbook writes one sheet of a workbook as text, in the format
 // out's extension names.
-func convertWorkbook(cmd *cobra.Command, in, out, sheet string, escape bool, stdin io.Reader) error {
+func convertWorkbook(cmd *cobra.Command, in, out, sheet string, escape bool, stdin io.Reader, pw *password) error {
 	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), ".")
 	if out == "-" {
 		ext = "csv"
@@ -118,7 +124,7 @@ func convertWorkbook(cmd *cobra.Command, in, out, sheet string, escape bool, std
 	if !ok {
 		return fmt.Errorf("%s: write .csv, .tsv or .jsonl from a workbook", out)
 	}
-	wb, closeWB, err := openWorkbook(in, xlsx.ReadOptions{}, stdin)
+	wb, closeWB, err := openWorkbook(in, xlsx.ReadOptions{}, stdin, pw)
 	if err != nil {
 		return err
 	}

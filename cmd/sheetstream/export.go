@@ -45,6 +45,7 @@ func exportCmd() *cobra.Command {
 		binary                 string
 		sheets                 []string
 		demo, strict, forceNum bool
+		pw                     password
 	)
 	cmd := &cobra.Command{
 		Use:   "export --db URL (--query SQL | --table T)... -o OUT.xlsx",
@@ -123,7 +124,11 @@ autofilter and fitted column widths; results past 1,048,575 rows continue on
 			for i, name := range sheets {
 				src.list[i].Sheet = name
 			}
-			return runExport(cmd, db, src.list, out, opts)
+			secret, err := pw.forWriting()
+			if err != nil {
+				return err
+			}
+			return runExport(cmd, db, src.list, out, secret, opts)
 		},
 	}
 	f := cmd.Flags()
@@ -138,17 +143,18 @@ autofilter and fitted column widths; results past 1,048,575 rows continue on
 	f.BoolVar(&strict, "strict", false, "fail on text longer than a cell holds instead of truncating")
 	f.BoolVar(&forceNum, "force-numbers", false, "write integers beyond 2^53 and long decimals as numbers (Excel rounds them)")
 	f.BoolVar(&demo, "demo", false, "export sample data from an embedded SQLite database")
+	pw.writeFlags(cmd)
 	return cmd
 }
 
-func runExport(cmd *cobra.Command, db *sql.DB, queries []sqlsheet.Query, out string, opts sqlsheet.Options) error {
+func runExport(cmd *cobra.Command, db *sql.DB, queries []sqlsheet.Query, out, password string, opts sqlsheet.Options) error {
 	bar := newProgress(-1, "exporting rows", false)
 	if bar != nil {
 		opts.Progress = func(rows int64) { bar.Set64(rows) }
 	}
 	start := time.Now()
 	var st sqlsheet.Stats
-	err := writeWorkbook(out, xlsx.Options{}, func(w *xlsx.Writer) error {
+	err := writeWorkbook(out, xlsx.Options{Password: password}, func(w *xlsx.Writer) error {
 		var err error
 		st, err = sqlsheet.Export(cmd.Context(), db, w, queries, opts)
 		return err

@@ -13,6 +13,7 @@ import (
 
 func importCmd() *cobra.Command {
 	var (
+		pw password
 		dbURL, table, sheet       string
 		create, appendTo, replace bool
 		noHeader                  bool
@@ -43,7 +44,7 @@ sheet, row and column, and the database is left as it was.`,
 			case replace:
 				mode = sqlsheet.Replace
 			}
-			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{}, os.Stdin)
+			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{}, os.Stdin, &pw)
 			if err != nil {
 				return err
 			}
@@ -87,6 +88,7 @@ sheet, row and column, and the database is left as it was.`,
 	cmd.Flags().BoolVar(&appendTo, "append", false, "append to an existing table")
 	cmd.Flags().BoolVar(&replace, "replace", false, "replace the table once every row is in")
 	cmd.Flags().BoolVar(&noHeader, "no-header", false, "the first row is data; columns are col1, col2...")
+	pw.readFlags(cmd)
 	return cmd
 }
 

@@ -35,7 +35,10 @@ type workbookSummary struct {
 }
 
 func infoCmd() *cobra.Command {
-	var asJSON bool
+	var (
+		asJSON bool
+		pw     password
+	)
 	cmd := &cobra.Command{
 		Use:   "info FILE.xlsx|-",
 		Short: "Describe a workbook: sheets, visibility, sizes, producer",
@@ -45,7 +48,7 @@ really use, and counts of rows, columns, cells, merged ranges and links.
 Every sheet is read to count them.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{}, os.Stdin)
+			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{}, os.Stdin, &pw)
 			if err != nil {
 				return err
 			}
@@ -75,6 +78,7 @@ Every sheet is read to count them.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	pw.readFlags(cmd)
 	return cmd
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,33 +16,55 @@ import (
 // directory is at its end, so stdin is spooled to a temporary file first;
 // the file is unlinked at once and goes away with the descriptor. The
 // caller calls close when done with the workbook.
-func openWorkbook(path string, opts xlsx.ReadOptions, stdin io.Reader) (wb *xlsx.Workbook, close func() error, err error) {
-	if path != "-" {
-		wb, err := xlsx.Open(path, opts)
-		if err != nil {
-			return nil, nil, err
-		}
-		return wb, wb.Close, nil
-	}
-	f, err := os.CreateTemp("", "sheetstream-stdin-*.xlsx")
-	if err != nil {
+//
+// An encrypted workbook is opened with the password pw names, or, when it
+// names none, the one in SHEETSTREAM_PASSWORD or asked for on the
+// terminal.
+func openWorkbook(path string, opts xlsx.ReadOptions, stdin io.Reader, pw *password) (wb *xlsx.Workbook, close func() error, err error) {
+	if opts.Password, err = pw.given(); err != nil {
 		return nil, nil, err
 	}
-	os.Remove(f.Name())
-	size, err := io.Copy(f, stdin)
-	if err == nil {
-		wb, err = xlsx.NewReader(f, size, opts)
+	open := func(opts xlsx.ReadOptions) (*xlsx.Workbook, error) { return xlsx.Open(path, opts) }
+	name := path
+	var spool *os.File
+	if path == "-" {
+		name = "standard input"
+		if spool, err = os.CreateTemp("", "sheetstream-stdin-*.xlsx"); err != nil {
+			return nil, nil, err
+		}
+		os.Remove(spool.Name())
+		size, err := io.Copy(spool, stdin)
+		if err != nil {
+			spool.Close()
+			return nil, nil, fmt.Errorf("standard input: %w", err)
+		}
+		open = func(opts xlsx.ReadOptions) (*xlsx.Workbook, error) { return xlsx.NewReader(spool, size, opts) }
+	}
+	wb, err = open(opts)
+	if errors.Is(err, xlsx.ErrEncrypted) && opts.Password == "" {
+		if opts.Password, err = pw.forEncrypted(name); err == nil {
+			wb, err = open(opts)
+		} else {
+			err = fmt.Errorf("%s: %w: %v", name, xlsx.ErrEncrypted, err)
+		}
 	}
 	if err != nil {
-		f.Close()
-		return nil, nil, fmt.Errorf("standard input: %w", err)
+		if spool != nil {
+			spool.Close()
+			return nil, nil, fmt.Errorf("standard input: %w", err)
+		}
+		return nil, nil, err
 	}
-	return wb, f.Close, nil
+	if spool != nil {
+		return wb, spool.Close, nil
+	}
+	return wb, wb.Close, nil
 }
 
-// stdinIsZip reads the start of standard input through r and reports
-// whether it is a zip package (a workbook) rather than CSV.
-func stdinIsZip(r *bufio.Reader) bool {
-	head, _ := r.Peek(4)
-	return bytes.Equal(head, []byte("PK\x03\x04"))
+// stdinIsWorkbook reads the start of standard input through r and reports
+// whether it is a workbook — a zip package, or an encrypted one in a
+// compound file — rather than CSV.
+func stdinIsWorkbook(r *bufio.Reader) bool {
+	head, _ := r.Peek(8)
+	return bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.Equal(head, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1})
 }

@@ -82,7 +82,19 @@ func writeWorkbook(out string, opts xlsx.Options, fill func(w *xlsx.Writer) erro
 	if err != nil {
 		return err
 	}
-	w, err := xlsx.NewWriter(dst.Writer(), opts)
+	to := dst.Writer()
+	if opts.Password != "" {
+		if dst.file != nil {
+			// An encrypted package goes straight into its place in the
+			// file, which the writer seeks in and reads back.
+			to = dst.file
+		} else if opts.TempDir == "" {
+			// To stdout it is held back until the end: past memory, in
+			// a temporary file.
+			opts.TempDir = os.TempDir()
+		}
+	}
+	w, err := xlsx.NewWriter(to, opts)
 	if err != nil {
 		dst.abort()
 		return err

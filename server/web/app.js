@@ -140,7 +140,7 @@ async function load() {
     const sheets = exp.sheets.map(s => s.name).join(", ");
     return el("section", { className: "export", id: "export-" + exp.name },
       el("h2", { textContent: exp.title }),
-      el("p", { textContent: (exp.description || "") + (sheets ? ` Sheets: ${sheets}.` : "") }),
+      el("p", { textContent: (exp.description || "") + (sheets ? ` Sheets: ${sheets}.` : "") + (exp.encrypted ? " The file is password-protected." : "") }),
       form, status, box);
   }));
 }
