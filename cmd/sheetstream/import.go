@@ -13,7 +13,7 @@ import (
 
 func importCmd() *cobra.Command {
 	var (
-		pw password
+		pw                        password
 		dbURL, table, sheet       string
 		create, appendTo, replace bool
 		noHeader                  bool
