@@ -20,3 +20,4 @@ echo; echo "# Reading (R1)"; ./read.sh -n "$runs"
 echo; echo "# Database exports (E1, E2)"; ./export.sh -n "$runs"
 echo; echo "# Service (S1)"; ./serve.sh
 echo; echo "# Service under faults and 256 downloads at once (S2)"; ./faults.sh
+echo; echo "# Encrypted workbooks (W1 and R1, plain and encrypted)"; ./encrypt.sh -n "$runs"

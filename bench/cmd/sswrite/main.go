@@ -4,6 +4,7 @@ package main
 import (
 	"bufio"
 	"flag"
+	"io"
 	"log"
 	"os"
 
@@ -20,12 +21,13 @@ func main() {
 	chunk := flag.Int("chunk", 0, "chunk size in bytes (0: default)")
 	strings := flag.String("strings", "auto", "auto, shared or inline")
 	budget := flag.Int("sst-budget", 0, "shared strings budget in bytes (0: default)")
+	password := flag.String("password", "", "encrypt the workbook with this password")
 	flag.Parse()
 	wl, err := workload.ByName(*name, *rows)
 	if err != nil {
 		log.Fatal(err)
 	}
-	opts := xlsx.Options{Workers: *workers, ChunkSize: *chunk, SharedStringsBudget: *budget}
+	opts := xlsx.Options{Workers: *workers, ChunkSize: *chunk, SharedStringsBudget: *budget, Password: *password}
 	opts.Compression = map[string]xlsx.Compression{"none": xlsx.CompressionNone, "fastest": xlsx.CompressionFastest,
 		"balanced": xlsx.CompressionBalanced, "smallest": xlsx.CompressionSmallest}[*level]
 	opts.Strings = map[string]xlsx.StringMode{"auto": xlsx.StringsAuto, "shared": xlsx.StringsShared, "inline": xlsx.StringsInline}[*strings]
@@ -34,7 +36,11 @@ func main() {
 		log.Fatal(err)
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
-	w, err := xlsx.NewWriter(bw, opts)
+	var dst io.Writer = bw
+	if *password != "" {
+		dst = f // encrypted in place: the writer seeks in the file
+	}
+	w, err := xlsx.NewWriter(dst, opts)
 	if err != nil {
 		log.Fatal(err)
 	}
