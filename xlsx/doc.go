@@ -40,6 +40,15 @@
 //     budget; text first seen after that is written inline, so memory stays
 //     bounded even for columns of unique values.
 //
+// # Encryption
+//
+// Options.Password encrypts the workbook as Excel does (ECMA-376 Agile
+// encryption: AES-256, SHA-512, 100,000 hash rounds, an HMAC over the
+// encrypted package); ReadOptions.Password opens Agile and Standard
+// encrypted workbooks. Both work a 4 KiB segment at a time. Writing to an
+// *os.File puts the encrypted package in place as it is produced; to
+// other writers it is held back until Close (see ErrEncryptionBuffer).
+//
 // # Compression
 //
 // Sheet XML is cut into chunks that Options.Workers goroutines deflate in
@@ -112,7 +121,8 @@
 // names, missing relationships. Hostile ones meet Limits — decompressed
 // size, compression ratio, part size, XML depth, string length, shared
 // string count and size, row size — and fail with ErrLimit. DOCTYPE is
-// refused. Encrypted workbooks (ErrEncrypted), .xls (ErrLegacyXLS) and
+// refused. Encrypted workbooks open with ReadOptions.Password (without
+// it: ErrEncrypted; a wrong one: ErrPassword); .xls (ErrLegacyXLS) and
 // .ods (ErrODF) under an .xlsx name are recognised. Every error is a
 // *ReadError naming the file, part, sheet and cell where it applies.
 //
