@@ -96,7 +96,7 @@ type Export struct {
 	// starts when the export ends; until then it is held in memory (1
 	// MiB) and then in a temporary file in temp_dir.
 	PasswordEnv string `yaml:"password_env" json:"-"`
-	Encrypted   bool   `yaml:"-" json:"encrypted"`
+	Encrypted   bool   `yaml:"-" json:"encrypted,omitempty"`
 
 	password string
 }
