@@ -33,6 +33,12 @@ func TestInfer(t *testing.T) {
 		{"1.500000000000000", xlsx.Decimal("1.500000000000000")},
 		{"0.000123456789012345", xlsx.Decimal("0.000123456789012345")}, {"-0.00", xlsx.Decimal("-0.00")}, {"00.5", xlsx.String("00.5")},
 		{"3.14159265358979323846", xlsx.String("3.14159265358979323846")},
+		// A double's shortest text, 16 or 17 digits, is the double; a
+		// digit more or less than that text is not.
+		{"0.14285714285714285", xlsx.Float(1.0 / 7)}, {"-0.3333333333333333", xlsx.Float(-1.0 / 3)},
+		{"1.4285714285714285e-05", xlsx.Float(1.0 / 70000)}, {"0.1428571428571428", xlsx.Float(0.1428571428571428)},
+		{"1.2345678901234567e-05", xlsx.String("1.2345678901234567e-05")}, // its double prints ...568
+		{"0.142857142857142857", xlsx.String("0.142857142857142857")}, {"12345678901234567", xlsx.String("12345678901234567")},
 		{"1e999", xlsx.String("1e999")}, {"1e", xlsx.String("1e")}, {"-", xlsx.String("-")}, {".", xlsx.String(".")},
 		{"NaN", xlsx.String("NaN")}, {"Inf", xlsx.String("Inf")}, {"0x10", xlsx.String("0x10")}, {"1_000", xlsx.String("1_000")},
 		{"1,000", xlsx.String("1,000")}, {" 1", xlsx.String(" 1")},

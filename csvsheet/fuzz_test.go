@@ -14,7 +14,7 @@ import (
 // clock, a boolean its truth, and everything else stays the same text.
 func FuzzInfer(f *testing.F) {
 	for _, s := range []string{"", "1", "-0", "007", "1.5e3", ".5", "1.", "true", "2024-02-29", "2024-02-29T13:45:00.123",
-		"13:45:00", "1e999", "9999999999999999", "0.1000000000000000", "2024-02-30", "x", "+.5e-3"} {
+		"13:45:00", "1e999", "9999999999999999", "0.1000000000000000", "0.14285714285714285", "0.1428571428571428", "2024-02-30", "x", "+.5e-3"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, field string) {
@@ -35,6 +35,10 @@ func FuzzInfer(f *testing.F) {
 			if p, err := strconv.ParseFloat(field, 64); err != nil || p != v {
 				t.Fatalf("%q became %v", field, v)
 			}
+			// No digit lost: the number prints with the field's digits.
+			if digits(field) != digits(strconv.FormatFloat(v, 'e', -1, 64)) && len(digits(field)) > 15 {
+				t.Fatalf("%q became %v, which has other digits", field, v)
+			}
 		case bool:
 			if !strings.EqualFold(field, strconv.FormatBool(v)) {
 				t.Fatalf("%q became %v", field, v)
@@ -52,4 +56,12 @@ func FuzzInfer(f *testing.F) {
 			t.Fatalf("%q became %T", field, v)
 		}
 	})
+}
+
+// digits is the significant digits of decimal text.
+func digits(s string) string {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimRight(strings.TrimLeft(strings.ReplaceAll(strings.TrimLeft(s, "+-"), ".", ""), "0"), "0")
 }

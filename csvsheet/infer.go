@@ -5,6 +5,8 @@
 package csvsheet
 
 import (
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/sheetstream/sheetstream/internal/isotime"
@@ -15,7 +17,10 @@ import (
 // Infer returns the cell a text field stands for:
 //   - integers of up to 15 digits without leading zeros ("007" stays text:
 //     it is an identifier, and Excel would drop the zeros);
-//   - decimals of up to 15 significant digits, with an optional exponent;
+//   - decimals of up to 15 significant digits, with an optional exponent,
+//     and decimals of up to 17 that are the shortest text of their double
+//     (0.14285714285714285, as Python, Go and databases print floats):
+//     the number reads back as the same text;
 //   - true and false, in any case;
 //   - ISO 8601 dates (2024-02-29), date-times (2024-02-29T13:45:00 or with
 //     a space, optional fractional seconds) and times of day (13:45:00);
@@ -71,6 +76,9 @@ func inferNumber(dst *xlsx.Cell, s string) bool {
 	}
 	n, res := numtext.Parse(s)
 	switch {
+	case res == numtext.TooPrecise && strings.ContainsAny(s, ".eE") && shortestFloat(s):
+		f, _ := strconv.ParseFloat(s, 64)
+		*dst = xlsx.Float(f)
 	case res != numtext.OK:
 		return false
 	case n.IsInt:
@@ -79,6 +87,29 @@ func inferNumber(dst *xlsx.Cell, s string) bool {
 		*dst = xlsx.Float(n.Float)
 	}
 	return true
+}
+
+// shortestFloat reports whether decimal text s (a sign, digits, a point,
+// an exponent) has the significant digits of the shortest text of its
+// double, which is how every language prints floats: then the double
+// keeps every digit s has, though there are 16 or 17 of them. Integers of
+// 16 digits and more never come here: they are identifiers and stay text.
+func shortestFloat(s string) bool {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) || f == 0 {
+		return false
+	}
+	return significant(s) == significant(strconv.FormatFloat(f, 'e', -1, 64))
+}
+
+// significant is the significant digits of decimal text: no sign, point,
+// exponent, leading or trailing zeros.
+func significant(s string) string {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimLeft(strings.ReplaceAll(strings.TrimLeft(s, "+-"), ".", ""), "0")
+	return strings.TrimRight(s, "0")
 }
 
 func inferTime(dst *xlsx.Cell, s string) bool {
