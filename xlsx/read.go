@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 
 	"github.com/klauspost/compress/zip"
+
+	"github.com/sheetstream/sheetstream/internal/offcrypto"
 )
 
 // Limits bound what a workbook may make the reader do, so that a hostile
@@ -114,6 +116,7 @@ type Workbook struct {
 	limits Limits
 	total  atomic.Int64
 
+	encryption   string // how the package was encrypted, "" if it was not
 	workbookPart string
 	sheets       []SheetInfo
 	names        []DefinedName
@@ -172,6 +175,10 @@ func (wb *Workbook) Close() error {
 	return nil
 }
 
+// Encryption says how the workbook was encrypted, such as "Agile
+// (AES-256, SHA512)", or "" if it was not.
+func (wb *Workbook) Encryption() string { return wb.encryption }
+
 // Sheets lists the workbook's sheets in order.
 func (wb *Workbook) Sheets() []SheetInfo { return append([]SheetInfo(nil), wb.sheets...) }
 
@@ -209,7 +216,10 @@ func openReader(r io.ReaderAt, size int64, opts ReadOptions, file string) (*Work
 	}
 	if err := sniff(r, size); err != nil {
 		if err == errCompound {
-			r, size, err = openCompound(r, size, opts.Password)
+			var dec *offcrypto.Package
+			if dec, size, err = openCompound(r, size, opts.Password); err == nil {
+				r, wb.encryption = dec, dec.Scheme()
+			}
 		}
 		if err != nil {
 			return nil, wb.errorf("", err)

@@ -105,6 +105,14 @@ func TestEncryptedCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatalf("with the password: %v", err)
 			}
+			wb, err := xlsx.Open(path, xlsx.ReadOptions{Password: password})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(strings.ToLower(wb.Encryption()), scheme) {
+				t.Errorf("Encryption() = %q, want the %s scheme", wb.Encryption(), scheme)
+			}
+			wb.Close()
 			plain := filepath.Join(t.TempDir(), "plain.xlsx")
 			if err := decryptWithMsoffcrypto(t, python, path, plain, password); err != nil {
 				t.Fatalf("msoffcrypto-tool: %v", err)

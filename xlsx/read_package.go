@@ -32,7 +32,7 @@ var errCompound = errors.New("a compound file")
 // (EncryptionInfo and EncryptedPackage streams) is decrypted with
 // password, and read through the returned io.ReaderAt; anything else in
 // that container is a legacy workbook.
-func openCompound(r io.ReaderAt, size int64, password string) (io.ReaderAt, int64, error) {
+func openCompound(r io.ReaderAt, size int64, password string) (*offcrypto.Package, int64, error) {
 	c, err := cfb.NewReader(r, size)
 	if err != nil {
 		// Damaged: say what its first bytes suggest.

@@ -29,6 +29,7 @@ type sheetSummary struct {
 type workbookSummary struct {
 	File         string         `json:"file"`
 	Producer     string         `json:"producer,omitempty"`
+	Encryption   string         `json:"encryption,omitempty"`
 	Date1904     bool           `json:"date1904"`
 	DefinedNames int            `json:"defined_names"`
 	Sheets       []sheetSummary `json:"sheets"`
@@ -53,7 +54,7 @@ Every sheet is read to count them.`,
 				return err
 			}
 			defer closeWB()
-			sum := workbookSummary{File: args[0], Producer: wb.Application(), Date1904: wb.Date1904(), DefinedNames: len(wb.DefinedNames())}
+			sum := workbookSummary{File: args[0], Producer: wb.Application(), Encryption: wb.Encryption(), Date1904: wb.Date1904(), DefinedNames: len(wb.DefinedNames())}
 			var firstErr error
 			for _, s := range wb.Sheets() {
 				ss, err := summarize(cmd, wb, s)
@@ -117,6 +118,9 @@ func printSummary(sum workbookSummary) {
 	fmt.Printf("file:      %s\n", sum.File)
 	if sum.Producer != "" {
 		fmt.Printf("producer:  %s\n", sum.Producer)
+	}
+	if sum.Encryption != "" {
+		fmt.Printf("encrypted: %s\n", sum.Encryption)
 	}
 	system := "1900"
 	if sum.Date1904 {

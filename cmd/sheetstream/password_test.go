@@ -61,6 +61,9 @@ func TestPasswords(t *testing.T) {
 	if out, err := run(nil, "", "cat", enc); err == nil || !strings.Contains(out, "password-protected") || !strings.Contains(out, "--password-file") {
 		t.Errorf("no password: %v\n%s", err, out)
 	}
+	if out, err := run(nil, "", "info", "--password-file", pwFile, enc); err != nil || !strings.Contains(out, "encrypted: Agile (AES-256, SHA512)") {
+		t.Errorf("info: %v\n%s", err, out)
+	}
 	if out, err := run(nil, "", "info", "--password", "wrong", enc); err == nil || !strings.Contains(out, "wrong password") {
 		t.Errorf("wrong password: %v\n%s", err, out)
 	}

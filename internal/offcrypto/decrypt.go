@@ -57,6 +57,8 @@ type Package struct {
 	ivSalt   []byte
 	blockLen int
 
+	scheme string // for people: "Agile (AES-256, SHA512)"
+
 	mu    sync.Mutex
 	cache [4]segment // the last segments decrypted, for small reads
 	next  int
@@ -67,6 +69,9 @@ type segment struct {
 	data  []byte
 	valid bool
 }
+
+// Scheme names the encryption, for people: "Agile (AES-256, SHA512)".
+func (p *Package) Scheme() string { return p.scheme }
 
 // Size is the decrypted package's length.
 func (p *Package) Size() int64 { return p.size }
@@ -324,7 +329,8 @@ func openAgile(descriptor []byte, enc io.ReaderAt, encSize, plain int64, passwor
 	if err != nil {
 		return nil, err
 	}
-	p := &Package{size: plain, enc: enc, block: block, agile: true, ivHash: dataHash, ivSalt: dataSalt, blockLen: kd.BlockSize}
+	p := &Package{size: plain, enc: enc, block: block, agile: true, ivHash: dataHash, ivSalt: dataSalt, blockLen: kd.BlockSize,
+		scheme: fmt.Sprintf("Agile (AES-%d, %s)", kd.KeyBits, kd.HashAlgorithm)}
 	if info.DataIntegrity != nil {
 		if err := p.checkIntegrity(key, info.DataIntegrity.EncryptedHmacKey, info.DataIntegrity.EncryptedHmacValue, encSize); err != nil {
 			return nil, err
@@ -448,7 +454,7 @@ func openStandard(rest []byte, enc io.ReaderAt, plain int64, password string) (*
 	if subtle.ConstantTimeCompare(vh[:20], want[:]) != 1 {
 		return nil, ErrPassword
 	}
-	return &Package{size: plain, enc: enc, block: block}, nil
+	return &Package{size: plain, enc: enc, block: block, scheme: fmt.Sprintf("Standard (AES-%d, SHA1)", keyBits)}, nil
 }
 
 // ReadAt reads the decrypted package. It is safe for concurrent use.
