@@ -136,6 +136,7 @@ stage_fuzz() {
   fuzz ./internal/xmlscan/ FuzzScannerAgainstEncodingXML 50000x
   fuzz ./internal/cfb/ FuzzReader 50000x
   fuzz ./internal/offcrypto/ FuzzOpen 2000x
+  fuzz ./sqlsheet/ FuzzParseTableRange 50000x
   fuzz ./xlsx/ FuzzStructTag 50000x
   fuzz ./xlsx/ FuzzSheetXML 5000x
   fuzz ./xlsx/ FuzzPackage 50000x

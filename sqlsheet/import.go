@@ -31,6 +31,18 @@ type ImportOptions struct {
 	Mode  ImportMode
 	// NoHeader takes the first row as data and names columns col1, col2...
 	NoHeader bool
+	// Range limits the import to a rectangle of the sheet; bounds left 0
+	// are open (ParseTableRange reads "A4:F" and the like).
+	Range xlsx.Range
+	// HeaderRow is the header's row, 1-based within Range (0: the first
+	// row that is not empty; HeaderAuto: found, and reported in
+	// ImportStats.HeaderRow). Rows above it are skipped: titles, notes.
+	HeaderRow int
+	// StopAtEmpty ends the table at its first empty row: totals and notes
+	// under it are left out.
+	StopAtEmpty bool
+	// Columns loads only the columns with these headers (ignoring case).
+	Columns []string
 	// Progress, when set, is called with the rows loaded so far, every few
 	// thousand rows and once at the end; the rows count only once the
 	// transaction commits.
@@ -67,6 +79,8 @@ type ImportStats struct {
 	Columns []ImportColumn
 	// ErrorCells counts Excel error values (#N/A...), loaded as NULL.
 	ErrorCells int64
+	// HeaderRow is the sheet row the header was read from, 0 for none.
+	HeaderRow int
 }
 
 // ErrBadCell reports a cell whose value the target column cannot hold; it
@@ -130,49 +144,71 @@ type importer struct {
 	opts   ImportOptions
 	engine Engine
 	cols   []ImportColumn
-	// byCol maps a sheet column (1-based) to its table column, -1 if none.
+	// byCol maps a column of the range (0-based from Range.FirstCol) to
+	// its table column, -1 if none.
 	byCol   []int
-	created bool // the table is new (Create, Replace)
-	stats   ImportStats
+	colBase int // columns left of the range
+	// headerRow is the header's row in the range (1-based), 0 for the
+	// first row that is not empty, or none with NoHeader.
+	headerRow int
+	created   bool // the table is new (Create, Replace)
+	stats     ImportStats
 }
 
 // columns names and types the table's columns: from the header and a
 // pass over the data, or from the existing table.
 func (imp *importer) columns(ctx context.Context) error {
-	rows, err := imp.wb.Rows(ctx, imp.sheet)
-	if err != nil {
-		return err
+	imp.colBase = max(imp.opts.Range.FirstCol, 1) - 1
+	switch h := imp.opts.HeaderRow; {
+	case imp.opts.NoHeader:
+	case h == HeaderAuto:
+		if err := imp.findHeader(ctx); err != nil {
+			return err
+		}
+	case h < 0:
+		return fmt.Errorf("sqlsheet: header row %d", h)
+	default:
+		imp.headerRow = h
 	}
-	defer rows.Close()
 	var header []string
 	types := []ColumnType{}
-	first := true
-	for rows.Next() {
-		row := rows.Row()
-		if first && !imp.opts.NoHeader {
-			first = false
-			for _, c := range row.Cells {
-				for len(header) < c.Col()-1 {
+	err := imp.walk(ctx, func(r tableRow, isHeader bool) (bool, error) {
+		if isHeader {
+			imp.stats.HeaderRow = r.num
+			for _, c := range r.cells {
+				for len(header) < c.Col()-1-imp.colBase {
 					header = append(header, "")
 				}
 				header = append(header, strings.TrimSpace(c.String()))
 			}
-			continue
+			return false, nil
 		}
-		first = false
 		if imp.opts.Mode == Append {
-			break // types come from the table
+			return true, nil // types come from the table
 		}
-		for i := range row.Cells {
-			c := &row.Cells[i]
-			for len(types) < c.Col() {
+		for i := range r.cells {
+			c := &r.cells[i]
+			col := c.Col() - 1 - imp.colBase
+			for len(types) <= col {
 				types = append(types, columnEmpty)
 			}
-			types[c.Col()-1] = widen(types[c.Col()-1], cellType(c))
+			types[col] = widen(types[col], cellType(c))
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return false, nil
+	})
+	if err != nil {
 		return err
+	}
+	keep, err := imp.pickColumns(header)
+	if err != nil {
+		return err
+	}
+	if keep != nil {
+		for i := range header {
+			if !keep[i] {
+				header[i] = "" // not loaded: Append leaves it, Create skips it
+			}
+		}
 	}
 	n := max(len(header), len(types))
 	if imp.opts.Mode == Append {
@@ -180,6 +216,10 @@ func (imp *importer) columns(ctx context.Context) error {
 	}
 	seen := map[string]bool{}
 	for i := range n {
+		if keep != nil && (i >= len(keep) || !keep[i]) {
+			imp.byCol = append(imp.byCol, -1)
+			continue
+		}
 		name := ""
 		if i < len(header) {
 			name = header[i]
@@ -199,11 +239,11 @@ func (imp *importer) columns(ctx context.Context) error {
 		if t == columnEmpty {
 			t = ColumnText
 		}
+		imp.byCol = append(imp.byCol, len(imp.cols))
 		imp.cols = append(imp.cols, ImportColumn{Name: name, Type: t})
-		imp.byCol = append(imp.byCol, i)
 	}
-	if n == 0 {
-		return fmt.Errorf("sqlsheet: sheet %q is empty: no columns to import", rows.Sheet().Name)
+	if len(imp.cols) == 0 {
+		return fmt.Errorf("sqlsheet: sheet %q is empty: no columns to import", imp.wb.Sheets()[imp.sheet].Name)
 	}
 	imp.stats.Columns = imp.cols
 	imp.created = true

@@ -18,49 +18,41 @@ import (
 // eachRow converts every data row into vals (one slot per table column)
 // and calls fn; conversion errors name the cell.
 func (imp *importer) eachRow(ctx context.Context, fn func(vals []any) error) error {
-	rows, err := imp.wb.Rows(ctx, imp.sheet)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
 	vals := make([]any, len(imp.cols))
-	first := true
-	for rows.Next() {
-		row := rows.Row()
-		if first && !imp.opts.NoHeader {
-			first = false
-			continue
+	sheet := imp.wb.Sheets()[imp.sheet].Name
+	return imp.walk(ctx, func(r tableRow, isHeader bool) (bool, error) {
+		if isHeader {
+			return false, nil
 		}
-		first = false
 		clear(vals)
-		for i := range row.Cells {
-			c := &row.Cells[i]
+		for i := range r.cells {
+			c := &r.cells[i]
 			j := -1
-			if c.Col()-1 < len(imp.byCol) {
-				j = imp.byCol[c.Col()-1]
+			if col := c.Col() - 1 - imp.colBase; col < len(imp.byCol) {
+				j = imp.byCol[col]
 			}
 			if j < 0 {
-				if c.Type() != xlsx.TypeEmpty && imp.opts.Mode == Append {
-					return &ImportError{Table: imp.opts.Table, Sheet: rows.Sheet().Name, Row: row.Num, Col: c.Col(),
+				if c.Type() != xlsx.TypeEmpty && imp.opts.Mode == Append && len(imp.opts.Columns) == 0 {
+					return false, &ImportError{Table: imp.opts.Table, Sheet: sheet, Row: r.num, Col: c.Col(),
 						Err: fmt.Errorf("%w: the column has no header that names a column of %s", ErrBadCell, imp.opts.Table)}
 				}
 				continue
 			}
 			v, err := imp.value(c, imp.cols[j].Type)
 			if err != nil {
-				return &ImportError{Table: imp.opts.Table, Sheet: rows.Sheet().Name, Row: row.Num, Col: c.Col(), Column: imp.cols[j].Name, Err: err}
+				return false, &ImportError{Table: imp.opts.Table, Sheet: sheet, Row: r.num, Col: c.Col(), Column: imp.cols[j].Name, Err: err}
 			}
 			vals[j] = v
 		}
 		if err := fn(vals); err != nil {
-			return err
+			return false, err
 		}
 		imp.stats.Rows++
 		if imp.opts.Progress != nil && imp.stats.Rows%progressEvery == 0 {
 			imp.opts.Progress(imp.stats.Rows)
 		}
-	}
-	return rows.Err()
+		return false, nil
+	})
 }
 
 // loadSQL inserts through database/sql in batches of multi-row INSERTs,

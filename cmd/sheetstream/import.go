@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,7 +17,9 @@ func importCmd() *cobra.Command {
 		pw                        password
 		dbURL, table, sheet       string
 		create, appendTo, replace bool
-		noHeader                  bool
+		noHeader, stopAtEmpty     bool
+		rangeText, headerRow      string
+		columns                   []string
 	)
 	cmd := &cobra.Command{
 		Use:   "import FILE.xlsx|- --db URL --table T",
@@ -29,7 +32,13 @@ adds to an existing table, matching the header to its columns by name.
 --replace swaps the table for the sheet once every row is in. Rows go in
 one transaction (COPY for PostgreSQL, batched INSERTs for SQLite and
 MySQL): a cell that does not fit stops the import with an error naming
-sheet, row and column, and the database is left as it was.`,
+sheet, row and column, and the database is left as it was.
+
+Reports rarely start at A1: --range A4:F (open-ended ranges allowed) takes
+a rectangle, --header-row N the header's row within it (0: no header;
+"auto": the first row of text right above data, which is printed),
+--stop-at-empty ends the table at its first empty row, and --columns
+loads only the named columns.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dbURL == "" || table == "" {
@@ -58,7 +67,23 @@ sheet, row and column, and the database is left as it was.`,
 				return err
 			}
 			defer db.Close()
-			opts := sqlsheet.ImportOptions{Table: table, Mode: mode, NoHeader: noHeader}
+			opts := sqlsheet.ImportOptions{Table: table, Mode: mode, NoHeader: noHeader, StopAtEmpty: stopAtEmpty, Columns: columns}
+			if rangeText != "" {
+				if opts.Range, err = sqlsheet.ParseTableRange(rangeText); err != nil {
+					return fmt.Errorf("--range: %w", err)
+				}
+			}
+			switch headerRow {
+			case "":
+			case "auto":
+				opts.HeaderRow = sqlsheet.HeaderAuto
+			default:
+				n, err := strconv.Atoi(headerRow)
+				if err != nil || n < 0 {
+					return fmt.Errorf("--header-row: %q is not a row number or auto", headerRow)
+				}
+				opts.HeaderRow, opts.NoHeader = n, noHeader || n == 0
+			}
 			bar := newProgress(-1, "importing rows", false)
 			if bar != nil {
 				opts.Progress = func(rows int64) { bar.Set64(rows) }
@@ -74,6 +99,9 @@ sheet, row and column, and the database is left as it was.`,
 			for i, c := range st.Columns {
 				cols[i] = c.Name + " " + c.Type.String()
 			}
+			if opts.HeaderRow == sqlsheet.HeaderAuto {
+				fmt.Fprintf(os.Stderr, "header: row %d\n", st.HeaderRow)
+			}
 			fmt.Fprintf(os.Stderr, "imported %d rows from sheet %q into %s (%s)\n", st.Rows, sheets[0].Name, table, strings.Join(cols, ", "))
 			if st.ErrorCells > 0 {
 				fmt.Fprintf(os.Stderr, "note: %d error values (#N/A...) loaded as NULL\n", st.ErrorCells)
@@ -88,6 +116,10 @@ sheet, row and column, and the database is left as it was.`,
 	cmd.Flags().BoolVar(&appendTo, "append", false, "append to an existing table")
 	cmd.Flags().BoolVar(&replace, "replace", false, "replace the table once every row is in")
 	cmd.Flags().BoolVar(&noHeader, "no-header", false, "the first row is data; columns are col1, col2...")
+	cmd.Flags().StringVar(&rangeText, "range", "", "the table's cells, such as A4:F (open-ended) or B:D")
+	cmd.Flags().StringVar(&headerRow, "header-row", "", `the header's row within the range, 1-based; 0: no header; "auto": found (default: the first row that is not empty)`)
+	cmd.Flags().BoolVar(&stopAtEmpty, "stop-at-empty", false, "end the table at its first empty row")
+	cmd.Flags().StringSliceVar(&columns, "columns", nil, "load only these columns, by header name (comma-separated)")
 	pw.readFlags(cmd)
 	return cmd
 }

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+// TestImportMessySheet loads a report whose table sits under a title and
+// above totals with --header-row auto and --stop-at-empty, and a
+// rectangle of it with --range and --columns.
+func TestImportMessySheet(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.xlsx")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := xlsx.NewWriter(f, xlsx.Options{})
+	sh, _ := w.AddSheet("Report", xlsx.SheetOptions{})
+	s, e := xlsx.String, xlsx.Cell{}
+	for _, r := range [][]xlsx.Cell{
+		{s("Sales by region")}, {}, {e, s("Region"), s("Units"), s("Note")},
+		{e, s("North"), xlsx.Int(10), s("x")}, {e, s("South"), xlsx.Int(7)}, {}, {e, s("Total"), xlsx.Int(17)},
+	} {
+		if err := sh.WriteRow(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	db := "sqlite:" + filepath.Join(dir, "r.db")
+	out, err := exec.Command(bin, "import", path, "--db", db, "--table", "a", "--header-row", "auto", "--stop-at-empty").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "header: row 3") || !strings.Contains(string(out), "imported 2 rows") ||
+		!strings.Contains(string(out), "Units integer") {
+		t.Errorf("auto: %v\n%s", err, out)
+	}
+	out, err = exec.Command(bin, "import", path, "--db", db, "--table", "b", "--range", "B3:D", "--columns", "region,units", "--stop-at-empty").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "imported 2 rows") || !strings.Contains(string(out), "(Region text, Units integer)") {
+		t.Errorf("range and columns: %v\n%s", err, out)
+	}
+	out, err = exec.Command(bin, "import", path, "--db", db, "--table", "c", "--range", "B9:A1").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "--range") {
+		t.Errorf("bad range: %v\n%s", err, out)
+	}
+}

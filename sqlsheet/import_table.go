@@ -1,0 +1,231 @@
+package sqlsheet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+// Where the table is on a sheet: a range (open-ended where a bound is
+// left out), a header row inside it (or none, or found), and whether it
+// ends at the first empty row. Reports have titles above the table,
+// notes beside it and totals under it; these options find the table.
+
+// HeaderAuto asks Import to find the header row: the first row of the
+// range whose cells are all text and right under which the data starts
+// (a row with a number, date or boolean).
+const HeaderAuto = -1
+
+// ErrRange reports a --range that is not a range of cells.
+var ErrRange = errors.New("not a cell range such as A4:F, B:D or A4:F100")
+
+// ParseTableRange reads a range whose bounds may be left open: "A4:F100",
+// "A4:F" (rows from 4 on), "B:D" (all rows), "A4" (from A4 to the end),
+// "3:10" (rows 3 to 10). Open bounds are 0 in the result.
+func ParseTableRange(s string) (xlsx.Range, error) {
+	first, last, twoSided := strings.Cut(strings.ToUpper(strings.TrimSpace(s)), ":")
+	var r xlsx.Range
+	var err error
+	if r.FirstCol, r.FirstRow, err = rangeBound(first); err != nil {
+		return r, fmt.Errorf("%w: %q", ErrRange, s)
+	}
+	if twoSided {
+		if r.LastCol, r.LastRow, err = rangeBound(last); err != nil {
+			return r, fmt.Errorf("%w: %q", ErrRange, s)
+		}
+	}
+	if first == "" || r.LastCol > 0 && r.FirstCol > r.LastCol || r.LastRow > 0 && r.FirstRow > r.LastRow {
+		return r, fmt.Errorf("%w: %q", ErrRange, s)
+	}
+	return r, nil
+}
+
+// rangeBound reads "F", "F100", "100" or "": column letters, then a row.
+func rangeBound(s string) (col, row int, err error) {
+	i := 0
+	for i < len(s) && s[i] >= 'A' && s[i] <= 'Z' {
+		col = col*26 + int(s[i]-'A'+1)
+		if i++; i > 3 || col > xlsx.MaxColumns {
+			return 0, 0, ErrRange
+		}
+	}
+	if i < len(s) {
+		if row, err = strconv.Atoi(s[i:]); err != nil || row < 1 || row > xlsx.MaxRows || s[i] == '+' || s[i] == '-' {
+			return 0, 0, ErrRange
+		}
+	}
+	return col, row, nil
+}
+
+// tableRow is a row of the table: its number and its cells inside the
+// range's columns.
+type tableRow struct {
+	num   int
+	cells []xlsx.Value
+}
+
+// inRange keeps the cells of row inside the range's columns, in buf when
+// some are left out.
+func (imp *importer) inRange(row xlsx.Row, buf *[]xlsx.Value) []xlsx.Value {
+	r := imp.opts.Range
+	if r.FirstCol <= 1 && r.LastCol == 0 {
+		return row.Cells
+	}
+	*buf = (*buf)[:0]
+	for _, c := range row.Cells {
+		if c.Col() >= r.FirstCol && (r.LastCol == 0 || c.Col() <= r.LastCol) {
+			*buf = append(*buf, c)
+		}
+	}
+	return *buf
+}
+
+// pickColumns says which columns of the header Columns keeps (nil: all).
+func (imp *importer) pickColumns(header []string) ([]bool, error) {
+	if len(imp.opts.Columns) == 0 {
+		return nil, nil
+	}
+	if imp.opts.NoHeader {
+		return nil, errors.New("sqlsheet: choosing columns by name needs a header row")
+	}
+	keep := make([]bool, len(header))
+	for _, name := range imp.opts.Columns {
+		found := false
+		for i, h := range header {
+			if strings.EqualFold(strings.TrimSpace(name), h) {
+				keep[i], found = true, true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("sqlsheet: no column of the header is named %q", name)
+		}
+	}
+	return keep, nil
+}
+
+func blankRow(cells []xlsx.Value) bool {
+	for i := range cells {
+		switch c := &cells[i]; c.Type() {
+		case xlsx.TypeEmpty:
+		case xlsx.TypeString:
+			if strings.TrimSpace(string(c.Bytes())) != "" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// walk calls fn with the header row (header true; never, without one) and
+// each data row of the table, in order, until the range, the sheet or,
+// with StopAtEmpty, the table ends, or fn stops it.
+func (imp *importer) walk(ctx context.Context, fn func(r tableRow, header bool) (stop bool, err error)) error {
+	return imp.walkRows(ctx, imp.opts.StopAtEmpty, fn)
+}
+
+// walkRows is walk, ending at an empty row only with stopAtEmpty: the
+// header search looks past the blank rows under a title.
+func (imp *importer) walkRows(ctx context.Context, stopAtEmpty bool, fn func(r tableRow, header bool) (stop bool, err error)) error {
+	rows, err := imp.wb.Rows(ctx, imp.sheet)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	rng := imp.opts.Range
+	start := max(rng.FirstRow, 1)
+	headerNum := 0 // the header's row number, once known; 0: none
+	if imp.headerRow > 0 {
+		headerNum = start + imp.headerRow - 1
+	}
+	// Without a row given, the header is the first row that is not empty.
+	firstIsHeader := imp.headerRow == 0 && !imp.opts.NoHeader && imp.opts.HeaderRow != HeaderAuto
+	prev := 0 // the last row handed to fn
+	var buf []xlsx.Value
+	for rows.Next() {
+		row := rows.Row()
+		if row.Num < start {
+			continue
+		}
+		if rng.LastRow > 0 && row.Num > rng.LastRow {
+			break
+		}
+		cells := imp.inRange(row, &buf)
+		if firstIsHeader && headerNum == 0 && !blankRow(cells) {
+			headerNum = row.Num
+		}
+		isHeader := row.Num == headerNum
+		switch {
+		case headerNum > 0 && row.Num < headerNum:
+			continue // above the header: titles and notes
+		case !isHeader && blankRow(cells):
+			if stopAtEmpty && prev > 0 {
+				return rows.Err()
+			}
+			continue
+		case !isHeader && stopAtEmpty && prev > 0 && row.Num > prev+1:
+			return rows.Err() // rows in between were empty
+		}
+		stop, err := fn(tableRow{num: row.Num, cells: cells}, isHeader)
+		if err != nil || stop {
+			return err
+		}
+		prev = row.Num
+	}
+	return rows.Err()
+}
+
+// findHeader is HeaderAuto's search: it sets imp.headerRow (1-based in
+// the range) to the first row whose non-empty cells are all text and
+// whose next row (right under it) holds a number, date or boolean; failing
+// that, the first all-text row with the most cells among the first 100.
+func (imp *importer) findHeader(ctx context.Context) error {
+	type candidate struct {
+		num, cells int
+		allText    bool
+	}
+	var seen []candidate
+	found := 0
+	err := imp.walkRows(ctx, false, func(r tableRow, _ bool) (bool, error) {
+		c := candidate{num: r.num, allText: true}
+		for i := range r.cells {
+			switch r.cells[i].Type() {
+			case xlsx.TypeString:
+				c.cells++
+			case xlsx.TypeEmpty:
+			default:
+				c.allText = false
+				c.cells++
+			}
+		}
+		if n := len(seen); n > 0 && seen[n-1].allText && seen[n-1].num == r.num-1 && !c.allText {
+			found = seen[n-1].num
+			return true, nil
+		}
+		seen = append(seen, c)
+		return len(seen) >= 100, nil
+	})
+	if err != nil {
+		return err
+	}
+	if found == 0 {
+		best := candidate{}
+		for _, c := range seen {
+			if c.allText && c.cells > best.cells {
+				best = c
+			}
+		}
+		found = best.num
+	}
+	if found == 0 {
+		return fmt.Errorf("sqlsheet: no header row found (a row of text above the data); give --header-row")
+	}
+	imp.headerRow = found - max(imp.opts.Range.FirstRow, 1) + 1
+	imp.stats.HeaderRow = found
+	return nil
+}
