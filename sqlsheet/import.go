@@ -43,6 +43,12 @@ type ImportOptions struct {
 	StopAtEmpty bool
 	// Columns loads only the columns with these headers (ignoring case).
 	Columns []string
+	// Types overrides the inferred type of the named columns (by header,
+	// ignoring case) when Import creates the table; a cell the type cannot
+	// hold is an error as usual.
+	Types map[string]ColumnType
+	// AllText makes every new column text, as the sheet shows it.
+	AllText bool
 	// Progress, when set, is called with the rows loaded so far, every few
 	// thousand rows and once at the end; the rows count only once the
 	// transaction commits.
@@ -65,6 +71,16 @@ const (
 
 func (t ColumnType) String() string {
 	return [...]string{"text", "integer", "float", "boolean", "date", "timestamp", "time", "empty"}[t]
+}
+
+// ParseColumnType reads a ColumnType's name, as String writes it.
+func ParseColumnType(name string) (ColumnType, error) {
+	for t := ColumnText; t < columnEmpty; t++ {
+		if strings.EqualFold(strings.TrimSpace(name), t.String()) {
+			return t, nil
+		}
+	}
+	return 0, fmt.Errorf("sqlsheet: column type %q (text, integer, float, boolean, date, timestamp or time)", name)
 }
 
 // ImportColumn is one column of the table Import filled.
@@ -214,7 +230,7 @@ func (imp *importer) columns(ctx context.Context) error {
 	if imp.opts.Mode == Append {
 		return imp.tableColumns(ctx, header)
 	}
-	seen := map[string]bool{}
+	seen, overridden := map[string]bool{}, map[string]bool{}
 	for i := range n {
 		if keep != nil && (i >= len(keep) || !keep[i]) {
 			imp.byCol = append(imp.byCol, -1)
@@ -223,6 +239,12 @@ func (imp *importer) columns(ctx context.Context) error {
 		name := ""
 		if i < len(header) {
 			name = header[i]
+		}
+		if name == "" && (i >= len(types) || types[i] == columnEmpty) {
+			// Neither a header nor a value: a blank column left of or
+			// inside the table, such as column A of a table from B.
+			imp.byCol = append(imp.byCol, -1)
+			continue
 		}
 		if name == "" {
 			name = "col" + strconv.Itoa(i+1)
@@ -236,14 +258,27 @@ func (imp *importer) columns(ctx context.Context) error {
 		if i < len(types) {
 			t = types[i]
 		}
-		if t == columnEmpty {
+		if t == columnEmpty || imp.opts.AllText {
 			t = ColumnText
+		}
+		if i < len(header) {
+			for name, typ := range imp.opts.Types {
+				if strings.EqualFold(strings.TrimSpace(name), header[i]) {
+					t = typ
+					overridden[strings.ToLower(strings.TrimSpace(name))] = true
+				}
+			}
 		}
 		imp.byCol = append(imp.byCol, len(imp.cols))
 		imp.cols = append(imp.cols, ImportColumn{Name: name, Type: t})
 	}
 	if len(imp.cols) == 0 {
 		return fmt.Errorf("sqlsheet: sheet %q is empty: no columns to import", imp.wb.Sheets()[imp.sheet].Name)
+	}
+	for name := range imp.opts.Types {
+		if !overridden[strings.ToLower(strings.TrimSpace(name))] {
+			return fmt.Errorf("sqlsheet: a type is given for column %q, which the header does not have", name)
+		}
 	}
 	imp.stats.Columns = imp.cols
 	imp.created = true

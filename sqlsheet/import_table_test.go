@@ -127,3 +127,61 @@ func FuzzParseTableRange(f *testing.F) {
 		}
 	})
 }
+
+// TestImportTypes overrides inferred types, by header, and makes every
+// column text; a type for a column that is not there is an error.
+func TestImportTypes(t *testing.T) {
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "types.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	wb := messyReport(t)
+	base := sqlsheet.ImportOptions{HeaderRow: sqlsheet.HeaderAuto, StopAtEmpty: true}
+	for name, c := range map[string]struct {
+		types   map[string]sqlsheet.ColumnType
+		allText bool
+		want    []string
+		rows    []string
+	}{
+		"override": {map[string]sqlsheet.ColumnType{"units": sqlsheet.ColumnFloat, " Region ": sqlsheet.ColumnText}, false,
+			[]string{"Region text", "Units float", "Revenue float"}, []string{"East|3|99.25", "North|10|1250.5", "South|7|980"}},
+		"all text": {nil, true, []string{"Region text", "Units text", "Revenue text"},
+			[]string{"East|3|99.25", "North|10|1250.5", "South|7|980"}},
+	} {
+		db.Exec(`DROP TABLE IF EXISTS typed`)
+		opts := base
+		opts.Table, opts.Types, opts.AllText = "typed", c.types, c.allText
+		st, err := sqlsheet.Import(ctx, db, wb, 0, opts)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var got []string
+		for _, col := range st.Columns {
+			got = append(got, col.Name+" "+col.Type.String())
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: columns %v", name, got)
+		}
+		if rows := dump(t, db, "typed"); !slices.Equal(rows, c.rows) {
+			t.Errorf("%s: rows %q", name, rows)
+		}
+	}
+	db.Exec(`DROP TABLE IF EXISTS typed`)
+	opts := base
+	opts.Table, opts.Types = "typed", map[string]sqlsheet.ColumnType{"Profit": sqlsheet.ColumnFloat}
+	if _, err := sqlsheet.Import(ctx, db, wb, 0, opts); err == nil {
+		t.Error("a type for a missing column was accepted")
+	}
+	opts.Types = map[string]sqlsheet.ColumnType{"Region": sqlsheet.ColumnInteger}
+	if _, err := sqlsheet.Import(ctx, db, wb, 0, opts); !errors.Is(err, sqlsheet.ErrBadCell) {
+		t.Errorf("text into an integer column: %v", err)
+	}
+	if typ, err := sqlsheet.ParseColumnType("Timestamp"); err != nil || typ != sqlsheet.ColumnTimestamp {
+		t.Errorf("ParseColumnType: %v %v", typ, err)
+	}
+	if _, err := sqlsheet.ParseColumnType("money"); err == nil {
+		t.Error("ParseColumnType took money")
+	}
+}

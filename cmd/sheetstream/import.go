@@ -19,7 +19,8 @@ func importCmd() *cobra.Command {
 		create, appendTo, replace bool
 		noHeader, stopAtEmpty     bool
 		rangeText, headerRow      string
-		columns                   []string
+		columns, types            []string
+		allText                   bool
 	)
 	cmd := &cobra.Command{
 		Use:   "import FILE.xlsx|- --db URL --table T",
@@ -67,7 +68,21 @@ loads only the named columns.`,
 				return err
 			}
 			defer db.Close()
-			opts := sqlsheet.ImportOptions{Table: table, Mode: mode, NoHeader: noHeader, StopAtEmpty: stopAtEmpty, Columns: columns}
+			opts := sqlsheet.ImportOptions{Table: table, Mode: mode, NoHeader: noHeader, StopAtEmpty: stopAtEmpty, Columns: columns, AllText: allText}
+			for _, tv := range types {
+				name, typ, ok := strings.Cut(tv, "=")
+				if !ok || strings.TrimSpace(name) == "" {
+					return fmt.Errorf("--type %q: give NAME=TYPE", tv)
+				}
+				ct, err := sqlsheet.ParseColumnType(typ)
+				if err != nil {
+					return fmt.Errorf("--type %q: %w", tv, err)
+				}
+				if opts.Types == nil {
+					opts.Types = map[string]sqlsheet.ColumnType{}
+				}
+				opts.Types[name] = ct
+			}
 			if rangeText != "" {
 				if opts.Range, err = sqlsheet.ParseTableRange(rangeText); err != nil {
 					return fmt.Errorf("--range: %w", err)
@@ -120,6 +135,8 @@ loads only the named columns.`,
 	cmd.Flags().StringVar(&headerRow, "header-row", "", `the header's row within the range, 1-based; 0: no header; "auto": found (default: the first row that is not empty)`)
 	cmd.Flags().BoolVar(&stopAtEmpty, "stop-at-empty", false, "end the table at its first empty row")
 	cmd.Flags().StringSliceVar(&columns, "columns", nil, "load only these columns, by header name (comma-separated)")
+	cmd.Flags().StringArrayVar(&types, "type", nil, "NAME=TYPE: create column NAME as text, integer, float, boolean, date, timestamp or time instead of the inferred type; repeatable")
+	cmd.Flags().BoolVar(&allText, "all-text", false, "create every column as text")
 	pw.readFlags(cmd)
 	return cmd
 }

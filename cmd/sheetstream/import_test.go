@@ -46,6 +46,10 @@ func TestImportMessySheet(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "imported 2 rows") || !strings.Contains(string(out), "(Region text, Units integer)") {
 		t.Errorf("range and columns: %v\n%s", err, out)
 	}
+	out, err = exec.Command(bin, "import", path, "--db", db, "--table", "t", "--header-row", "3", "--stop-at-empty", "--type", "Units=float", "--columns", "Region,Units").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "(Region text, Units float)") {
+		t.Errorf("--type: %v\n%s", err, out)
+	}
 	out, err = exec.Command(bin, "import", path, "--db", db, "--table", "c", "--range", "B9:A1").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "--range") {
 		t.Errorf("bad range: %v\n%s", err, out)
