@@ -31,8 +31,9 @@ import (
 // value as an empty cell; date writes a time as a date, without its time
 // of day; width=N sets the column width in characters;
 // style=NAME takes a style from StructOptions.Styles; decimal writes the
-// field's text as a Decimal cell (types named Decimal, such as
-// shopspring's, are decimals without it); format=CODE gives the column a
+// field's text as a Decimal cell, or as text when a double cannot hold
+// all its digits (types named Decimal, such as shopspring's, are decimals
+// without it); format=CODE gives the column a
 // number format, and since formats may hold commas it takes the rest of
 // the tag, so it comes last.
 //

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -553,4 +554,26 @@ func BenchmarkStructReader(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(values)), "ns/row")
+}
+
+// TestStructPreciseDecimal writes a decimal a double cannot hold as text,
+// which keeps every digit, and reads it back whole.
+func TestStructPreciseDecimal(t *testing.T) {
+	type amount struct {
+		Value Decimal
+		Text  string `xlsx:",decimal"`
+	}
+	in := []amount{
+		{Decimal{"12345678901234567890.123"}, "0.5"},
+		{Decimal{"1250.75"}, "99999999999999999999"},
+	}
+	book := writeStructs(t, in, xlsx.StructOptions{})
+	sheet := part(t, book, "xl/worksheets/sheet1.xml")
+	if !strings.Contains(sheet, "<v>1250.75</v>") || !strings.Contains(sheet, "<v>0.5</v>") {
+		t.Errorf("plain decimals are not numbers:\n%s", sheet)
+	}
+	got, err := readStructs[amount](t, book, xlsx.StructOptions{Strict: true})
+	if err != nil || !slices.Equal(got, in) {
+		t.Errorf("read back %+v, %v", got, err)
+	}
 }

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"time"
 	"unsafe"
+
+	"github.com/sheetstream/sheetstream/internal/numtext"
 )
 
 // StructWriter writes values of the struct type T to a sheet, one row
@@ -144,7 +146,7 @@ func (f *plannedField) cell(c *Cell, p unsafe.Pointer) error {
 		*c = Float(*(*float64)(p))
 	case fieldString:
 		if s := *(*string)(p); f.decimal {
-			*c = Decimal(s)
+			*c = decimalCell(s)
 		} else {
 			*c = String(s)
 		}
@@ -222,12 +224,25 @@ func (f *plannedField) cell(c *Cell, p unsafe.Pointer) error {
 			s = reflect.NewAt(f.typ, p).Interface().(fmt.Stringer).String()
 		}
 		if f.decimal {
-			*c = Decimal(s)
+			*c = decimalCell(s)
 		} else {
 			*c = String(s)
 		}
 	}
 	return nil
+}
+
+// decimalCell is a decimal's text as a number when a double holds every
+// digit of it, and as text, which keeps them all, when not (more than 15
+// significant digits, an exponent). An empty text is an empty cell.
+func decimalCell(s string) Cell {
+	if s == "" {
+		return Cell{}
+	}
+	if _, _, ok := numtext.Plain(s); ok {
+		return Decimal(s)
+	}
+	return String(s)
 }
 
 func (f *plannedField) timeCell(t time.Time) Cell {
