@@ -1,7 +1,6 @@
 package xlsx
 
 import (
-	"database/sql"
 	"encoding"
 	"errors"
 	"fmt"
@@ -184,9 +183,13 @@ func (r *StructReader[T]) Decode(dst *T) error {
 		f := &r.plan.fields[j]
 		p := f.allocPointer(base)
 		if f.ptr {
-			np := reflect.New(f.typ).UnsafePointer()
+			np := reflect.New(f.pointee).UnsafePointer()
 			*(*unsafe.Pointer)(p) = np
 			p = np
+		}
+		if f.null {
+			*(*bool)(unsafe.Add(p, f.valid)) = true
+			p = unsafe.Add(p, f.inner)
 		}
 		if err := r.set(f, r.kinds[j], p, v); err != nil {
 			return &FieldError{Sheet: r.rows.Sheet().Name, Row: row.Num, Col: v.Col(), Header: f.header, Field: f.name, Err: err}
@@ -278,42 +281,6 @@ func (r *StructReader[T]) set(f *plannedField, k fieldKind, p unsafe.Pointer, v 
 		*(*time.Duration)(p) = d
 	case fieldCell:
 		*(*Cell)(p) = cellOf(v)
-	case fieldNullString:
-		*(*sql.NullString)(p) = sql.NullString{String: v.String(), Valid: true}
-	case fieldNullInt64, fieldNullInt32, fieldNullInt16, fieldNullByte:
-		bits, signed := map[fieldKind]uintptr{fieldNullInt64: 64, fieldNullInt32: 32, fieldNullInt16: 16, fieldNullByte: 8}[k], k != fieldNullByte
-		n, err := r.integer(v, bits, signed)
-		if err != nil {
-			return err
-		}
-		switch k {
-		case fieldNullInt64:
-			*(*sql.NullInt64)(p) = sql.NullInt64{Int64: n, Valid: true}
-		case fieldNullInt32:
-			*(*sql.NullInt32)(p) = sql.NullInt32{Int32: int32(n), Valid: true}
-		case fieldNullInt16:
-			*(*sql.NullInt16)(p) = sql.NullInt16{Int16: int16(n), Valid: true}
-		default:
-			*(*sql.NullByte)(p) = sql.NullByte{Byte: byte(n), Valid: true}
-		}
-	case fieldNullFloat64:
-		x, err := r.float(v)
-		if err != nil {
-			return err
-		}
-		*(*sql.NullFloat64)(p) = sql.NullFloat64{Float64: x, Valid: true}
-	case fieldNullBool:
-		b, err := r.boolean(v)
-		if err != nil {
-			return err
-		}
-		*(*sql.NullBool)(p) = sql.NullBool{Bool: b, Valid: true}
-	case fieldNullTime:
-		t, err := r.time(v)
-		if err != nil {
-			return err
-		}
-		*(*sql.NullTime)(p) = sql.NullTime{Time: t, Valid: true}
 	case fieldText:
 		r.text = v.AppendText(r.text[:0])
 		return reflect.NewAt(f.typ, p).Interface().(encoding.TextUnmarshaler).UnmarshalText(r.text)

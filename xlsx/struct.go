@@ -59,14 +59,6 @@ const (
 	fieldTime
 	fieldDuration
 	fieldCell
-	fieldNullString
-	fieldNullInt64
-	fieldNullInt32
-	fieldNullInt16
-	fieldNullByte
-	fieldNullFloat64
-	fieldNullBool
-	fieldNullTime
 	fieldText     // encoding.TextMarshaler (and TextUnmarshaler through its pointer)
 	fieldStringer // fmt.Stringer without TextMarshaler: written as text only
 )
@@ -82,11 +74,17 @@ type plannedField struct {
 	// before offset.
 	embeds []embeddedPointer
 	offset uintptr
-	// ptr: the field is a pointer to its kind; nil is an empty cell.
-	ptr  bool
-	kind fieldKind
-	size uintptr      // bytes of an integer kind
-	typ  reflect.Type // the field's type (without ptr's pointer)
+	// ptr: the field is a pointer (to pointee); nil is an empty cell.
+	ptr     bool
+	pointee reflect.Type
+	// null: the field is a sql.Null* type: its value at inner, read and
+	// written as the value's own kind, and an empty cell while the bool
+	// at valid is false.
+	null         bool
+	inner, valid uintptr
+	kind         fieldKind
+	size         uintptr      // bytes of an integer kind
+	typ          reflect.Type // the value's type (without pointer or Null*)
 
 	omitEmpty bool
 	decimal   bool
@@ -163,15 +161,12 @@ var (
 	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
 	stringerType    = reflect.TypeFor[fmt.Stringer]()
 	bytesType       = reflect.TypeFor[[]byte]()
-	nullKinds       = map[reflect.Type]fieldKind{
-		reflect.TypeFor[sql.NullString]():  fieldNullString,
-		reflect.TypeFor[sql.NullInt64]():   fieldNullInt64,
-		reflect.TypeFor[sql.NullInt32]():   fieldNullInt32,
-		reflect.TypeFor[sql.NullInt16]():   fieldNullInt16,
-		reflect.TypeFor[sql.NullByte]():    fieldNullByte,
-		reflect.TypeFor[sql.NullFloat64](): fieldNullFloat64,
-		reflect.TypeFor[sql.NullBool]():    fieldNullBool,
-		reflect.TypeFor[sql.NullTime]():    fieldNullTime,
+	// nullTypes are database/sql's nullable types: a value, then Valid.
+	nullTypes = map[reflect.Type]bool{
+		reflect.TypeFor[sql.NullString](): true, reflect.TypeFor[sql.NullInt64](): true,
+		reflect.TypeFor[sql.NullInt32](): true, reflect.TypeFor[sql.NullInt16](): true,
+		reflect.TypeFor[sql.NullByte](): true, reflect.TypeFor[sql.NullFloat64](): true,
+		reflect.TypeFor[sql.NullBool](): true, reflect.TypeFor[sql.NullTime](): true,
 	}
 )
 
@@ -216,8 +211,12 @@ func (p *structPlan) add(t reflect.Type, path string, embeds []embeddedPointer, 
 			return &FieldError{Field: name, Err: err}
 		}
 		if ft.Kind() == reflect.Pointer && ft != bytesType {
-			f.ptr = true
+			f.ptr, f.pointee = true, ft.Elem()
 			ft = ft.Elem()
+		}
+		if nullTypes[ft] {
+			f.null, f.inner, f.valid = true, ft.Field(0).Offset, ft.Field(1).Offset
+			ft = ft.Field(0).Type
 		}
 		k := fieldKindOf(ft)
 		if k == nil {
@@ -230,7 +229,7 @@ func (p *structPlan) add(t reflect.Type, path string, embeds []embeddedPointer, 
 		if f.decimal && f.kind != fieldText && f.kind != fieldStringer && f.kind != fieldString {
 			return &FieldError{Field: name, Header: f.header, Err: fmt.Errorf("%w: decimal needs a string or a type with decimal text", ErrStructTag)}
 		}
-		if f.date && f.kind != fieldTime && f.kind != fieldNullTime {
+		if f.date && f.kind != fieldTime {
 			return &FieldError{Field: name, Header: f.header, Err: fmt.Errorf("%w: date needs a time.Time or sql.NullTime", ErrStructTag)}
 		}
 		f.key = headerKey(f.header)
@@ -255,9 +254,6 @@ func fieldKindOf(t reflect.Type) *fieldKind {
 		return k(fieldCell)
 	case bytesType:
 		return k(fieldBytes)
-	}
-	if nk, ok := nullKinds[t]; ok {
-		return k(nk)
 	}
 	if t.Implements(textMarshaler) || reflect.PointerTo(t).Implements(textMarshaler) {
 		return k(fieldText)

@@ -1,7 +1,6 @@
 package xlsx
 
 import (
-	"database/sql"
 	"encoding"
 	"errors"
 	"fmt"
@@ -119,7 +118,14 @@ func (w *StructWriter[T]) fill(base unsafe.Pointer) error {
 		if p != nil && f.ptr {
 			p = *(*unsafe.Pointer)(p)
 		}
-		if p == nil || f.omitEmpty && f.isZero(p) {
+		if p != nil && f.null {
+			if !*(*bool)(unsafe.Add(p, f.valid)) {
+				p = nil
+			} else {
+				p = unsafe.Add(p, f.inner)
+			}
+		}
+		if p == nil || f.omitEmpty && !f.null && f.isZero(p) {
 			*c = Cell{}
 			continue
 		}
@@ -164,54 +170,6 @@ func (f *plannedField) cell(c *Cell, p unsafe.Pointer) error {
 		*c = Duration(*(*time.Duration)(p))
 	case fieldCell:
 		*c = *(*Cell)(p)
-	case fieldNullString:
-		if v := (*sql.NullString)(p); v.Valid {
-			*c = String(v.String)
-		} else {
-			*c = Cell{}
-		}
-	case fieldNullInt64:
-		if v := (*sql.NullInt64)(p); v.Valid {
-			*c = Int(v.Int64)
-		} else {
-			*c = Cell{}
-		}
-	case fieldNullInt32:
-		if v := (*sql.NullInt32)(p); v.Valid {
-			*c = Int(int64(v.Int32))
-		} else {
-			*c = Cell{}
-		}
-	case fieldNullInt16:
-		if v := (*sql.NullInt16)(p); v.Valid {
-			*c = Int(int64(v.Int16))
-		} else {
-			*c = Cell{}
-		}
-	case fieldNullByte:
-		if v := (*sql.NullByte)(p); v.Valid {
-			*c = Uint(uint64(v.Byte))
-		} else {
-			*c = Cell{}
-		}
-	case fieldNullFloat64:
-		if v := (*sql.NullFloat64)(p); v.Valid {
-			*c = Float(v.Float64)
-		} else {
-			*c = Cell{}
-		}
-	case fieldNullBool:
-		if v := (*sql.NullBool)(p); v.Valid {
-			*c = Bool(v.Bool)
-		} else {
-			*c = Cell{}
-		}
-	case fieldNullTime:
-		if v := (*sql.NullTime)(p); v.Valid && !v.Time.IsZero() {
-			*c = f.timeCell(v.Time)
-		} else {
-			*c = Cell{}
-		}
 	case fieldText, fieldStringer:
 		var s string
 		if f.kind == fieldText {
