@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/sheetstream/sheetstream/internal/isotime"
 	"github.com/sheetstream/sheetstream/internal/numtext"
@@ -94,22 +95,49 @@ func inferNumber(dst *xlsx.Cell, s string) bool {
 // double, which is how every language prints floats: then the double
 // keeps every digit s has, though there are 16 or 17 of them. Integers of
 // 16 digits and more never come here: they are identifiers and stay text.
+//
+// It runs for every such field of a column of floats, so it compares in
+// place, without allocating.
 func shortestFloat(s string) bool {
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsInf(f, 0) || f == 0 {
 		return false
 	}
-	return significant(s) == significant(strconv.FormatFloat(f, 'e', -1, 64))
+	var buf [32]byte
+	shortest := strconv.AppendFloat(buf[:0], f, 'e', -1, 64)
+	return sameDigits(s, unsafe.String(unsafe.SliceData(shortest), len(shortest)))
 }
 
-// significant is the significant digits of decimal text: no sign, point,
-// exponent, leading or trailing zeros.
-func significant(s string) string {
+// sameDigits reports whether decimal texts a and b have the same
+// significant digits, signs, points, exponents and the zeros around the
+// digits aside, comparing in place.
+func sameDigits(a, b string) bool {
+	a, b = mantissa(a), mantissa(b)
+	i, j := 0, 0
+	for {
+		for i < len(a) && a[i] == '.' {
+			i++
+		}
+		for j < len(b) && b[j] == '.' {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		if a[i] != b[j] {
+			return false
+		}
+		i, j = i+1, j+1
+	}
+}
+
+// mantissa is decimal text without its sign, exponent, and the zeros and
+// points that lead and trail its digits.
+func mantissa(s string) string {
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
 		s = s[:i]
 	}
-	s = strings.TrimLeft(strings.ReplaceAll(strings.TrimLeft(s, "+-"), ".", ""), "0")
-	return strings.TrimRight(s, "0")
+	return strings.Trim(strings.TrimLeft(s, "+-"), "0.")
 }
 
 func inferTime(dst *xlsx.Cell, s string) bool {

@@ -1,6 +1,7 @@
 package sqlsheet
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -112,7 +113,7 @@ func blankRow(cells []xlsx.Value) bool {
 		switch c := &cells[i]; c.Type() {
 		case xlsx.TypeEmpty:
 		case xlsx.TypeString:
-			if strings.TrimSpace(string(c.Bytes())) != "" {
+			if len(bytes.TrimSpace(c.Bytes())) != 0 {
 				return false
 			}
 		default:
