@@ -149,16 +149,7 @@ func fit(b []byte, n int, pad byte) []byte {
 // Agile encryption (MS-OFFCRYPTO 2.3.4.10 to 2.3.4.15).
 
 type agileInfo struct {
-	KeyData struct {
-		SaltSize        int    `xml:"saltSize,attr"`
-		BlockSize       int    `xml:"blockSize,attr"`
-		KeyBits         int    `xml:"keyBits,attr"`
-		HashSize        int    `xml:"hashSize,attr"`
-		CipherAlgorithm string `xml:"cipherAlgorithm,attr"`
-		CipherChaining  string `xml:"cipherChaining,attr"`
-		HashAlgorithm   string `xml:"hashAlgorithm,attr"`
-		SaltValue       string `xml:"saltValue,attr"`
-	} `xml:"keyData"`
+	KeyData       cipherParams `xml:"keyData"`
 	DataIntegrity *struct {
 		EncryptedHmacKey   string `xml:"encryptedHmacKey,attr"`
 		EncryptedHmacValue string `xml:"encryptedHmacValue,attr"`
@@ -166,20 +157,39 @@ type agileInfo struct {
 	KeyEncryptors []struct {
 		URI          string `xml:"uri,attr"`
 		EncryptedKey *struct {
+			cipherParams
 			SpinCount                  int    `xml:"spinCount,attr"`
-			SaltSize                   int    `xml:"saltSize,attr"`
-			BlockSize                  int    `xml:"blockSize,attr"`
-			KeyBits                    int    `xml:"keyBits,attr"`
-			HashSize                   int    `xml:"hashSize,attr"`
-			CipherAlgorithm            string `xml:"cipherAlgorithm,attr"`
-			CipherChaining             string `xml:"cipherChaining,attr"`
-			HashAlgorithm              string `xml:"hashAlgorithm,attr"`
-			SaltValue                  string `xml:"saltValue,attr"`
 			EncryptedVerifierHashInput string `xml:"encryptedVerifierHashInput,attr"`
 			EncryptedVerifierHashValue string `xml:"encryptedVerifierHashValue,attr"`
 			EncryptedKeyValue          string `xml:"encryptedKeyValue,attr"`
 		} `xml:"encryptedKey"`
 	} `xml:"keyEncryptors>keyEncryptor"`
+}
+
+// cipherParams are the attributes the package's key data and a password
+// key encryptor share: a cipher, a hash and a salt.
+type cipherParams struct {
+	SaltSize        int    `xml:"saltSize,attr"`
+	BlockSize       int    `xml:"blockSize,attr"`
+	KeyBits         int    `xml:"keyBits,attr"`
+	HashSize        int    `xml:"hashSize,attr"`
+	CipherAlgorithm string `xml:"cipherAlgorithm,attr"`
+	CipherChaining  string `xml:"cipherChaining,attr"`
+	HashAlgorithm   string `xml:"hashAlgorithm,attr"`
+	SaltValue       string `xml:"saltValue,attr"`
+}
+
+// open checks the cipher and returns the hash and the salt.
+func (c *cipherParams) open(what string) (func() hash.Hash, []byte, error) {
+	if err := checkCipher(c.CipherAlgorithm, c.CipherChaining, c.KeyBits, c.BlockSize); err != nil {
+		return nil, nil, err
+	}
+	h, err := hashNamed(c.HashAlgorithm)
+	if err != nil {
+		return nil, nil, err
+	}
+	salt, err := decodeB64(c.SaltValue, what+"'s salt")
+	return h, salt, err
 }
 
 const passwordKeyEncryptor = "http://schemas.microsoft.com/office/2006/keyEncryptor/password"
@@ -248,83 +258,69 @@ func openAgile(descriptor []byte, enc io.ReaderAt, encSize, plain int64, passwor
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	kd := info.KeyData
-	if err := checkCipher(kd.CipherAlgorithm, kd.CipherChaining, kd.KeyBits, kd.BlockSize); err != nil {
-		return nil, err
-	}
-	dataHash, err := hashNamed(kd.HashAlgorithm)
+	dataHash, dataSalt, err := kd.open("keyData")
 	if err != nil {
 		return nil, err
 	}
-	dataSalt, err := decodeB64(kd.SaltValue, "keyData's salt")
-	if err != nil {
-		return nil, err
-	}
-	var key []byte
-	found := false
+	var ek *cipherParams
+	var spinCount int
+	var encInput, encHash, encKey string
 	for _, ke := range info.KeyEncryptors {
-		if ke.URI != passwordKeyEncryptor || ke.EncryptedKey == nil {
-			continue
+		if ke.URI == passwordKeyEncryptor && ke.EncryptedKey != nil {
+			k := ke.EncryptedKey
+			ek, spinCount = &k.cipherParams, k.SpinCount
+			encInput, encHash, encKey = k.EncryptedVerifierHashInput, k.EncryptedVerifierHashValue, k.EncryptedKeyValue
+			break
 		}
-		found = true
-		ek := ke.EncryptedKey
-		if err := checkCipher(ek.CipherAlgorithm, ek.CipherChaining, ek.KeyBits, ek.BlockSize); err != nil {
-			return nil, err
-		}
-		h, err := hashNamed(ek.HashAlgorithm)
-		if err != nil {
-			return nil, err
-		}
-		if ek.SpinCount < 0 || ek.SpinCount > MaxSpinCount {
-			return nil, fmt.Errorf("%w: spin count %d (at most %d)", ErrUnsupported, ek.SpinCount, MaxSpinCount)
-		}
-		salt, err := decodeB64(ek.SaltValue, "the key encryptor's salt")
-		if err != nil {
-			return nil, err
-		}
-		if len(salt) != aes.BlockSize {
-			return nil, fmt.Errorf("%w: a %d-byte salt", ErrMalformed, len(salt))
-		}
-		base := spin(h(), salt, utf16le(password), ek.SpinCount)
-		derive := func(blockKey []byte) []byte {
-			hh := h()
-			hh.Write(base)
-			hh.Write(blockKey)
-			return fit(hh.Sum(nil), ek.KeyBits/8, 0x36)
-		}
-		fields := map[string]string{"verifier input": ek.EncryptedVerifierHashInput, "verifier hash": ek.EncryptedVerifierHashValue, "key": ek.EncryptedKeyValue}
-		raw := map[string][]byte{}
-		for name, v := range fields {
-			if raw[name], err = decodeB64(v, "the encrypted "+name); err != nil {
-				return nil, err
-			}
-		}
-		input, err := cbcDecrypt(derive(blockVerifierInput), salt, raw["verifier input"])
-		if err != nil {
-			return nil, err
-		}
-		hashValue, err := cbcDecrypt(derive(blockVerifierHash), salt, raw["verifier hash"])
+	}
+	if ek == nil {
+		return nil, fmt.Errorf("%w: no password key encryptor (a certificate-only file?)", ErrUnsupported)
+	}
+	h, salt, err := ek.open("the key encryptor")
+	if err != nil {
+		return nil, err
+	}
+	if spinCount < 0 || spinCount > MaxSpinCount {
+		return nil, fmt.Errorf("%w: spin count %d (at most %d)", ErrUnsupported, spinCount, MaxSpinCount)
+	}
+	if len(salt) != aes.BlockSize {
+		return nil, fmt.Errorf("%w: a %d-byte salt", ErrMalformed, len(salt))
+	}
+	base := spin(h(), salt, utf16le(password), spinCount)
+	// decrypt decrypts one of the encryptor's values with the key derived
+	// for blockKey.
+	decrypt := func(blockKey []byte, value, what string) ([]byte, error) {
+		raw, err := decodeB64(value, "the encrypted "+what)
 		if err != nil {
 			return nil, err
 		}
 		hh := h()
-		hh.Write(input[:min(len(input), max(ek.SaltSize, 0))])
-		want := hh.Sum(nil)
-		if len(hashValue) < len(want) || subtle.ConstantTimeCompare(hashValue[:len(want)], want) != 1 {
-			return nil, ErrPassword
-		}
-		k, err := cbcDecrypt(derive(blockKeyValue), salt, raw["key"])
-		if err != nil {
-			return nil, err
-		}
-		if len(k) < kd.KeyBits/8 {
-			return nil, fmt.Errorf("%w: a %d-byte key", ErrMalformed, len(k))
-		}
-		key = k[:kd.KeyBits/8]
-		break
+		hh.Write(base)
+		hh.Write(blockKey)
+		return cbcDecrypt(fit(hh.Sum(nil), ek.KeyBits/8, 0x36), salt, raw)
 	}
-	if !found {
-		return nil, fmt.Errorf("%w: no password key encryptor (a certificate-only file?)", ErrUnsupported)
+	input, err := decrypt(blockVerifierInput, encInput, "verifier input")
+	if err != nil {
+		return nil, err
 	}
+	hashValue, err := decrypt(blockVerifierHash, encHash, "verifier hash")
+	if err != nil {
+		return nil, err
+	}
+	hh := h()
+	hh.Write(input[:min(len(input), max(ek.SaltSize, 0))])
+	want := hh.Sum(nil)
+	if len(hashValue) < len(want) || subtle.ConstantTimeCompare(hashValue[:len(want)], want) != 1 {
+		return nil, ErrPassword
+	}
+	key, err := decrypt(blockKeyValue, encKey, "key")
+	if err != nil {
+		return nil, err
+	}
+	if len(key) < kd.KeyBits/8 {
+		return nil, fmt.Errorf("%w: a %d-byte key", ErrMalformed, len(key))
+	}
+	key = key[:kd.KeyBits/8]
 	block, err := aes.NewCipher(key)
 	if err != nil {
 		return nil, err
