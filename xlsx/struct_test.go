@@ -459,18 +459,26 @@ func TestStructEmbeddedPointer(t *testing.T) {
 	}
 }
 
+// mixedFields are BenchmarkWriteRow's ten mixed cells as a struct.
+type mixedFields struct {
+	ID, Seq    int64
+	Ratio, Pct float64
+	Name, City string
+	Flag       bool
+	At         time.Time
+	Day        time.Time `xlsx:",date"`
+	N          uint32
+}
+
+// mixedStruct is mixedRow's i-th row as a struct.
+func mixedStruct(i int, names []string, base time.Time) mixedFields {
+	return mixedFields{ID: int64(i), Seq: int64(i * 7 % 100000), Ratio: float64(i)*1.25 + 0.5, Pct: float64(i%10000) / 100,
+		Name: names[i%1000], City: names[(i*7)%1000], Flag: i%2 == 0, At: base.Add(time.Duration(i) * time.Second), Day: base, N: uint32(i)}
+}
+
 // BenchmarkStructWriter writes BenchmarkWriteRow's ten mixed cells from
 // a struct, for comparison with building the cells by hand.
 func BenchmarkStructWriter(b *testing.B) {
-	type mixed struct {
-		ID, Seq    int64
-		Ratio, Pct float64
-		Name, City string
-		Flag       bool
-		At         time.Time
-		Day        time.Time `xlsx:",date"`
-		N          uint32
-	}
 	w, err := xlsx.NewWriter(io.Discard, xlsx.Options{Workers: 1})
 	if err != nil {
 		b.Fatal(err)
@@ -479,7 +487,7 @@ func BenchmarkStructWriter(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sw, err := xlsx.NewStructWriter[mixed](sh, xlsx.StructOptions{})
+	sw, err := xlsx.NewStructWriter[mixedFields](sh, xlsx.StructOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -491,12 +499,11 @@ func BenchmarkStructWriter(b *testing.B) {
 			if sh, err = w.AddSheet(fmt.Sprintf("Bench%d", i), xlsx.SheetOptions{}); err != nil {
 				b.Fatal(err)
 			}
-			if sw, err = xlsx.NewStructWriter[mixed](sh, xlsx.StructOptions{}); err != nil {
+			if sw, err = xlsx.NewStructWriter[mixedFields](sh, xlsx.StructOptions{}); err != nil {
 				b.Fatal(err)
 			}
 		}
-		v := mixed{ID: int64(i), Seq: int64(i * 7 % 100000), Ratio: float64(i)*1.25 + 0.5, Pct: float64(i%10000) / 100,
-			Name: names[i%1000], City: names[(i*7)%1000], Flag: i%2 == 0, At: base.Add(time.Duration(i) * time.Second), Day: base, N: uint32(i)}
+		v := mixedStruct(i, names, base)
 		if err := sw.Write(v); err != nil {
 			b.Fatal(err)
 		}
@@ -511,20 +518,10 @@ func BenchmarkStructWriter(b *testing.B) {
 // BenchmarkStructReader decodes rows of the same ten fields; the two
 // strings are the allocations a row must make.
 func BenchmarkStructReader(b *testing.B) {
-	type mixed struct {
-		ID, Seq    int64
-		Ratio, Pct float64
-		Name, City string
-		Flag       bool
-		At         time.Time
-		Day        time.Time `xlsx:",date"`
-		N          uint32
-	}
 	names, base := mixedVocabulary()
-	values := make([]mixed, 100000)
+	values := make([]mixedFields, 100000)
 	for i := range values {
-		values[i] = mixed{ID: int64(i), Seq: int64(i * 7 % 100000), Ratio: float64(i)*1.25 + 0.5, Pct: float64(i%10000) / 100,
-			Name: names[i%1000], City: names[(i*7)%1000], Flag: i%2 == 0, At: base.Add(time.Duration(i) * time.Second), Day: base, N: uint32(i)}
+		values[i] = mixedStruct(i, names, base)
 	}
 	book := writeStructs(b, values, xlsx.StructOptions{})
 	b.ReportAllocs()
@@ -534,11 +531,11 @@ func BenchmarkStructReader(b *testing.B) {
 			b.Fatal(err)
 		}
 		rows, _ := wb.Rows(context.Background(), 0)
-		sr, err := xlsx.NewStructReader[mixed](rows, xlsx.StructOptions{Strict: true})
+		sr, err := xlsx.NewStructReader[mixedFields](rows, xlsx.StructOptions{Strict: true})
 		if err != nil {
 			b.Fatal(err)
 		}
-		var v mixed
+		var v mixedFields
 		n := 0
 		for {
 			if err := sr.Decode(&v); err == io.EOF {
