@@ -56,6 +56,8 @@ type Package struct {
 	ivHash   func() hash.Hash
 	ivSalt   []byte
 	blockLen int
+	ivh      hash.Hash // ivHash's state, reused
+	ivSum    []byte
 
 	scheme string // for people: "Agile (AES-256, SHA512)"
 
@@ -336,11 +338,18 @@ func openAgile(descriptor []byte, enc io.ReaderAt, encSize, plain int64, passwor
 }
 
 // iv is the IV of blockKey (a segment number or an integrity block key).
+//
+// One hash serves every segment, as segments are decrypted one at a time
+// (under p.mu); the IV is valid until the next call.
 func (p *Package) iv(blockKey []byte) []byte {
-	h := p.ivHash()
-	h.Write(p.ivSalt)
-	h.Write(blockKey)
-	return fit(h.Sum(nil), p.blockLen, 0x36)
+	if p.ivh == nil {
+		p.ivh = p.ivHash()
+	}
+	p.ivh.Reset()
+	p.ivh.Write(p.ivSalt)
+	p.ivh.Write(blockKey)
+	p.ivSum = p.ivh.Sum(p.ivSum[:0])
+	return fit(p.ivSum, p.blockLen, 0x36)
 }
 
 // checkIntegrity computes the HMAC of the whole EncryptedPackage stream,

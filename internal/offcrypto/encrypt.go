@@ -22,6 +22,8 @@ type Encryptor struct {
 	keySalt []byte // keyData's salt: the segments' IVs come from it
 	hmacKey []byte
 	mac     hash.Hash
+	ivh     hash.Hash // the segments' IV hash, reused
+	ivSum   []byte
 
 	passwordSalt                 []byte
 	encVerifierInput, encVerHash []byte
@@ -39,7 +41,7 @@ func NewEncryptor(password string) (*Encryptor, error) {
 		rand.Read(b)
 		return b
 	}
-	e := &Encryptor{key: random(32), keySalt: random(16), passwordSalt: random(16), hmacKey: random(64), spinCount: SpinCount}
+	e := &Encryptor{key: random(32), keySalt: random(16), passwordSalt: random(16), hmacKey: random(64), spinCount: SpinCount, ivh: sha512.New()}
 	var err error
 	if e.block, err = aes.NewCipher(e.key); err != nil {
 		return nil, err
@@ -81,11 +83,14 @@ func cbcEncrypt(key, iv, src []byte) ([]byte, error) {
 
 // segmentIV is segment i's IV: SHA-512 of the key salt and i, cut to a
 // block.
+//
+// One hash serves every segment; the IV is valid until the next call.
 func (e *Encryptor) segmentIV(blockKey []byte) []byte {
-	h := sha512.New()
-	h.Write(e.keySalt)
-	h.Write(blockKey)
-	return h.Sum(nil)[:aes.BlockSize]
+	e.ivh.Reset()
+	e.ivh.Write(e.keySalt)
+	e.ivh.Write(blockKey)
+	e.ivSum = e.ivh.Sum(e.ivSum[:0])
+	return e.ivSum[:aes.BlockSize]
 }
 
 // SegmentSize is the unit the package is encrypted in.
