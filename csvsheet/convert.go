@@ -1,9 +1,7 @@
 package csvsheet
 
 import (
-	"bufio"
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +15,10 @@ import (
 type Options struct {
 	// Comma separates fields: ',' when zero, '\t' for TSV.
 	Comma rune
+	// Encoding names the text's character set as the WHATWG Encoding
+	// Standard does ("windows-1252", "latin1", "utf-16le", "shift_jis"...);
+	// empty means UTF-8. A byte-order mark, when present, wins.
+	Encoding string
 	// NoInfer keeps every field as text.
 	NoInfer bool
 	// NoHeader treats the first row as data rather than a header.
@@ -45,17 +47,10 @@ const progressEvery = 8192
 // Errors name the line of the input.
 func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (Stats, error) {
 	var st Stats
-	br := bufio.NewReaderSize(r, 1<<16)
-	if bom, err := br.Peek(3); err == nil && string(bom) == "\xEF\xBB\xBF" {
-		br.Discard(3)
+	cr, err := newReader(r, opts)
+	if err != nil {
+		return st, err
 	}
-	cr := csv.NewReader(br)
-	cr.Comma = opts.Comma
-	if cr.Comma == 0 {
-		cr.Comma = ','
-	}
-	cr.FieldsPerRecord = -1 // real files have ragged rows
-	cr.ReuseRecord = true
 	perSheet := opts.RowsPerSheet
 	if perSheet <= 0 || perSheet > xlsx.MaxRows {
 		perSheet = xlsx.MaxRows

@@ -64,3 +64,25 @@ func ExampleWriteWith() {
 	// customer,comment,score
 	// Ann,"'=HYPERLINK(""http://evil.example"",""click"")",-1
 }
+
+// A Table hands delimited text to code that reads rows of typed cells,
+// such as sqlsheet.ImportFrom, which loads it into a database table.
+func ExampleTable() {
+	in := "sku;qty;price\n007;3;9,90\n012;10;0.5\n"
+	table := csvsheet.NewTable(strings.NewReader(in), csvsheet.Options{Comma: ';'})
+	err := table.EachRow(context.Background(), func(row xlsx.Row) error {
+		var cells []string
+		for _, c := range row.Cells {
+			cells = append(cells, c.Type().String()+":"+c.String())
+		}
+		fmt.Println(row.Num, strings.Join(cells, " "))
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// 1 string:sku string:qty string:price
+	// 2 string:007 number:3 string:9,90
+	// 3 string:012 number:10 number:0.5
+}

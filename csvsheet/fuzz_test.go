@@ -1,12 +1,16 @@
 package csvsheet_test
 
 import (
+	"context"
+	"encoding/csv"
+	"io"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sheetstream/sheetstream/csvsheet"
+	"github.com/sheetstream/sheetstream/xlsx"
 )
 
 // FuzzInfer checks that inference never panics and never changes what a
@@ -64,4 +68,47 @@ func digits(s string) string {
 		s = s[:i]
 	}
 	return strings.TrimRight(strings.TrimLeft(strings.ReplaceAll(strings.TrimLeft(s, "+-"), ".", ""), "0"), "0")
+}
+
+// FuzzTable: a Table reads any text without panicking, and what it reads
+// is what encoding/csv reads, typed by Infer: the same records, numbered
+// from 1, and each non-empty field as its cell in its column.
+func FuzzTable(f *testing.F) {
+	for _, s := range []string{"a,b\n1,2\n", "\ufeffx\n\"q,\"\"\"\n", "a,,c\n,,\n", "1\n\n2\n", "\"open\n", "a\r\nb\r\n", "\xff,1\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		want := csv.NewReader(strings.NewReader(strings.TrimPrefix(text, "\ufeff")))
+		want.FieldsPerRecord = -1
+		n := 0
+		err := csvsheet.NewTable(strings.NewReader(text), csvsheet.Options{}).EachRow(context.Background(), func(row xlsx.Row) error {
+			record, err := want.Read()
+			if n++; err != nil || row.Num != n {
+				t.Fatalf("row %d (%d): encoding/csv says %v", row.Num, n, err)
+			}
+			i := 0
+			for col, field := range record {
+				if field == "" {
+					continue
+				}
+				c := row.Cells[i]
+				if i++; c.Col() != col+1 {
+					t.Fatalf("row %d: field %d in column %d", n, col+1, c.Col())
+				}
+				inferred := xlsx.ValueOf(col+1, csvsheet.Infer(field))
+				if c.Type() != inferred.Type() || c.String() != inferred.String() {
+					t.Fatalf("row %d, field %d: %v %q, Infer %v %q", n, col+1, c.Type(), c.String(), inferred.Type(), inferred.String())
+				}
+			}
+			if i != len(row.Cells) {
+				t.Fatalf("row %d: %d cells for %d non-empty fields", n, len(row.Cells), i)
+			}
+			return nil
+		})
+		if err == nil {
+			if _, end := want.Read(); end != io.EOF {
+				t.Fatalf("the table ended at row %d; encoding/csv reads on: %v", n, end)
+			}
+		}
+	})
 }

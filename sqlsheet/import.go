@@ -109,7 +109,7 @@ var ErrBadCell = errors.New("value does not fit the column")
 // the table's name.
 type ImportError struct {
 	Table  string
-	Sheet  string
+	Sheet  string // empty for a source that is not a sheet (delimited text)
 	Row    int    // 1-based, in the sheet
 	Col    int    // 1-based, in the sheet
 	Column string // the table's column, if the cell has one
@@ -118,6 +118,9 @@ type ImportError struct {
 
 func (e *ImportError) Error() string {
 	msg := fmt.Sprintf("sqlsheet: import into %s: sheet %q, cell %s", e.Table, e.Sheet, xlsx.CellName(e.Row, e.Col))
+	if e.Sheet == "" {
+		msg = fmt.Sprintf("sqlsheet: import into %s: row %d, field %d", e.Table, e.Row, e.Col)
+	}
 	if e.Column != "" {
 		msg += fmt.Sprintf(" (column %q)", e.Column)
 	}
@@ -126,18 +129,67 @@ func (e *ImportError) Error() string {
 
 func (e *ImportError) Unwrap() error { return e.Err }
 
-// Import loads one sheet of a workbook into a table, all or nothing: the
-// rows go in one transaction (PostgreSQL's COPY through pgx, batched
-// multi-row INSERTs for SQLite and MySQL), and a bad cell stops the import
-// with an error naming sheet, row and column, leaving the database as it
-// was. Column types are inferred from the cells (a first pass over the
-// sheet) or, with Append, taken from the table.
+// Import loads one sheet of a workbook into a table: ImportFrom with
+// SheetSource(wb, sheet).
 func Import(ctx context.Context, db *sql.DB, wb *xlsx.Workbook, sheet int, opts ImportOptions) (ImportStats, error) {
+	return ImportFrom(ctx, db, SheetSource(wb, sheet), opts)
+}
+
+// Source is the rows ImportFrom loads: a sheet of a workbook
+// (SheetSource) or delimited text (csvsheet.NewTable).
+type Source interface {
+	// EachRow calls fn with every row, in order from the first, until the
+	// rows end or fn returns an error, which EachRow returns. A row's
+	// cells are valid only during the call. ImportFrom reads the rows
+	// twice: for the column types, then to load them.
+	EachRow(ctx context.Context, fn func(xlsx.Row) error) error
+	// SheetName names the sheet in errors; empty for a source that is not
+	// a sheet, whose errors then name row and field.
+	SheetName() string
+}
+
+// SheetSource is the sheet of wb at index as a Source.
+func SheetSource(wb *xlsx.Workbook, index int) Source { return sheetSource{wb, index} }
+
+type sheetSource struct {
+	wb    *xlsx.Workbook
+	index int
+}
+
+func (s sheetSource) SheetName() string { return s.wb.Sheets()[s.index].Name }
+
+func (s sheetSource) EachRow(ctx context.Context, fn func(xlsx.Row) error) error {
+	rows, err := s.wb.Rows(ctx, s.index)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows.Row()); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// ImportFrom loads a table's rows into a database table, all or nothing:
+// the rows go in one transaction (PostgreSQL's COPY through pgx, batched
+// multi-row INSERTs for SQLite and MySQL), and a bad cell stops the
+// import with an error naming sheet, row and column, leaving the database
+// as it was. Column types are inferred from the cells (a first pass over
+// the rows) or, with Append, taken from the table.
+//
+// Errors: *ImportError for a cell the column cannot hold; the source's
+// own errors (*xlsx.ReadError, the CSV reader's, naming the line); the
+// database's errors, wrapped with the table's name; errors for options
+// that do not fit the rows (no header row found, a --columns or --type
+// name the header lacks, an empty sheet).
+func ImportFrom(ctx context.Context, db *sql.DB, src Source, opts ImportOptions) (ImportStats, error) {
 	if opts.Table == "" {
 		return ImportStats{}, errors.New("sqlsheet: no table name")
 	}
 	engine := EngineOf(db)
-	imp := &importer{db: db, wb: wb, sheet: sheet, opts: opts, engine: engine}
+	imp := &importer{db: db, src: src, opts: opts, engine: engine}
 	if err := imp.columns(ctx); err != nil {
 		return ImportStats{}, err
 	}
@@ -155,8 +207,7 @@ func Import(ctx context.Context, db *sql.DB, wb *xlsx.Workbook, sheet int, opts 
 
 type importer struct {
 	db     *sql.DB
-	wb     *xlsx.Workbook
-	sheet  int
+	src    Source
 	opts   ImportOptions
 	engine Engine
 	cols   []ImportColumn
@@ -273,7 +324,10 @@ func (imp *importer) columns(ctx context.Context) error {
 		imp.cols = append(imp.cols, ImportColumn{Name: name, Type: t})
 	}
 	if len(imp.cols) == 0 {
-		return fmt.Errorf("sqlsheet: sheet %q is empty: no columns to import", imp.wb.Sheets()[imp.sheet].Name)
+		if name := imp.src.SheetName(); name != "" {
+			return fmt.Errorf("sqlsheet: sheet %q is empty: no columns to import", name)
+		}
+		return errors.New("sqlsheet: no columns to import: the text is empty")
 	}
 	for name := range imp.opts.Types {
 		if !overridden[strings.ToLower(strings.TrimSpace(name))] {

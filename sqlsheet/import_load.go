@@ -19,7 +19,7 @@ import (
 // and calls fn; conversion errors name the cell.
 func (imp *importer) eachRow(ctx context.Context, fn func(vals []any) error) error {
 	vals := make([]any, len(imp.cols))
-	sheet := imp.wb.Sheets()[imp.sheet].Name
+	sheet := imp.src.SheetName()
 	return imp.walk(ctx, func(r tableRow, isHeader bool) (bool, error) {
 		if isHeader {
 			return false, nil

@@ -133,11 +133,6 @@ func (imp *importer) walk(ctx context.Context, fn func(r tableRow, header bool) 
 // walkRows is walk, ending at an empty row only with stopAtEmpty: the
 // header search looks past the blank rows under a title.
 func (imp *importer) walkRows(ctx context.Context, stopAtEmpty bool, fn func(r tableRow, header bool) (stop bool, err error)) error {
-	rows, err := imp.wb.Rows(ctx, imp.sheet)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
 	rng := imp.opts.Range
 	start := max(rng.FirstRow, 1)
 	headerNum := 0 // the header's row number, once known; 0: none
@@ -148,13 +143,12 @@ func (imp *importer) walkRows(ctx context.Context, stopAtEmpty bool, fn func(r t
 	firstIsHeader := imp.headerRow == 0 && !imp.opts.NoHeader && imp.opts.HeaderRow != HeaderAuto
 	prev := 0 // the last row handed to fn
 	var buf []xlsx.Value
-	for rows.Next() {
-		row := rows.Row()
+	err := imp.src.EachRow(ctx, func(row xlsx.Row) error {
 		if row.Num < start {
-			continue
+			return nil
 		}
 		if rng.LastRow > 0 && row.Num > rng.LastRow {
-			break
+			return errWalkDone
 		}
 		cells := imp.inRange(row, &buf)
 		if firstIsHeader && headerNum == 0 && !blankRow(cells) {
@@ -163,23 +157,33 @@ func (imp *importer) walkRows(ctx context.Context, stopAtEmpty bool, fn func(r t
 		isHeader := row.Num == headerNum
 		switch {
 		case headerNum > 0 && row.Num < headerNum:
-			continue // above the header: titles and notes
+			return nil // above the header: titles and notes
 		case !isHeader && blankRow(cells):
 			if stopAtEmpty && prev > 0 {
-				return rows.Err()
+				return errWalkDone
 			}
-			continue
+			return nil
 		case !isHeader && stopAtEmpty && prev > 0 && row.Num > prev+1:
-			return rows.Err() // rows in between were empty
+			return errWalkDone // rows in between were empty
 		}
 		stop, err := fn(tableRow{num: row.Num, cells: cells}, isHeader)
-		if err != nil || stop {
+		if err != nil {
 			return err
 		}
+		if stop {
+			return errWalkDone
+		}
 		prev = row.Num
+		return nil
+	})
+	if err == errWalkDone {
+		return nil
 	}
-	return rows.Err()
+	return err
 }
+
+// errWalkDone ends a walk early, without an error.
+var errWalkDone = errors.New("walk done")
 
 // findHeader is HeaderAuto's search: it sets imp.headerRow (1-based in
 // the range) to the first row whose non-empty cells are all text and

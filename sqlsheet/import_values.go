@@ -84,7 +84,7 @@ func (imp *importer) value(c *xlsx.Value, t ColumnType) (any, error) {
 		return nil, nil
 	}
 	bad := func() (any, error) {
-		return nil, fmt.Errorf("%w: %s %q into a %s column", ErrBadCell, c.Type(), c.String(), t)
+		return nil, fmt.Errorf("%w: %s %q into a column of type %s", ErrBadCell, c.Type(), c.String(), t)
 	}
 	switch t {
 	case ColumnText:

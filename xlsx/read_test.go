@@ -404,3 +404,45 @@ func TestStyleIndexUnsigned(t *testing.T) {
 		t.Errorf("styles %d, %d", cells[0].Style(), cells[1].Style())
 	}
 }
+
+// TestValueOf: a cell made a Value directly reads as the same cell
+// written and read back (type, number, text, time, formula), except that
+// a link is its text alone.
+func TestValueOf(t *testing.T) {
+	when := time.Date(2024, 2, 29, 13, 45, 30, 250e6, time.UTC)
+	cells := []Cell{
+		String("plain"), Int(-42), Uint(1 << 60), Float(0.1), Float32(0.5), Decimal("1.50"), Float(0.14285714285714285),
+		Bool(true), Bool(false), Time(when), Date(when), TimeOfDay(when), Duration(36 * time.Hour),
+		Error(ErrorNA), Formula("1+1").WithValue(Int(2)), Formula(`"a"&"b"`).WithValue(String("ab")),
+		Rich([]RichRun{{Text: "bold "}, {Text: "run", Font: Font{Bold: true}}}),
+	}
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Options{})
+	s, _ := w.AddSheet("Values", SheetOptions{})
+	if err := s.WriteRow(cells); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wb, err := NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := wb.Rows(context.Background(), 0)
+	defer rows.Close()
+	if !rows.Next() {
+		t.Fatal(rows.Err())
+	}
+	read := rows.Row().Cells
+	for i, c := range cells {
+		got, want := ValueOf(i+1, c), read[i]
+		if got.Col() != want.Col() || got.Type() != want.Type() || got.Float() != want.Float() || got.String() != want.String() ||
+			got.TimeOfDay() != want.TimeOfDay() || got.Elapsed() != want.Elapsed() || !bytes.Equal(got.Formula(), want.Formula()) {
+			t.Errorf("%s: ValueOf %v %v %q, read %v %v %q", CellName(1, i+1), got.Type(), got.Float(), got.String(), want.Type(), want.Float(), want.String())
+		}
+	}
+	if v := ValueOf(1, Date(time.Date(1850, 1, 2, 0, 0, 0, 0, time.UTC))); v.Type() != TypeString || v.String() != "1850-01-02T00:00:00" {
+		t.Errorf("a date before 1900: %v %q", v.Type(), v.String())
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"time"
+	"unsafe"
 )
 
 // CellType is the type of a cell as read.
@@ -217,3 +218,58 @@ type Row struct {
 	Num   int
 	Cells []Value
 }
+
+// ValueOf is the Value a reader would give for cell c in column col
+// (1-based). Sources of typed cells that are not worksheets, such as
+// delimited text, hand their rows to code written for Rows through it.
+// The Value refers to c's text without copying. A date outside Excel's
+// calendar (before 1900) stays a date in ISO 8601 text; a formula gives
+// its cached value.
+func ValueOf(col int, c Cell) Value {
+	v := Value{col: int32(col)}
+	k := c.kind
+	if k == kindFormula {
+		v.formula = stringBytes(c.formula())
+		k = c.cached
+		c.s = c.cachedText()
+	}
+	switch k {
+	case kindInt:
+		v.typ, v.num = TypeNumber, float64(c.i)
+	case kindUint:
+		v.typ, v.num = TypeNumber, float64(c.uint())
+	case kindFloat, kindFloat32:
+		v.typ, v.num = TypeNumber, c.num
+	case kindDecimal:
+		v.typ, v.text = TypeNumber, stringBytes(c.decimal())
+		v.num, _ = strconv.ParseFloat(c.decimal(), 64)
+	case kindString:
+		v.typ, v.text = TypeString, stringBytes(c.text())
+	case kindBool:
+		v.typ, v.num = TypeBool, float64(c.i)
+	case kindDateTime, kindDate:
+		serial, ok := excelSerial(c.t, false)
+		if !ok {
+			v.typ, v.text = TypeString, []byte(c.t.Format("2006-01-02T15:04:05.999999999"))
+			break
+		}
+		if k == kindDate {
+			serial = math.Floor(serial) // the day alone, as the writer stores it
+		}
+		v.typ, v.class, v.num = TypeDate, fmtDate, serial
+	case kindTimeOfDay:
+		v.typ, v.class, v.num = TypeDate, fmtTime, timeFraction(c.t)
+	case kindDuration:
+		v.typ, v.class, v.num = TypeNumber, fmtDuration, c.duration().Hours()/24
+	case kindError:
+		v.typ, v.text = TypeError, stringBytes(string(c.errorCode()))
+	case kindRich:
+		for _, r := range c.runs {
+			v.text = append(v.text, r.Text...)
+		}
+		v.typ = TypeString
+	}
+	return v
+}
+
+func stringBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }

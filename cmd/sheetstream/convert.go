@@ -19,6 +19,7 @@ func convertCmd() *cobra.Command {
 		noInfer, noHeader bool
 		escape            bool
 		sheet, delimiter  string
+		encoding          string
 		pw                password
 	)
 	cmd := &cobra.Command{
@@ -47,19 +48,9 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 			if !strings.EqualFold(filepath.Ext(out), ".xlsx") && out != "-" {
 				return fmt.Errorf("%s: only .xlsx output is supported", out)
 			}
-			comma := ','
-			switch {
-			case delimiter != "":
-				r := []rune(delimiter)
-				if delimiter == `\t` || delimiter == "tab" {
-					r = []rune{'\t'}
-				}
-				if len(r) != 1 {
-					return fmt.Errorf("--delimiter must be one character")
-				}
-				comma = r[0]
-			case strings.EqualFold(filepath.Ext(in), ".tsv") || strings.EqualFold(filepath.Ext(in), ".tab"):
-				comma = '\t'
+			comma, err := delimiterOf(in, delimiter)
+			if err != nil {
+				return err
 			}
 			var src io.Reader = stdin
 			var size int64
@@ -83,7 +74,7 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 			err = writeWorkbook(out, xlsx.Options{Password: secret}, func(w *xlsx.Writer) error {
 				var err error
 				st, err = csvsheet.Convert(cmd.Context(), countingReader(src, bar), w, csvsheet.Options{
-					Comma: comma, NoInfer: noInfer, NoHeader: noHeader, Sheet: sheet,
+					Comma: comma, Encoding: encoding, NoInfer: noInfer, NoHeader: noHeader, Sheet: sheet,
 				})
 				return err
 			})
@@ -103,9 +94,31 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 	cmd.Flags().BoolVar(&noHeader, "no-header", false, "the first row is data, not a header")
 	cmd.Flags().StringVar(&sheet, "sheet", "Sheet1", "sheet name")
 	cmd.Flags().StringVar(&delimiter, "delimiter", "", `field delimiter (default from the extension; "tab" or \t for tabs)`)
+	cmd.Flags().StringVar(&encoding, "encoding", "", encodingHelp)
 	cmd.Flags().BoolVar(&escape, "escape-formulas", false, escapeFormulasHelp)
 	pw.writeFlags(cmd) // to XLSX: encrypt with it; from an encrypted workbook: open with it
 	return cmd
+}
+
+const encodingHelp = `the text's character set, such as windows-1252, latin1, utf-16le or shift_jis (default UTF-8; a byte-order mark wins)`
+
+// delimiterOf is the field delimiter --delimiter gives, or else the one
+// the input's extension implies: tabs for .tsv and .tab, commas for the
+// rest.
+func delimiterOf(in, delimiter string) (rune, error) {
+	switch {
+	case delimiter == `\t` || delimiter == "tab":
+		return '\t', nil
+	case delimiter != "":
+		r := []rune(delimiter)
+		if len(r) != 1 {
+			return 0, fmt.Errorf("--delimiter must be one character")
+		}
+		return r[0], nil
+	case strings.EqualFold(filepath.Ext(in), ".tsv") || strings.EqualFold(filepath.Ext(in), ".tab"):
+		return '\t', nil
+	}
+	return ',', nil
 }
 
 func isWorkbook(path string) bool {

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/sheetstream/sheetstream/csvsheet"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -21,11 +25,17 @@ func importCmd() *cobra.Command {
 		rangeText, headerRow      string
 		columns, types            []string
 		allText                   bool
+		format, delimiter         string
+		encoding                  string
 	)
 	cmd := &cobra.Command{
-		Use:   "import FILE.xlsx|- --db URL --table T",
-		Short: "Load a sheet into a database table, all or nothing",
-		Long: `Load a sheet (the first, or --sheet NAME|INDEX) into a table.
+		Use:   "import FILE.xlsx|FILE.csv|FILE.tsv|- --db URL --table T",
+		Short: "Load a sheet or CSV file into a database table, all or nothing",
+		Long: `Load a sheet (the first, or --sheet NAME|INDEX) or a CSV or TSV file into
+a table. The format comes from the file's extension, or --format; "-"
+reads standard input (a workbook if it is one, else CSV). Text is UTF-8,
+with or without a byte-order mark, unless --encoding names another; its
+types are inferred as "convert" infers them, and its rows are its records.
 
 --create (the default) makes a new table with column types inferred from
 the cells: integer, float, boolean, date, timestamp, time or text. --append
@@ -54,15 +64,11 @@ loads only the named columns.`,
 			case replace:
 				mode = sqlsheet.Replace
 			}
-			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{}, os.Stdin, &pw)
+			src, closeSrc, err := importSource(args[0], format, sheet, &pw, csvsheet.Options{Encoding: encoding, NoInfer: allText}, delimiter)
 			if err != nil {
 				return err
 			}
-			defer closeWB()
-			sheets, err := pickSheets(wb, sheet, false)
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
-			}
+			defer closeSrc()
 			db, err := sqlsheet.Open(dbURL)
 			if err != nil {
 				return err
@@ -103,7 +109,7 @@ loads only the named columns.`,
 			if bar != nil {
 				opts.Progress = func(rows int64) { bar.Set64(rows) }
 			}
-			st, err := sqlsheet.Import(cmd.Context(), db, wb, sheets[0].Index, opts)
+			st, err := sqlsheet.ImportFrom(cmd.Context(), db, src, opts)
 			if bar != nil {
 				bar.Finish()
 			}
@@ -117,7 +123,14 @@ loads only the named columns.`,
 			if opts.HeaderRow == sqlsheet.HeaderAuto {
 				fmt.Fprintf(os.Stderr, "header: row %d\n", st.HeaderRow)
 			}
-			fmt.Fprintf(os.Stderr, "imported %d rows from sheet %q into %s (%s)\n", st.Rows, sheets[0].Name, table, strings.Join(cols, ", "))
+			from := args[0]
+			if from == "-" {
+				from = "standard input"
+			}
+			if name := src.SheetName(); name != "" {
+				from = fmt.Sprintf("sheet %q", name)
+			}
+			fmt.Fprintf(os.Stderr, "imported %d rows from %s into %s (%s)\n", st.Rows, from, table, strings.Join(cols, ", "))
 			if st.ErrorCells > 0 {
 				fmt.Fprintf(os.Stderr, "note: %d error values (#N/A...) loaded as NULL\n", st.ErrorCells)
 			}
@@ -137,8 +150,70 @@ loads only the named columns.`,
 	cmd.Flags().StringSliceVar(&columns, "columns", nil, "load only these columns, by header name (comma-separated)")
 	cmd.Flags().StringArrayVar(&types, "type", nil, "NAME=TYPE: create column NAME as text, integer, float, boolean, date, timestamp or time instead of the inferred type; repeatable")
 	cmd.Flags().BoolVar(&allText, "all-text", false, "create every column as text")
+	cmd.Flags().StringVar(&format, "format", "", "the input's format: xlsx, csv or tsv (default: from the extension; standard input is sniffed)")
+	cmd.Flags().StringVar(&delimiter, "delimiter", "", `CSV field delimiter (default from the extension; "tab" or \t for tabs)`)
+	cmd.Flags().StringVar(&encoding, "encoding", "", encodingHelp)
 	pw.readFlags(cmd)
 	return cmd
+}
+
+// importSource opens what import reads: a sheet of a workbook, or
+// delimited text. Text from standard input is spooled to a temporary
+// file, since the import reads it twice (types, then rows); the file is
+// unlinked at once. The caller calls closeSrc when done.
+func importSource(path, format, sheet string, pw *password, text csvsheet.Options, delimiter string) (src sqlsheet.Source, closeSrc func() error, err error) {
+	stdin := bufio.NewReaderSize(os.Stdin, 64<<10)
+	switch strings.ToLower(format) {
+	case "":
+		ext := strings.ToLower(filepath.Ext(path))
+		if isWorkbook(path) || path == "-" && stdinIsWorkbook(stdin) {
+			format = "xlsx"
+		} else if ext == ".tsv" || ext == ".tab" {
+			format = "tsv"
+		} else if ext == ".csv" || ext == ".txt" || path == "-" {
+			format = "csv"
+		} else {
+			return nil, nil, fmt.Errorf("%s: give --format: the extension names no format (xlsx, csv, tsv)", path)
+		}
+	case "xlsx", "xlsm", "csv", "tsv":
+	default:
+		return nil, nil, fmt.Errorf("--format %q: xlsx, csv or tsv", format)
+	}
+	if format == "xlsx" || format == "xlsm" {
+		wb, closeWB, err := openWorkbook(path, xlsx.ReadOptions{}, stdin, pw)
+		if err != nil {
+			return nil, nil, err
+		}
+		sheets, err := pickSheets(wb, sheet, false)
+		if err != nil {
+			closeWB()
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return sqlsheet.SheetSource(wb, sheets[0].Index), closeWB, nil
+	}
+	if sheet != "" {
+		return nil, nil, fmt.Errorf("%s: --sheet is for workbooks; delimited text has one table", path)
+	}
+	if format == "tsv" && delimiter == "" {
+		delimiter = "tab"
+	}
+	if text.Comma, err = delimiterOf(path, delimiter); err != nil {
+		return nil, nil, err
+	}
+	var f *os.File
+	if path == "-" {
+		if f, err = os.CreateTemp("", "sheetstream-stdin-*.csv"); err != nil {
+			return nil, nil, err
+		}
+		os.Remove(f.Name())
+		if _, err := io.Copy(f, stdin); err != nil {
+			f.Close()
+			return nil, nil, fmt.Errorf("standard input: %w", err)
+		}
+	} else if f, err = os.Open(path); err != nil {
+		return nil, nil, err
+	}
+	return csvsheet.NewTable(f, text), f.Close, nil
 }
 
 func btoi(b bool) int {

@@ -55,3 +55,44 @@ func TestImportMessySheet(t *testing.T) {
 		t.Errorf("bad range: %v\n%s", err, out)
 	}
 }
+
+// TestImportText loads CSV and TSV files and standard input (sniffed, and
+// named with --format), and refuses --sheet and unknown formats.
+func TestImportText(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	db := "sqlite:" + filepath.Join(dir, "t.db")
+	csvPath, tsvPath := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.tsv")
+	os.WriteFile(csvPath, []byte("\ufeffid,name\n1,Ana\n2,\"Bo, Jr\"\n"), 0o600)
+	os.WriteFile(tsvPath, []byte("id\tname\n1\tAna\n"), 0o600)
+	run := func(stdin string, args ...string) (string, error) {
+		cmd := exec.Command(bin, append([]string{"import", "--db", db}, args...)...)
+		cmd.Stdin = strings.NewReader(stdin)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	for _, c := range []struct {
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"", []string{csvPath, "--table", "c"}, "imported 2 rows from " + csvPath + " into c (id integer, name text)"},
+		{"", []string{tsvPath, "--table", "t"}, "imported 1 rows from " + tsvPath + " into t (id integer, name text)"},
+		{"x,y\n1,2.5\n", []string{"-", "--table", "s"}, "imported 1 rows from standard input into s (x integer, y float)"},
+		{"x;y\n1;a\n", []string{"-", "--table", "d", "--format", "csv", "--delimiter", ";"}, "(x integer, y text)"},
+		{"x\ty\n1\ta\n", []string{"-", "--table", "f", "--format", "tsv"}, "(x integer, y text)"},
+	} {
+		if out, err := run(c.stdin, c.args...); err != nil || !strings.Contains(out, c.want) {
+			t.Errorf("%v: %v\n%s", c.args, err, out)
+		}
+	}
+	for _, args := range [][]string{
+		{csvPath, "--table", "x", "--sheet", "2"},
+		{filepath.Join(dir, "a.dat"), "--table", "x"},
+		{csvPath, "--table", "x", "--format", "ods"},
+	} {
+		if out, err := run("", args...); err == nil {
+			t.Errorf("%v: accepted\n%s", args, out)
+		}
+	}
+}
