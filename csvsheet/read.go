@@ -3,8 +3,8 @@ package csvsheet
 import (
 	"bufio"
 	"context"
-	"errors"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"unicode/utf8"
