@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -23,6 +24,11 @@ const (
 	// Replace swaps the table for a new one holding the sheet, only once
 	// every row is in: a failed import leaves the old table as it was.
 	Replace
+	// Merge matches rows to an existing table's on Key: rows with a new
+	// key are inserted, rows whose other values differ are updated, the
+	// rest left alone. A key that repeats in the source is an error naming
+	// both rows.
+	Merge
 )
 
 // ImportOptions configure Import.
@@ -49,6 +55,22 @@ type ImportOptions struct {
 	Types map[string]ColumnType
 	// AllText makes every new column text, as the sheet shows it.
 	AllText bool
+	// Key is the columns that identify a row, for Merge (by header,
+	// ignoring case). Every row must have them.
+	Key []string
+	// DryRun reads and checks every row against the target (types,
+	// keys) and fills ImportStats with what the import would do, then
+	// rolls everything back: the database is left as it was.
+	DryRun bool
+	// MaxErrors, above 0, lets the import skip up to that many rows that
+	// hold a cell their column cannot: the other rows are loaded, and the
+	// skipped ones counted in ImportStats.Rejected and written to Rejects.
+	// One more such row fails the import as it would without MaxErrors.
+	MaxErrors int
+	// Rejects, when set, receives the skipped rows as CSV: a header
+	// (row, error, then the table's columns), then per row its number in
+	// the source, the reason, and its cells as text.
+	Rejects io.Writer
 	// Progress, when set, is called with the rows loaded so far, every few
 	// thousand rows and once at the end; the rows count only once the
 	// transaction commits.
@@ -97,11 +119,21 @@ type ImportStats struct {
 	ErrorCells int64
 	// HeaderRow is the sheet row the header was read from, 0 for none.
 	HeaderRow int
+	// Rejected counts the rows skipped under MaxErrors.
+	Rejected int64
+	// Inserted, Updated and Unchanged count what a merge did to the
+	// table's rows (or a dry run would do); other modes insert every row.
+	// Removed counts the rows Replace dropped with the old table.
+	Inserted, Updated, Unchanged, Removed int64
 }
 
 // ErrBadCell reports a cell whose value the target column cannot hold; it
 // comes inside an *ImportError naming the sheet, cell and column.
 var ErrBadCell = errors.New("value does not fit the column")
+
+// ErrDuplicateKey reports a merge whose source holds a key twice; it
+// comes inside an *ImportError naming the second row, and the first.
+var ErrDuplicateKey = errors.New("duplicate key")
 
 // ImportError says which cell of the sheet Import could not load, and
 // into which column of the table. Errors of reading the workbook come as
@@ -193,6 +225,9 @@ func ImportFrom(ctx context.Context, db *sql.DB, src Source, opts ImportOptions)
 	if err := imp.columns(ctx); err != nil {
 		return ImportStats{}, err
 	}
+	if err := imp.checkKey(); err != nil {
+		return ImportStats{}, err
+	}
 	var err error
 	if engine == EnginePostgres {
 		err = imp.loadPostgres(ctx)
@@ -250,7 +285,7 @@ func (imp *importer) columns(ctx context.Context) error {
 			}
 			return false, nil
 		}
-		if imp.opts.Mode == Append {
+		if imp.intoExisting() {
 			return true, nil // types come from the table
 		}
 		for i := range r.cells {
@@ -278,7 +313,7 @@ func (imp *importer) columns(ctx context.Context) error {
 		}
 	}
 	n := max(len(header), len(types))
-	if imp.opts.Mode == Append {
+	if imp.intoExisting() {
 		return imp.tableColumns(ctx, header)
 	}
 	seen, overridden := map[string]bool{}, map[string]bool{}
@@ -339,6 +374,9 @@ func (imp *importer) columns(ctx context.Context) error {
 	return nil
 }
 
+// intoExisting says whether the rows go into a table as it is.
+func (imp *importer) intoExisting() bool { return imp.opts.Mode == Append || imp.opts.Mode == Merge }
+
 // tableColumns matches the header to an existing table's columns.
 func (imp *importer) tableColumns(ctx context.Context, header []string) error {
 	rows, err := imp.db.QueryContext(ctx, "SELECT * FROM "+imp.engine.quote(imp.opts.Table)+" WHERE 1=0")
@@ -391,17 +429,4 @@ func (imp *importer) tableColumns(ctx context.Context, header []string) error {
 	}
 	imp.stats.Columns = imp.cols
 	return nil
-}
-
-func (imp *importer) createSQL(table string) string {
-	var b strings.Builder
-	b.WriteString("CREATE TABLE " + imp.engine.quote(table) + " (")
-	for i, c := range imp.cols {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(imp.engine.quote(c.Name) + " " + imp.engine.sqlType(c.Type))
-	}
-	b.WriteString(")")
-	return b.String()
 }

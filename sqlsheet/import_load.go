@@ -3,8 +3,10 @@ package sqlsheet
 import (
 	"context"
 	"database/sql"
+	"encoding/csv"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,15 +18,21 @@ import (
 )
 
 // eachRow converts every data row into vals (one slot per table column)
-// and calls fn; conversion errors name the cell.
-func (imp *importer) eachRow(ctx context.Context, fn func(vals []any) error) error {
+// and calls fn; conversion errors name the cell. Under MaxErrors a row
+// with such an error is rejected instead, until there are too many.
+func (imp *importer) eachRow(ctx context.Context, fn func(num int, vals []any) error) error {
 	vals := make([]any, len(imp.cols))
 	sheet := imp.src.SheetName()
-	return imp.walk(ctx, func(r tableRow, isHeader bool) (bool, error) {
+	rejects, err := imp.rejectsWriter()
+	if err != nil {
+		return err
+	}
+	err = imp.walk(ctx, func(r tableRow, isHeader bool) (bool, error) {
 		if isHeader {
 			return false, nil
 		}
 		clear(vals)
+		var bad *ImportError
 		for i := range r.cells {
 			c := &r.cells[i]
 			j := -1
@@ -32,19 +40,34 @@ func (imp *importer) eachRow(ctx context.Context, fn func(vals []any) error) err
 				j = imp.byCol[col]
 			}
 			if j < 0 {
-				if c.Type() != xlsx.TypeEmpty && imp.opts.Mode == Append && len(imp.opts.Columns) == 0 {
-					return false, &ImportError{Table: imp.opts.Table, Sheet: sheet, Row: r.num, Col: c.Col(),
+				if c.Type() != xlsx.TypeEmpty && imp.intoExisting() && len(imp.opts.Columns) == 0 {
+					bad = &ImportError{Table: imp.opts.Table, Sheet: sheet, Row: r.num, Col: c.Col(),
 						Err: fmt.Errorf("%w: the column has no header that names a column of %s", ErrBadCell, imp.opts.Table)}
+					break
 				}
 				continue
 			}
 			v, err := imp.value(c, imp.cols[j].Type)
 			if err != nil {
-				return false, &ImportError{Table: imp.opts.Table, Sheet: sheet, Row: r.num, Col: c.Col(), Column: imp.cols[j].Name, Err: err}
+				bad = &ImportError{Table: imp.opts.Table, Sheet: sheet, Row: r.num, Col: c.Col(), Column: imp.cols[j].Name, Err: err}
+				break
 			}
 			vals[j] = v
 		}
-		if err := fn(vals); err != nil {
+		if bad == nil && imp.opts.Mode == Merge {
+			bad = imp.missingKey(vals, sheet, r.num)
+		}
+		if bad != nil {
+			if imp.stats.Rejected >= int64(imp.opts.MaxErrors) {
+				if imp.opts.MaxErrors > 0 {
+					return false, fmt.Errorf("more than %d rejected rows: %w", imp.opts.MaxErrors, bad)
+				}
+				return false, bad
+			}
+			imp.stats.Rejected++
+			return false, imp.reject(rejects, r, bad)
+		}
+		if err := fn(r.num, vals); err != nil {
 			return false, err
 		}
 		imp.stats.Rows++
@@ -53,29 +76,89 @@ func (imp *importer) eachRow(ctx context.Context, fn func(vals []any) error) err
 		}
 		return false, nil
 	})
+	if err == nil && rejects != nil {
+		rejects.Flush()
+		err = rejects.Error()
+	}
+	return err
+}
+
+// missingKey names the first key column a row leaves empty.
+func (imp *importer) missingKey(vals []any, sheet string, num int) *ImportError {
+	for j, v := range vals {
+		if v == nil && imp.isKey(imp.cols[j].Name) {
+			col := 0
+			for i, k := range imp.byCol {
+				if k == j {
+					col = imp.colBase + i + 1
+				}
+			}
+			return &ImportError{Table: imp.opts.Table, Sheet: sheet, Row: num, Col: col, Column: imp.cols[j].Name,
+				Err: fmt.Errorf("%w: a key column is empty", ErrBadCell)}
+		}
+	}
+	return nil
+}
+
+// rejectsWriter starts the Rejects CSV with its header, or is nil.
+func (imp *importer) rejectsWriter() (*csv.Writer, error) {
+	if imp.opts.Rejects == nil {
+		return nil, nil
+	}
+	w := csv.NewWriter(imp.opts.Rejects)
+	header := []string{"row", "error"}
+	for _, c := range imp.cols {
+		header = append(header, c.Name)
+	}
+	return w, w.Write(header)
+}
+
+// reject writes a skipped row to the Rejects CSV: the cells of the
+// table's columns as text, whatever their type.
+func (imp *importer) reject(w *csv.Writer, r tableRow, why *ImportError) error {
+	if w == nil {
+		return nil
+	}
+	record := make([]string, 2+len(imp.cols))
+	where := why.Column
+	if where == "" {
+		where = xlsx.ColumnName(why.Col)
+	}
+	record[0], record[1] = strconv.Itoa(r.num), fmt.Sprintf("column %s: %v", where, why.Err)
+	for i := range r.cells {
+		c := &r.cells[i]
+		if col := c.Col() - 1 - imp.colBase; col < len(imp.byCol) && imp.byCol[col] >= 0 {
+			record[2+imp.byCol[col]] = c.String()
+		}
+	}
+	if err := w.Write(record); err != nil {
+		return fmt.Errorf("sqlsheet: writing rejected rows: %w", err)
+	}
+	return nil
 }
 
 // loadSQL inserts through database/sql in batches of multi-row INSERTs,
 // in one transaction.
 func (imp *importer) loadSQL(ctx context.Context) (err error) {
+	q := imp.engine.quote
 	target := imp.opts.Table
 	// MySQL commits DDL at once, so a new table is filled under a
 	// temporary name and renamed only when complete.
-	staged := imp.engine == EngineMySQL && imp.created
-	if staged {
-		target = imp.opts.Table + "__sheetstream_import"
-		imp.db.ExecContext(ctx, "DROP TABLE IF EXISTS "+imp.engine.quote(target))
-		if imp.opts.Mode == Create {
-			if exists, _ := imp.exists(ctx); exists {
-				return fmt.Errorf("sqlsheet: table %s already exists (append or replace it)", imp.opts.Table)
-			}
+	renamed := imp.engine == EngineMySQL && imp.created && !imp.staged()
+	if imp.created && imp.opts.Mode == Create {
+		if exists, _ := imp.exists(ctx); exists {
+			return fmt.Errorf("sqlsheet: table %s already exists (append, merge or replace it)", imp.opts.Table)
 		}
-		if _, err := imp.db.ExecContext(ctx, imp.createSQL(target)); err != nil {
+	}
+	if renamed {
+		target = imp.opts.Table + "__sheetstream_import"
+		imp.db.ExecContext(ctx, "DROP TABLE IF EXISTS "+q(target))
+		if _, err := imp.db.ExecContext(ctx, "CREATE TABLE "+q(target)+" ("+imp.columnDefs()+")"); err != nil {
 			return fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
 		}
 		defer func() {
 			if err != nil {
-				imp.db.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+imp.engine.quote(target))
+				imp.db.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+q(target))
 			}
 		}()
 	}
@@ -84,32 +167,36 @@ func (imp *importer) loadSQL(ctx context.Context) (err error) {
 		return err
 	}
 	defer func() {
-		if err != nil {
+		if err != nil || imp.opts.DryRun {
 			tx.Rollback()
 		}
 	}()
-	if imp.created && !staged {
+	names := imp.columnList("")
+	switch {
+	case imp.staged():
+		if err := imp.createStage(ctx, sqlTxn{tx}); err != nil {
+			return err
+		}
+		target = stageTable
+		names += ", " + q(stageRow)
+	case imp.created && !renamed:
 		if imp.opts.Mode == Replace {
-			if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+imp.engine.quote(target)); err != nil {
+			if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+q(target)); err != nil {
 				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, imp.createSQL(target)); err != nil {
+		if _, err := tx.ExecContext(ctx, "CREATE TABLE "+q(target)+" ("+imp.columnDefs()+")"); err != nil {
 			return fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
 		}
 	}
 	ncols := len(imp.cols)
+	if imp.staged() {
+		ncols++
+	}
 	per := max(1, min(500, 30000/ncols))
 	insert := func(n int) string {
 		var b strings.Builder
-		b.WriteString("INSERT INTO " + imp.engine.quote(target) + " (")
-		for i, c := range imp.cols {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(imp.engine.quote(c.Name))
-		}
-		b.WriteString(") VALUES ")
+		b.WriteString("INSERT INTO " + q(target) + " (" + names + ") VALUES ")
 		row := "(" + strings.TrimSuffix(strings.Repeat("?, ", ncols), ", ") + ")"
 		for i := range n {
 			if i > 0 {
@@ -139,9 +226,12 @@ func (imp *importer) loadSQL(ctx context.Context) (err error) {
 		args = args[:0]
 		return nil
 	}
-	err = imp.eachRow(ctx, func(vals []any) error {
+	err = imp.eachRow(ctx, func(num int, vals []any) error {
 		for j, v := range vals {
 			args = append(args, imp.forDriver(v, imp.cols[j].Type))
+		}
+		if imp.staged() {
+			args = append(args, int64(num))
 		}
 		if len(args) == per*ncols {
 			if err := flush(full); err != nil {
@@ -156,11 +246,23 @@ func (imp *importer) loadSQL(ctx context.Context) (err error) {
 	if err := flush(nil); err != nil {
 		return fmt.Errorf("sqlsheet: insert into %s: %w", imp.opts.Table, err)
 	}
+	if imp.staged() {
+		if err := imp.compareStage(ctx, sqlTxn{tx}); err != nil {
+			return err
+		}
+		if err := imp.dropStage(ctx, sqlTxn{tx}); err != nil {
+			return err
+		}
+		if imp.opts.DryRun {
+			return tx.Rollback()
+		}
+	} else {
+		imp.stats.Inserted = imp.stats.Rows
+	}
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	if staged {
-		q := imp.engine.quote
+	if renamed {
 		if imp.opts.Mode == Replace {
 			old := imp.opts.Table + "__sheetstream_old"
 			imp.db.ExecContext(ctx, "DROP TABLE IF EXISTS "+q(old))
@@ -191,6 +293,11 @@ func (imp *importer) exists(ctx context.Context) (bool, error) {
 // loadPostgres streams the rows with COPY in one transaction, together
 // with the DDL: PostgreSQL's DDL is transactional.
 func (imp *importer) loadPostgres(ctx context.Context) error {
+	if imp.created && imp.opts.Mode == Create {
+		if exists, _ := imp.exists(ctx); exists {
+			return fmt.Errorf("sqlsheet: table %s already exists (append, merge or replace it)", imp.opts.Table)
+		}
+	}
 	conn, err := imp.db.Conn(ctx)
 	if err != nil {
 		return err
@@ -203,24 +310,32 @@ func (imp *importer) loadPostgres(ctx context.Context) error {
 			return err
 		}
 		defer tx.Rollback(context.WithoutCancel(ctx))
-		if imp.created {
+		target := imp.opts.Table
+		names := make([]string, len(imp.cols))
+		for i, c := range imp.cols {
+			names[i] = c.Name
+		}
+		switch {
+		case imp.staged():
+			if err := imp.createStage(ctx, pgTxn{tx}); err != nil {
+				return err
+			}
+			target = stageTable
+			names = append(names, stageRow)
+		case imp.created:
 			if imp.opts.Mode == Replace {
 				if _, err := tx.Exec(ctx, "DROP TABLE IF EXISTS "+imp.engine.quote(imp.opts.Table)); err != nil {
 					return err
 				}
 			}
-			if _, err := tx.Exec(ctx, imp.createSQL(imp.opts.Table)); err != nil {
+			if _, err := tx.Exec(ctx, "CREATE TABLE "+imp.engine.quote(target)+" ("+imp.columnDefs()+")"); err != nil {
 				return fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
 			}
 		}
-		names := make([]string, len(imp.cols))
-		for i, c := range imp.cols {
-			names[i] = c.Name
-		}
-		src := &copySource{imp: imp, ctx: ctx}
+		src := &copySource{imp: imp, ctx: ctx, numbered: imp.staged()}
 		src.start()
 		defer src.stop()
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{imp.opts.Table}, names, src); err != nil {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{target}, names, src); err != nil {
 			if src.err != nil {
 				return src.err
 			}
@@ -228,6 +343,19 @@ func (imp *importer) loadPostgres(ctx context.Context) error {
 		}
 		if src.err != nil {
 			return src.err
+		}
+		if !imp.staged() {
+			imp.stats.Inserted = imp.stats.Rows
+			return tx.Commit(ctx)
+		}
+		if err := imp.compareStage(ctx, pgTxn{tx}); err != nil {
+			return err
+		}
+		if err := imp.dropStage(ctx, pgTxn{tx}); err != nil {
+			return err
+		}
+		if imp.opts.DryRun {
+			return tx.Rollback(ctx)
 		}
 		return tx.Commit(ctx)
 	})
@@ -243,6 +371,8 @@ type copySource struct {
 	cur   []any
 	err   error
 	alive bool
+	// numbered adds each row's number in the source as a last value.
+	numbered bool
 }
 
 func (s *copySource) start() {
@@ -252,15 +382,25 @@ func (s *copySource) start() {
 	s.alive = true
 	go func() {
 		defer close(s.rows)
-		err := s.imp.eachRow(s.ctx, func(vals []any) error {
+		var numbered []any
+		if s.numbered {
+			numbered = make([]any, len(s.imp.cols)+1)
+		}
+		err := s.imp.eachRow(s.ctx, func(num int, vals []any) error {
 			for j, v := range vals {
 				if t, ok := v.(time.Time); ok && s.imp.cols[j].Type == ColumnTime {
 					us := int64(t.Hour())*3600e6 + int64(t.Minute())*60e6 + int64(t.Second())*1e6 + int64(t.Nanosecond()/1000)
 					vals[j] = pgtype.Time{Microseconds: us, Valid: true}
 				}
 			}
+			row := vals
+			if s.numbered {
+				copy(numbered, vals)
+				numbered[len(vals)] = int64(num)
+				row = numbered
+			}
 			select {
-			case s.rows <- vals:
+			case s.rows <- row:
 			case <-s.done:
 				return context.Canceled
 			}

@@ -21,12 +21,15 @@ func importCmd() *cobra.Command {
 		pw                        password
 		dbURL, table, sheet       string
 		create, appendTo, replace bool
+		merge, dryRun             bool
+		key                       []string
 		noHeader, stopAtEmpty     bool
 		rangeText, headerRow      string
 		columns, types            []string
 		allText                   bool
 		format, delimiter         string
-		encoding                  string
+		encoding, rejectsPath     string
+		maxErrors                 int
 	)
 	cmd := &cobra.Command{
 		Use:   "import FILE.xlsx|FILE.csv|FILE.tsv|- --db URL --table T",
@@ -40,10 +43,17 @@ types are inferred as "convert" infers them, and its rows are its records.
 --create (the default) makes a new table with column types inferred from
 the cells: integer, float, boolean, date, timestamp, time or text. --append
 adds to an existing table, matching the header to its columns by name.
---replace swaps the table for the sheet once every row is in. Rows go in
+--replace swaps the table for the sheet once every row is in. --merge
+--key COL[,COL] matches rows to an existing table's on the key: new keys
+are inserted, rows with other values updated, the rest left (a key twice
+in the input is an error naming both rows). --dry-run, with any of these,
+checks every row against the table and says what would happen, changing
+nothing. Rows go in
 one transaction (COPY for PostgreSQL, batched INSERTs for SQLite and
 MySQL): a cell that does not fit stops the import with an error naming
-sheet, row and column, and the database is left as it was.
+sheet, row and column, and the database is left as it was; --max-errors N
+skips up to N such rows instead, and --rejects FILE.csv keeps them with
+the reason.
 
 Reports rarely start at A1: --range A4:F (open-ended ranges allowed) takes
 a rectangle, --header-row N the header's row within it (0: no header;
@@ -51,14 +61,18 @@ a rectangle, --header-row N the header's row within it (0: no header;
 --stop-at-empty ends the table at its first empty row, and --columns
 loads only the named columns.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) (retErr error) {
 			if dbURL == "" || table == "" {
 				return fmt.Errorf("import needs --db and --table")
 			}
 			mode := sqlsheet.Create
 			switch {
-			case btoi(create)+btoi(appendTo)+btoi(replace) > 1:
-				return fmt.Errorf("choose one of --create, --append, --replace")
+			case btoi(create)+btoi(appendTo)+btoi(replace)+btoi(merge) > 1:
+				return fmt.Errorf("choose one of --create, --append, --replace, --merge")
+			case merge != (len(key) > 0):
+				return fmt.Errorf("--merge and --key go together: --merge --key COL[,COL]")
+			case merge:
+				mode = sqlsheet.Merge
 			case appendTo:
 				mode = sqlsheet.Append
 			case replace:
@@ -74,7 +88,7 @@ loads only the named columns.`,
 				return err
 			}
 			defer db.Close()
-			opts := sqlsheet.ImportOptions{Table: table, Mode: mode, NoHeader: noHeader, StopAtEmpty: stopAtEmpty, Columns: columns, AllText: allText}
+			opts := sqlsheet.ImportOptions{Table: table, Mode: mode, Key: key, DryRun: dryRun, NoHeader: noHeader, StopAtEmpty: stopAtEmpty, Columns: columns, AllText: allText}
 			for _, tv := range types {
 				name, typ, ok := strings.Cut(tv, "=")
 				if !ok || strings.TrimSpace(name) == "" {
@@ -105,6 +119,27 @@ loads only the named columns.`,
 				}
 				opts.HeaderRow, opts.NoHeader = n, noHeader || n == 0
 			}
+			if maxErrors < 0 || rejectsPath != "" && maxErrors == 0 {
+				return fmt.Errorf("--rejects needs --max-errors N, N above 0")
+			}
+			opts.MaxErrors = maxErrors
+			if rejectsPath != "" {
+				rejects, err := os.OpenFile(rejectsPath, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+				if err != nil {
+					return err
+				}
+				defer rejects.Close()
+				w := bufio.NewWriter(rejects)
+				opts.Rejects = w
+				defer func() {
+					if err := w.Flush(); err != nil && retErr == nil {
+						retErr = fmt.Errorf("%s: %w", rejectsPath, err)
+					}
+					if retErr != nil {
+						os.Remove(rejectsPath) // nothing was loaded: no rows were rejected
+					}
+				}()
+			}
 			bar := newProgress(-1, "importing rows", false)
 			if bar != nil {
 				opts.Progress = func(rows int64) { bar.Set64(rows) }
@@ -114,7 +149,7 @@ loads only the named columns.`,
 				bar.Finish()
 			}
 			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
+				return fmt.Errorf("%s: %w", inputName(args[0]), err)
 			}
 			cols := make([]string, len(st.Columns))
 			for i, c := range st.Columns {
@@ -123,14 +158,18 @@ loads only the named columns.`,
 			if opts.HeaderRow == sqlsheet.HeaderAuto {
 				fmt.Fprintf(os.Stderr, "header: row %d\n", st.HeaderRow)
 			}
-			from := args[0]
-			if from == "-" {
-				from = "standard input"
-			}
+			from := inputName(args[0])
 			if name := src.SheetName(); name != "" {
 				from = fmt.Sprintf("sheet %q", name)
 			}
-			fmt.Fprintf(os.Stderr, "imported %d rows from %s into %s (%s)\n", st.Rows, from, table, strings.Join(cols, ", "))
+			fmt.Fprintln(os.Stderr, importSummary(st, mode, dryRun, from, table, strings.Join(cols, ", ")))
+			if st.Rejected > 0 {
+				where := "; give --rejects FILE.csv to keep them"
+				if rejectsPath != "" {
+					where = ", written to " + rejectsPath
+				}
+				fmt.Fprintf(os.Stderr, "rejected %d rows%s\n", st.Rejected, where)
+			}
 			if st.ErrorCells > 0 {
 				fmt.Fprintf(os.Stderr, "note: %d error values (#N/A...) loaded as NULL\n", st.ErrorCells)
 			}
@@ -143,6 +182,9 @@ loads only the named columns.`,
 	cmd.Flags().BoolVar(&create, "create", false, "create the table (the default; fails if it exists)")
 	cmd.Flags().BoolVar(&appendTo, "append", false, "append to an existing table")
 	cmd.Flags().BoolVar(&replace, "replace", false, "replace the table once every row is in")
+	cmd.Flags().BoolVar(&merge, "merge", false, "merge into an existing table on --key: insert new keys, update changed rows, leave the rest")
+	cmd.Flags().StringSliceVar(&key, "key", nil, "the columns that identify a row, for --merge (comma-separated)")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "read and check every row against the table, say what would change, and change nothing")
 	cmd.Flags().BoolVar(&noHeader, "no-header", false, "the first row is data; columns are col1, col2...")
 	cmd.Flags().StringVar(&rangeText, "range", "", "the table's cells, such as A4:F (open-ended) or B:D")
 	cmd.Flags().StringVar(&headerRow, "header-row", "", `the header's row within the range, 1-based; 0: no header; "auto": found (default: the first row that is not empty)`)
@@ -150,11 +192,42 @@ loads only the named columns.`,
 	cmd.Flags().StringSliceVar(&columns, "columns", nil, "load only these columns, by header name (comma-separated)")
 	cmd.Flags().StringArrayVar(&types, "type", nil, "NAME=TYPE: create column NAME as text, integer, float, boolean, date, timestamp or time instead of the inferred type; repeatable")
 	cmd.Flags().BoolVar(&allText, "all-text", false, "create every column as text")
+	cmd.Flags().IntVar(&maxErrors, "max-errors", 0, "skip up to N rows holding a cell their column cannot (default 0: the first such row fails the import)")
+	cmd.Flags().StringVar(&rejectsPath, "rejects", "", "write the rows --max-errors skipped, with the reason, to this CSV file")
 	cmd.Flags().StringVar(&format, "format", "", "the input's format: xlsx, csv or tsv (default: from the extension; standard input is sniffed)")
 	cmd.Flags().StringVar(&delimiter, "delimiter", "", `CSV field delimiter (default from the extension; "tab" or \t for tabs)`)
 	cmd.Flags().StringVar(&encoding, "encoding", "", encodingHelp)
 	pw.readFlags(cmd)
 	return cmd
+}
+
+// inputName names an input path for people: "-" is standard input.
+func inputName(path string) string {
+	if path == "-" {
+		return "standard input"
+	}
+	return path
+}
+
+// importSummary says what an import did, or a dry run would do.
+func importSummary(st sqlsheet.ImportStats, mode sqlsheet.ImportMode, dryRun bool, from, table, cols string) string {
+	verb := map[bool][3]string{false: {"merged", "replaced", "imported"}, true: {"would merge", "would replace", "would import"}}[dryRun]
+	counts := map[bool][3]string{false: {"inserted", "updated", "unchanged"}, true: {"to insert", "to update", "to leave"}}[dryRun]
+	var what string
+	switch mode {
+	case sqlsheet.Merge:
+		what = fmt.Sprintf("%s %d rows from %s into %s: %d %s, %d %s, %d %s", verb[0], st.Rows, from, table,
+			st.Inserted, counts[0], st.Updated, counts[1], st.Unchanged, counts[2])
+	case sqlsheet.Replace:
+		what = fmt.Sprintf("%s %s (%d rows) with %d rows from %s", verb[1], table, st.Removed, st.Rows, from)
+	default:
+		what = fmt.Sprintf("%s %d rows from %s into %s", verb[2], st.Rows, from, table)
+	}
+	what += " (" + cols + ")"
+	if dryRun {
+		what = "dry run, nothing changed: " + what
+	}
+	return what
 }
 
 // importSource opens what import reads: a sheet of a workbook, or

@@ -96,3 +96,43 @@ func TestImportText(t *testing.T) {
 		}
 	}
 }
+
+// TestImportMergeAndRejects: --merge --key with and without --dry-run
+// reports its counts, --max-errors with --rejects keeps the bad rows, and
+// a failed import leaves no rejects file behind.
+func TestImportMergeAndRejects(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	db := "sqlite:" + filepath.Join(dir, "m.db")
+	first, second := filepath.Join(dir, "first.csv"), filepath.Join(dir, "second.csv")
+	os.WriteFile(first, []byte("id,score\n1,10\n2,20\n"), 0o600)
+	os.WriteFile(second, []byte("id,score\n1,10\n2,25\n3,x\n4,40\n"), 0o600)
+	rejects := filepath.Join(dir, "rejects.csv")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{first}, "imported 2 rows"},
+		{[]string{second, "--merge", "--key", "id", "--dry-run", "--max-errors", "1"},
+			"dry run, nothing changed: would merge 3 rows from " + second + " into s: 1 to insert, 1 to update, 1 to leave"},
+		{[]string{second, "--merge", "--key", "id", "--max-errors", "1", "--rejects", rejects}, "merged 3 rows from " + second + " into s: 1 inserted, 1 updated, 1 unchanged"},
+		{[]string{second, "--merge", "--key", "id", "--max-errors", "1"}, "rejected 1 rows; give --rejects"},
+	} {
+		out, err := exec.Command(bin, append([]string{"import", "--db", db, "--table", "s"}, c.args...)...).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), c.want) {
+			t.Errorf("%v: %v\n%s", c.args, err, out)
+		}
+	}
+	if got, _ := os.ReadFile(rejects); !strings.HasPrefix(string(got), "row,error,id,score\n4,") {
+		t.Errorf("rejects file: %q", got)
+	}
+	failed, dup := filepath.Join(dir, "failed.csv"), filepath.Join(dir, "dup.csv")
+	os.WriteFile(dup, []byte("id,score\n5,1\n3,x\n5,2\n"), 0o600)
+	out, err := exec.Command(bin, "import", "--db", db, "--table", "s", dup, "--merge", "--key", "id", "--max-errors", "1", "--rejects", failed).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), `row 4, field 1 (column "id"): duplicate key: the key (id) repeats row 2's`) {
+		t.Errorf("a duplicate key: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(failed); err == nil {
+		t.Error("a failed import left its rejects file")
+	}
+}

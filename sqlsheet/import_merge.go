@@ -1,0 +1,279 @@
+package sqlsheet
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// A merge, and any dry run, loads the rows into a temporary stage table
+// with the target's column types (or the inferred ones, for a table not
+// yet made) and each row's number in the source, then compares the stage
+// with the target in SQL: duplicate keys, rows to insert, to update, to
+// leave. A merge then applies the differences in the same transaction;
+// a dry run rolls everything back. Temporary tables never commit DDL,
+// even on MySQL, so a dry run changes nothing anywhere.
+const (
+	stageTable = "sheetstream_stage"
+	stageRow   = "sheetstream_row"
+)
+
+// staged says whether the rows go through the stage table.
+func (imp *importer) staged() bool { return imp.opts.Mode == Merge || imp.opts.DryRun }
+
+// txn is the transaction of either driver, for the statements around
+// the load.
+type txn interface {
+	exec(ctx context.Context, query string) error
+	// queryRow scans the first row of a query into dst; found is false
+	// when there is none.
+	queryRow(ctx context.Context, query string, dst ...any) (found bool, err error)
+}
+
+type sqlTxn struct{ tx *sql.Tx }
+
+func (t sqlTxn) exec(ctx context.Context, q string) error {
+	_, err := t.tx.ExecContext(ctx, q)
+	return err
+}
+
+func (t sqlTxn) queryRow(ctx context.Context, q string, dst ...any) (bool, error) {
+	err := t.tx.QueryRowContext(ctx, q).Scan(dst...)
+	if err == sql.ErrNoRows {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+type pgTxn struct{ tx pgx.Tx }
+
+func (t pgTxn) exec(ctx context.Context, q string) error {
+	_, err := t.tx.Exec(ctx, q)
+	return err
+}
+
+func (t pgTxn) queryRow(ctx context.Context, q string, dst ...any) (bool, error) {
+	err := t.tx.QueryRow(ctx, q).Scan(dst...)
+	if err == pgx.ErrNoRows {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// createStage makes the stage table, typed as the target (merge, append)
+// or as the table Import would create.
+func (imp *importer) createStage(ctx context.Context, tx txn) error {
+	q := imp.engine.quote
+ 	if imp.engine == EngineMySQL {
+		// A temporary table outlives a rollback on MySQL: one left on a
+		// pooled connection by an earlier failure goes first.
+		if err := tx.exec(ctx, "DROP TEMPORARY TABLE IF EXISTS "+q(stageTable)); err != nil {
+			return err
+		}
+	}
+	var ddl string
+	if imp.created {
+		ddl = "CREATE TEMPORARY TABLE " + q(stageTable) + " (" + imp.columnDefs() + ", " + q(stageRow) + " BIGINT)"
+	} else {
+		ddl = "CREATE TEMPORARY TABLE " + q(stageTable) + " AS SELECT " + imp.columnList("") + " FROM " + q(imp.opts.Table) + " WHERE 1=0"
+	}
+	if err := tx.exec(ctx, ddl); err != nil {
+		return fmt.Errorf("sqlsheet: stage table for %s: %w", imp.opts.Table, err)
+	}
+	if !imp.created {
+		if err := tx.exec(ctx, "ALTER TABLE "+q(stageTable)+" ADD "+q(stageRow)+" BIGINT"); err != nil {
+			return fmt.Errorf("sqlsheet: stage table for %s: %w", imp.opts.Table, err)
+		}
+	}
+	return nil
+}
+
+// dropStage drops the stage table before the transaction ends (SQLite
+// and MySQL keep temporary tables for the connection's life).
+func (imp *importer) dropStage(ctx context.Context, tx txn) error {
+	if imp.engine == EngineMySQL {
+		return tx.exec(ctx, "DROP TEMPORARY TABLE "+imp.engine.quote(stageTable))
+	}
+	return tx.exec(ctx, "DROP TABLE "+imp.engine.quote(stageTable))
+}
+
+// columnList is the loaded columns' names, quoted, each after prefix
+// (an alias and a dot, or nothing).
+func (imp *importer) columnList(prefix string) string {
+	names := make([]string, len(imp.cols))
+	for i, c := range imp.cols {
+		names[i] = prefix + imp.engine.quote(c.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// columnDefs is the loaded columns with their SQL types, for CREATE TABLE.
+func (imp *importer) columnDefs() string {
+	defs := make([]string, len(imp.cols))
+	for i, c := range imp.cols {
+		defs[i] = imp.engine.quote(c.Name) + " " + imp.engine.sqlType(c.Type)
+	}
+	return strings.Join(defs, ", ")
+}
+
+// compareStage counts what the staged rows would do to the target, and
+// for a merge (not a dry run) does it: updates rows whose key is there
+// with other values, then inserts rows whose key is not.
+func (imp *importer) compareStage(ctx context.Context, tx txn) error {
+	q := imp.engine.quote
+	target, stage := q(imp.opts.Table), q(stageTable)
+	st := &imp.stats
+	switch imp.opts.Mode {
+	case Create, Append:
+		st.Inserted = st.Rows
+		return nil
+	case Replace:
+		st.Inserted = st.Rows
+		if exists, err := imp.exists(ctx); err != nil || !exists {
+			return err
+		}
+		_, err := tx.queryRow(ctx, "SELECT COUNT(*) FROM "+target, &st.Removed)
+		return err
+	}
+	keys, others := imp.keyConditions()
+	var first, second int64
+	found, err := tx.queryRow(ctx, "SELECT MIN("+q(stageRow)+"), MAX("+q(stageRow)+") FROM "+stage+
+		" GROUP BY "+imp.keyList()+" HAVING COUNT(*) > 1 ORDER BY 1 LIMIT 1", &first, &second)
+	if err != nil {
+		return fmt.Errorf("sqlsheet: merge into %s: %w", imp.opts.Table, err)
+	}
+	if found {
+		col, name := imp.keyCol()
+		return &ImportError{Table: imp.opts.Table, Sheet: imp.src.SheetName(), Row: int(second), Col: col, Column: name,
+			Err: fmt.Errorf("%w: the key (%s) repeats row %d's", ErrDuplicateKey, strings.Join(imp.opts.Key, ", "), first)}
+	}
+	match := "SELECT 1 FROM " + target + " t WHERE " + keys
+	if _, err := tx.queryRow(ctx, "SELECT COUNT(*) FROM "+stage+" s WHERE NOT EXISTS ("+match+")", &st.Inserted); err != nil {
+		return fmt.Errorf("sqlsheet: merge into %s: %w", imp.opts.Table, err)
+	}
+	if others != "" {
+		if _, err := tx.queryRow(ctx, "SELECT COUNT(*) FROM "+stage+" s WHERE EXISTS ("+match+" AND ("+others+"))", &st.Updated); err != nil {
+			return fmt.Errorf("sqlsheet: merge into %s: %w", imp.opts.Table, err)
+		}
+	}
+	st.Unchanged = st.Rows - st.Inserted - st.Updated
+	if imp.opts.DryRun {
+		return nil
+	}
+	if others != "" && st.Updated > 0 {
+		if err := tx.exec(ctx, imp.updateSQL(keys, others)); err != nil {
+			return fmt.Errorf("sqlsheet: merge into %s: update: %w", imp.opts.Table, err)
+		}
+	}
+	if st.Inserted > 0 {
+		insert := "INSERT INTO " + target + " (" + imp.columnList("") + ") SELECT " + imp.columnList("s.") +
+			" FROM " + stage + " s WHERE NOT EXISTS (" + match + ")"
+		if err := tx.exec(ctx, insert); err != nil {
+			return fmt.Errorf("sqlsheet: merge into %s: insert: %w", imp.opts.Table, err)
+		}
+	}
+	return nil
+}
+
+// keyConditions are the SQL conditions that a target row t has stage row
+// s's key, and that some other column differs (NULLs compared as
+// values); others is empty when every column is a key.
+func (imp *importer) keyConditions() (keys, others string) {
+	q := imp.engine.quote
+	var k, o []string
+	for _, c := range imp.cols {
+		col := q(c.Name)
+		if imp.isKey(c.Name) {
+			k = append(k, "t."+col+" = s."+col)
+			continue
+		}
+		switch imp.engine {
+		case EnginePostgres:
+			o = append(o, "t."+col+" IS DISTINCT FROM s."+col)
+		case EngineMySQL:
+			o = append(o, "NOT (t."+col+" <=> s."+col+")")
+		default:
+			o = append(o, "t."+col+" IS NOT s."+col)
+		}
+	}
+	return strings.Join(k, " AND "), strings.Join(o, " OR ")
+}
+
+// updateSQL sets the target's rows to the stage's where the key matches
+// and a value differs, in each dialect's UPDATE with a join.
+func (imp *importer) updateSQL(keys, others string) string {
+	q := imp.engine.quote
+	var set []string
+	for _, c := range imp.cols {
+		if !imp.isKey(c.Name) {
+			if imp.engine == EngineMySQL {
+				set = append(set, "t."+q(c.Name)+" = s."+q(c.Name))
+			} else {
+				set = append(set, q(c.Name)+" = s."+q(c.Name))
+			}
+		}
+	}
+	target, stage := q(imp.opts.Table), q(stageTable)
+	if imp.engine == EngineMySQL {
+		return "UPDATE " + target + " t JOIN " + stage + " s ON " + keys + " SET " + strings.Join(set, ", ") + " WHERE " + others
+	}
+	return "UPDATE " + target + " AS t SET " + strings.Join(set, ", ") + " FROM " + stage + " AS s WHERE " + keys + " AND (" + others + ")"
+}
+
+func (imp *importer) isKey(column string) bool {
+	for _, k := range imp.opts.Key {
+		if strings.EqualFold(strings.TrimSpace(k), column) {
+			return true
+		}
+	}
+	return false
+}
+
+// keyList is the key's columns, quoted, for GROUP BY.
+func (imp *importer) keyList() string {
+	var names []string
+	for _, c := range imp.cols {
+		if imp.isKey(c.Name) {
+			names = append(names, imp.engine.quote(c.Name))
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// keyCol is the source column of the key's first column, and its name
+// in the table, for errors.
+func (imp *importer) keyCol() (int, string) {
+	for i, j := range imp.byCol {
+		if j >= 0 && imp.isKey(imp.cols[j].Name) {
+			return imp.colBase + i + 1, imp.cols[j].Name
+		}
+	}
+	return 0, ""
+}
+
+// checkKey makes sure a merge has a key and the header names each of its
+// columns.
+func (imp *importer) checkKey() error {
+	if imp.opts.Mode != Merge {
+		if len(imp.opts.Key) > 0 {
+			return fmt.Errorf("sqlsheet: a key is for merging")
+		}
+		return nil
+	}
+	if len(imp.opts.Key) == 0 {
+		return fmt.Errorf("sqlsheet: merging into %s needs a key: the columns that identify a row", imp.opts.Table)
+	}
+	for _, k := range imp.opts.Key {
+		found := false
+		for _, c := range imp.cols {
+			found = found || strings.EqualFold(strings.TrimSpace(k), c.Name)
+		}
+		if !found {
+			return fmt.Errorf("sqlsheet: key column %q is not among the columns loaded into %s", k, imp.opts.Table)
+		}
+	}
+	return nil
+}
