@@ -67,7 +67,7 @@ func (t pgTxn) queryRow(ctx context.Context, q string, dst ...any) (bool, error)
 // or as the table Import would create.
 func (imp *importer) createStage(ctx context.Context, tx txn) error {
 	q := imp.engine.quote
- 	if imp.engine == EngineMySQL {
+	if imp.engine == EngineMySQL {
 		// A temporary table outlives a rollback on MySQL: one left on a
 		// pooled connection by an earlier failure goes first.
 		if err := tx.exec(ctx, "DROP TEMPORARY TABLE IF EXISTS "+q(stageTable)); err != nil {
