@@ -29,6 +29,7 @@ var (
 	ErrClosed         = errors.New("writer closed")
 	ErrSheetDone      = errors.New("sheet already finished")
 	ErrWidth          = errors.New("invalid column width or row height")
+	ErrCustomXML      = errors.New("custom XML part is not an XML document")
 )
 
 // errWriterClosed is ErrClosed as the Writer's methods return it.

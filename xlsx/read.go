@@ -125,6 +125,7 @@ type Workbook struct {
 	stylesPart   string
 	sstPart      string
 	app          string
+	customXML    []string // the workbook's custom XML data parts
 
 	stylesOnce sync.Once
 	styles     *readStyles

@@ -20,6 +20,7 @@ const (
 	relStyles             = "/styles"
 	relSharedStrings      = "/sharedStrings"
 	relHyperlink          = "/hyperlink"
+	relCustomXML          = "/customXml"
 )
 
 type relationship struct {

@@ -446,3 +446,35 @@ func TestValueOf(t *testing.T) {
 		t.Errorf("a date before 1900: %v %q", v.Type(), v.String())
 	}
 }
+
+// TestCustomXML: custom XML parts come back in order, byte for byte,
+// and what is not an XML document is refused.
+func TestCustomXML(t *testing.T) {
+	parts := [][]byte{[]byte(`<a xmlns="urn:x">1 &amp; 2</a>`), []byte(`<?xml version="1.0"?><b/>`)}
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Options{})
+	for _, p := range parts {
+		if err := w.AddCustomXML(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, bad := range []string{"", "text", "<a>\x00</a>", "<a>\xff</a>"} {
+		if err := w.AddCustomXML([]byte(bad)); !errors.Is(err, ErrCustomXML) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wb, err := NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := wb.CustomXML()
+	if err != nil || len(got) != 2 || !bytes.Equal(got[0], parts[0]) || !bytes.Equal(got[1], parts[1]) {
+		t.Errorf("CustomXML: %q, %v", got, err)
+	}
+	if err := w.AddCustomXML(parts[0]); err == nil {
+		t.Error("AddCustomXML after Close")
+	}
+}

@@ -107,6 +107,11 @@ func (wb *Workbook) readWorkbook() error {
 	}
 	wb.stylesPart = rels.target(relStyles)
 	wb.sstPart = rels.target(relSharedStrings)
+	for _, r := range rels {
+		if !r.external && strings.HasSuffix(r.typ, relCustomXML) {
+			wb.customXML = append(wb.customXML, r.target)
+		}
+	}
 	if rels == nil {
 		wb.stylesPart, wb.sstPart = dir+"styles.xml", dir+"sharedStrings.xml"
 	}

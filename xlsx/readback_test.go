@@ -336,6 +336,16 @@ var readbackCases = []readbackCase{
 		want: map[string][][]*pyread.Value{"Sales 2026": {row(pyread.Num(10), pyread.Num(20), pyread.Num(30))}},
 	},
 	{
+		name: "custom XML parts",
+		build: func(t *testing.T, w *xlsx.Writer) {
+			sh := addSheet(t, w, "Data", xlsx.SheetOptions{})
+			must(t, sh.WriteRow([]xlsx.Cell{xlsx.String("id"), xlsx.Int(1)}))
+			must(t, w.AddCustomXML([]byte(`<schema xmlns="urn:example:schema"><column name="id" type="bigint"/></schema>`)))
+			must(t, w.AddCustomXML([]byte(`<?xml version="1.0" encoding="UTF-8"?><notes xmlns="urn:example:notes">a &amp; b</notes>`)))
+		},
+		want: map[string][][]*pyread.Value{"Data": {row(pyread.Str("id"), pyread.Num(1))}},
+	},
+	{
 		name:  "empty workbook gets a sheet",
 		build: func(t *testing.T, w *xlsx.Writer) {},
 		want:  map[string][][]*pyread.Value{"Sheet1": nil},

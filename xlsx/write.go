@@ -147,19 +147,20 @@ type DefinedName struct {
 // stops: later calls, and Close, return that error, so a broken file is
 // never reported as written.
 type Writer struct {
-	opts    Options
-	zip     *zipstream.Writer
-	pool    *deflate.Pool
-	styles  *styleSheet
-	sst     *sharedStrings
-	sheets  []*Sheet
-	current *Sheet // the last sheet from AddSheet, finished by the next
-	names   []DefinedName
-	partFW  *flate.Writer
-	partBuf bytes.Buffer
-	closed  bool
-	created time.Time
-	level   int
+	customXML [][]byte // custom XML data parts, in order
+	opts      Options
+	zip       *zipstream.Writer
+	pool      *deflate.Pool
+	styles    *styleSheet
+	sst       *sharedStrings
+	sheets    []*Sheet
+	current   *Sheet // the last sheet from AddSheet, finished by the next
+	names     []DefinedName
+	partFW    *flate.Writer
+	partBuf   bytes.Buffer
+	closed    bool
+	created   time.Time
+	level     int
 
 	errMu  sync.Mutex
 	err    error

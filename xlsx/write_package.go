@@ -33,7 +33,16 @@ func (w *Writer) contentTypes(hasSST bool) []byte {
 	}
 	b = appendOverride(b, "/docProps/core.xml", "application/vnd.openxmlformats-package.core-properties+xml")
 	b = appendOverride(b, "/docProps/app.xml", contentTypeBase+"extended-properties+xml")
+	for i := range w.customXML {
+		b = appendOverride(b, "/customXml/itemProps"+strconv.Itoa(i+1)+".xml", contentTypeBase+"customXmlProperties+xml")
+	}
 	return append(b, "</Types>"...)
+}
+
+// packagePart is a small part, written whole.
+type packagePart struct {
+	name string
+	data []byte
 }
 
 // partError says which part could not be written.
@@ -137,10 +146,7 @@ func (w *Writer) Close() error {
 			return err
 		}
 	}
-	parts := []struct {
-		name string
-		data []byte
-	}{
+	parts := []packagePart{
 		{"xl/styles.xml", w.styles.xml()},
 		{"xl/theme/theme1.xml", []byte(themeXML)},
 		{"xl/workbook.xml", w.workbookXML()},
@@ -150,6 +156,7 @@ func (w *Writer) Close() error {
 		{"_rels/.rels", []byte(packageRels)},
 		{"[Content_Types].xml", w.contentTypes(hasSST)},
 	}
+	parts = append(parts, w.customXMLParts()...)
 	for _, p := range parts {
 		if err := w.writePart(p.name, p.data); err != nil {
 			return err

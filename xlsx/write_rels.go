@@ -34,5 +34,8 @@ func (w *Writer) workbookRels(hasSST bool) []byte {
 	if hasSST {
 		b = appendRel(b, n+3, "sharedStrings", "sharedStrings.xml")
 	}
+	for i := range w.customXML {
+		b = appendRel(b, n+4+i, "customXml", "../customXml/item"+strconv.Itoa(i+1)+".xml")
+	}
 	return append(b, "</Relationships>"...)
 }
