@@ -51,11 +51,12 @@ func (e Engine) quote(name string) string {
 // columnTypes are the SQL types Import creates columns with, by
 // ColumnType. Another engine gets SQLite's, which are standard SQL.
 var columnTypes = [...][]string{
-	EngineUnknown:  {"TEXT", "INTEGER", "REAL", "BOOLEAN", "DATE", "DATETIME", "TIME"},
-	EngineSQLite:   {"TEXT", "INTEGER", "REAL", "BOOLEAN", "DATE", "DATETIME", "TIME"},
-	EnginePostgres: {"text", "bigint", "double precision", "boolean", "date", "timestamp", "time"},
+	EngineUnknown:  {"TEXT", "INTEGER", "REAL", "BOOLEAN", "DATE", "DATETIME", "TIME", "NUMERIC", "TIMESTAMP"},
+	EngineSQLite:   {"TEXT", "INTEGER", "REAL", "BOOLEAN", "DATE", "DATETIME", "TIME", "NUMERIC", "TIMESTAMP"},
+	EnginePostgres: {"text", "bigint", "double precision", "boolean", "date", "timestamp", "time", "numeric", "timestamptz"},
 	// MEDIUMTEXT: Excel's 32,767 characters can exceed TEXT's 64 KiB.
-	EngineMySQL: {"MEDIUMTEXT", "BIGINT", "DOUBLE", "BOOLEAN", "DATE", "DATETIME(3)", "TIME(3)"},
+	// MySQL has no instants: timestamptz is the UTC wall clock.
+	EngineMySQL: {"MEDIUMTEXT", "BIGINT", "DOUBLE", "BOOLEAN", "DATE", "DATETIME(3)", "TIME(3)", "DECIMAL(65,30)", "DATETIME(6)"},
 }
 
 func (e Engine) sqlType(t ColumnType) string {

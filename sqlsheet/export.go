@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -56,6 +57,12 @@ type Options struct {
 	// StatementTimeout, with ReadOnly, makes PostgreSQL and MySQL/MariaDB
 	// cancel a statement that runs longer (0: the server's setting).
 	StatementTimeout time.Duration
+	// NoSchema leaves out the schema part: the custom XML part recording
+	// each sheet's source columns and SQL types (and a table's primary
+	// key), from which Import recreates them.
+	NoSchema bool
+
+	from schemaFrom // the query being exported, for the schema part
 }
 
 // Query is one query and the sheet its rows go to.
@@ -64,6 +71,11 @@ type Query struct {
 	Args []any
 	// Sheet names the sheet ("Sheet1", "Sheet2"... when empty).
 	Sheet string
+	// Table names the table the query reads whole, if it does: the
+	// schema part then records the table and its primary key.
+	Table string
+	key   []string
+	types map[string]string
 }
 
 // Warnings count values that could not be written as their type.
@@ -107,6 +119,24 @@ const sampleBytes = 4 << 20
 // write run on db as usual).
 func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
 	engine := EngineOf(db)
+	opts.from.engine = engine
+	if !opts.NoSchema {
+		queries = slices.Clone(queries)
+		for i, q := range queries {
+			if q.Table != "" {
+				key, err := primaryKey(ctx, db, engine, q.Table)
+				if err != nil {
+					return Stats{}, fmt.Errorf("sheet %q: %w", sheetFor(q, i), err)
+				}
+				queries[i].key = key
+				if engine == EngineMySQL {
+					if queries[i].types, err = mysqlColumnTypes(ctx, db, q.Table); err != nil {
+						return Stats{}, fmt.Errorf("sheet %q: %w", sheetFor(q, i), err)
+					}
+				}
+			}
+		}
+	}
 	if engine == EnginePostgres {
 		return exportPostgres(ctx, db, w, queries, opts)
 	}
@@ -131,7 +161,7 @@ func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, op
 	}
 	var st Stats
 	for i, q := range queries {
-		qs, err := exportQuery(ctx, on, q, sheetFor(q, i), w, progressFrom(opts, st.Rows), engine == EngineSQLite, i == len(queries)-1, kill)
+		qs, err := exportQuery(ctx, on, q, sheetFor(q, i), w, forQuery(opts, q, st.Rows), engine == EngineSQLite, i == len(queries)-1, kill)
 		st.add(qs)
 		if err != nil {
 			return st, err
@@ -218,9 +248,10 @@ func sheetFor(q Query, i int) string {
 	return q.Sheet
 }
 
-// progressFrom makes opts report rows counted after done rows of the
-// queries before.
-func progressFrom(opts Options, done int64) Options {
+// forQuery is opts for query q: its progress counted after done rows of
+// the queries before, and q's table for the schema part.
+func forQuery(opts Options, q Query, done int64) Options {
+	opts.from.table, opts.from.key, opts.from.types = q.Table, q.key, q.types
 	if opts.Progress != nil {
 		report := opts.Progress
 		opts.Progress = func(n int64) { report(done + n) }
@@ -250,6 +281,13 @@ func exportSource(ctx context.Context, src source, infos []columnInfo, w *xlsx.W
 	err = e.run(ctx, src)
 	if opts.Progress != nil {
 		opts.Progress(e.st.Rows)
+	}
+	if err == nil && !opts.NoSchema {
+		zone := "UTC"
+		if opts.Location != nil {
+			zone = opts.Location.String()
+		}
+		err = addSchema(w, infos, e.st.Sheets, opts.from, zone)
 	}
 	return e.st, err
 }

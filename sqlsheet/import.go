@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -55,6 +56,10 @@ type ImportOptions struct {
 	Types map[string]ColumnType
 	// AllText makes every new column text, as the sheet shows it.
 	AllText bool
+	// Infer ignores the schema part an export wrote into the workbook
+	// (the source's SQL types and primary key), inferring types from the
+	// cells as for any other file.
+	Infer bool
 	// Key is the columns that identify a row, for Merge (by header,
 	// ignoring case). Every row must have them.
 	Key []string
@@ -88,11 +93,17 @@ const (
 	ColumnDate
 	ColumnTimestamp
 	ColumnTime
+	// ColumnDecimal holds exact decimals (NUMERIC), loaded from the text
+	// of the cell's number, or from text that spells one.
+	ColumnDecimal
+	// ColumnTimestampTZ holds instants: the sheet's wall clock read in
+	// the time zone the schema part names (UTC without one).
+	ColumnTimestampTZ
 	columnEmpty // no value seen yet
 )
 
 func (t ColumnType) String() string {
-	return [...]string{"text", "integer", "float", "boolean", "date", "timestamp", "time", "empty"}[t]
+	return [...]string{"text", "integer", "float", "boolean", "date", "timestamp", "time", "decimal", "timestamptz", "empty"}[t]
 }
 
 // ParseColumnType reads a ColumnType's name, as String writes it.
@@ -102,13 +113,19 @@ func ParseColumnType(name string) (ColumnType, error) {
 			return t, nil
 		}
 	}
-	return 0, fmt.Errorf("sqlsheet: column type %q (text, integer, float, boolean, date, timestamp or time)", name)
+	return 0, fmt.Errorf("sqlsheet: column type %q (text, integer, float, decimal, boolean, date, timestamp, timestamptz or time)", name)
 }
 
 // ImportColumn is one column of the table Import filled.
 type ImportColumn struct {
 	Name string
+	// Type is how cells are converted for the column.
 	Type ColumnType
+	// SQLType is the type a new table's column was created with: the
+	// schema part's, or the engine's for Type. Empty for an existing
+	// table's columns.
+	SQLType string
+	zone    *time.Location // ColumnTimestampTZ's, from the schema part
 }
 
 // ImportStats says what Import did.
@@ -119,6 +136,12 @@ type ImportStats struct {
 	ErrorCells int64
 	// HeaderRow is the sheet row the header was read from, 0 for none.
 	HeaderRow int
+	// Schema says the workbook's schema part typed the new table's
+	// columns (those it names) and gave its primary key.
+	Schema bool
+	// Key is the primary key a new table was created with, from the
+	// schema part.
+	Key []string
 	// Rejected counts the rows skipped under MaxErrors.
 	Rejected int64
 	// Inserted, Updated and Unchanged count what a merge did to the
@@ -369,8 +392,16 @@ func (imp *importer) columns(ctx context.Context) error {
 			return fmt.Errorf("sqlsheet: a type is given for column %q, which the header does not have", name)
 		}
 	}
-	imp.stats.Columns = imp.cols
 	imp.created = true
+	if err := imp.applySchema(ctx, header); err != nil {
+		return err
+	}
+	for i := range imp.cols {
+		if imp.cols[i].SQLType == "" {
+			imp.cols[i].SQLType = imp.engine.sqlType(imp.cols[i].Type)
+		}
+	}
+	imp.stats.Columns = imp.cols
 	return nil
 }
 

@@ -47,7 +47,7 @@ func (imp *importer) eachRow(ctx context.Context, fn func(num int, vals []any) e
 				}
 				continue
 			}
-			v, err := imp.value(c, imp.cols[j].Type)
+			v, err := imp.value(c, &imp.cols[j])
 			if err != nil {
 				bad = &ImportError{Table: imp.opts.Table, Sheet: sheet, Row: r.num, Col: c.Col(), Column: imp.cols[j].Name, Err: err}
 				break
@@ -153,7 +153,7 @@ func (imp *importer) loadSQL(ctx context.Context) (err error) {
 	if renamed {
 		target = imp.opts.Table + "__sheetstream_import"
 		imp.db.ExecContext(ctx, "DROP TABLE IF EXISTS "+q(target))
-		if _, err := imp.db.ExecContext(ctx, "CREATE TABLE "+q(target)+" ("+imp.columnDefs()+")"); err != nil {
+		if _, err := imp.db.ExecContext(ctx, "CREATE TABLE "+q(target)+" ("+imp.tableDefs()+")"); err != nil {
 			return fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
 		}
 		defer func() {
@@ -185,7 +185,7 @@ func (imp *importer) loadSQL(ctx context.Context) (err error) {
 				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, "CREATE TABLE "+q(target)+" ("+imp.columnDefs()+")"); err != nil {
+		if _, err := tx.ExecContext(ctx, "CREATE TABLE "+q(target)+" ("+imp.tableDefs()+")"); err != nil {
 			return fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
 		}
 	}
@@ -328,7 +328,7 @@ func (imp *importer) loadPostgres(ctx context.Context) error {
 					return err
 				}
 			}
-			if _, err := tx.Exec(ctx, "CREATE TABLE "+imp.engine.quote(target)+" ("+imp.columnDefs()+")"); err != nil {
+			if _, err := tx.Exec(ctx, "CREATE TABLE "+imp.engine.quote(target)+" ("+imp.tableDefs()+")"); err != nil {
 				return fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
 			}
 		}

@@ -114,9 +114,22 @@ func (imp *importer) columnList(prefix string) string {
 func (imp *importer) columnDefs() string {
 	defs := make([]string, len(imp.cols))
 	for i, c := range imp.cols {
-		defs[i] = imp.engine.quote(c.Name) + " " + imp.engine.sqlType(c.Type)
+		defs[i] = imp.engine.quote(c.Name) + " " + c.SQLType
 	}
 	return strings.Join(defs, ", ")
+}
+
+// tableDefs is columnDefs with the primary key the schema part gave.
+func (imp *importer) tableDefs() string {
+	defs := imp.columnDefs()
+	if len(imp.stats.Key) > 0 {
+		key := make([]string, len(imp.stats.Key))
+		for i, k := range imp.stats.Key {
+			key[i] = imp.engine.quote(k)
+		}
+		defs += ", PRIMARY KEY (" + strings.Join(key, ", ") + ")"
+	}
+	return defs
 }
 
 // compareStage counts what the staged rows would do to the target, and
@@ -262,6 +275,18 @@ func (imp *importer) checkKey() error {
 			return fmt.Errorf("sqlsheet: a key is for merging")
 		}
 		return nil
+	}
+	if src, ok := imp.src.(sheetSource); ok && len(imp.opts.Key) == 0 && !imp.opts.Infer {
+		// A file exported from a table carries its primary key.
+		schema, ok, err := readSchema(src.wb, src.SheetName())
+		if err != nil {
+			return err
+		}
+		for _, k := range schema.Key {
+			if ok {
+				imp.opts.Key = append(imp.opts.Key, k.Column)
+			}
+		}
 	}
 	if len(imp.opts.Key) == 0 {
 		return fmt.Errorf("sqlsheet: merging into %s needs a key: the columns that identify a row", imp.opts.Table)

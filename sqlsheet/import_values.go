@@ -12,15 +12,21 @@ import (
 
 func columnTypeOf(k kind) ColumnType {
 	switch k {
-	case kindInt, kindUint:
+	case kindInt:
 		return ColumnInteger
-	case kindFloat, kindDecimal:
+	case kindUint:
+		return ColumnDecimal // past int64: the digits, for the server to check
+	case kindFloat:
 		return ColumnFloat
+	case kindDecimal:
+		return ColumnDecimal
+	case kindTimestampTZ:
+		return ColumnTimestampTZ
 	case kindBool:
 		return ColumnBoolean
 	case kindDate:
 		return ColumnDate
-	case kindTimestamp, kindTimestampTZ:
+	case kindTimestamp:
 		return ColumnTimestamp
 	case kindTime:
 		return ColumnTime
@@ -71,7 +77,8 @@ func widen(a, b ColumnType) ColumnType {
 // value converts a cell for a column of type t. Text converts to
 // anything it spells (numbers, ISO dates, TRUE/FALSE); anything converts
 // to text.
-func (imp *importer) value(c *xlsx.Value, t ColumnType) (any, error) {
+func (imp *importer) value(c *xlsx.Value, col *ImportColumn) (any, error) {
+	t := col.Type
 	switch c.Type() {
 	case xlsx.TypeEmpty:
 		return nil, nil
@@ -127,7 +134,20 @@ func (imp *importer) value(c *xlsx.Value, t ColumnType) (any, error) {
 			}
 		}
 		return bad()
-	case ColumnDate, ColumnTimestamp, ColumnTime:
+	case ColumnDecimal:
+		switch c.Type() {
+		case xlsx.TypeNumber:
+			return string(xlsx.AppendNumberText(nil, c.Float())), nil
+		case xlsx.TypeString:
+			// Decimals too long for a double were written as text.
+			s := strings.TrimSpace(string(c.Bytes()))
+			if !isDecimalText(s) {
+				return bad()
+			}
+			return s, nil
+		}
+		return bad()
+	case ColumnDate, ColumnTimestamp, ColumnTime, ColumnTimestampTZ:
 		var tm time.Time
 		switch c.Type() {
 		case xlsx.TypeDate:
@@ -146,9 +166,43 @@ func (imp *importer) value(c *xlsx.Value, t ColumnType) (any, error) {
 		default:
 			return bad()
 		}
+		if t == ColumnTimestampTZ {
+			// The sheet shows the wall clock in the export's zone.
+			zone := col.zone
+			if zone == nil {
+				zone = time.UTC
+			}
+			y, mo, d := tm.Date()
+			h, mi, sec := tm.Clock()
+			tm = time.Date(y, mo, d, h, mi, sec, tm.Nanosecond(), zone)
+		}
 		return tm, nil
 	}
 	return bad()
+}
+
+// isDecimalText reports whether s is a plain decimal number: a sign,
+// digits with at most one point, and an optional exponent.
+func isDecimalText(s string) bool {
+	mantissa, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
+	mantissa = strings.TrimLeft(mantissa, "+-")
+	whole, frac, _ := strings.Cut(mantissa, ".")
+	digits := func(d string) bool {
+		for i := 0; i < len(d); i++ {
+			if d[i] < '0' || d[i] > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	if whole+frac == "" || !digits(whole) || !digits(frac) || len(s)-len(mantissa) > 1 {
+		return false
+	}
+	if hasExp {
+		exp = strings.TrimLeft(exp, "+-")
+		return exp != "" && digits(exp) && len(exp) <= 4
+	}
+	return true
 }
 
 // forDriver adapts a converted value to what database/sql drivers store
@@ -158,6 +212,12 @@ func (imp *importer) forDriver(v any, t ColumnType) any {
 	tm, ok := v.(time.Time)
 	if !ok {
 		return v
+	}
+	if t == ColumnTimestampTZ {
+		if imp.engine == EnginePostgres {
+			return tm
+		}
+		tm = tm.UTC() // MySQL and SQLite keep no zone: the UTC wall clock
 	}
 	if imp.engine == EngineSQLite {
 		switch t {

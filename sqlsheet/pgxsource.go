@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -75,7 +76,7 @@ func exportPostgres(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Q
 				cancel()
 				return fmt.Errorf("sheet %q: query: %w", name, err)
 			}
-			qs, err := exportSource(ctx, newPgxSource(rows), pgxColumns(rows, pc.TypeMap()), w, name, progressFrom(opts, st.Rows))
+			qs, err := exportSource(ctx, newPgxSource(rows), pgxColumns(rows, pc.TypeMap()), w, name, forQuery(opts, q, st.Rows))
 			// With the query cancelled, Close reads only what the server
 			// sent before the cancel took effect (pgx then waits a moment,
 			// so that the cancel cannot reach the connection's next query).
@@ -101,13 +102,41 @@ func pgxColumns(rows pgx.Rows, types *pgtype.Map) []columnInfo {
 			if k, ok := kindOfName(t.Name, false); ok {
 				infos[i].kind = k
 			}
+			infos[i].sqlType = pgTypeName(t.Name, f.TypeModifier)
 		}
 		// NUMERIC(p, s) carries (p << 16 | s) + 4 in its type modifier.
 		if f.DataTypeOID == pgtype.NumericOID && f.TypeModifier >= 4 {
 			infos[i].scale = int64((f.TypeModifier - 4) & 0xffff)
+			infos[i].precision = int64((f.TypeModifier - 4) >> 16)
 		}
 	}
 	return infos
+}
+
+// pgTypeName spells a type as PostgreSQL's format_type does, from pgx's
+// name for it and the column's type modifier: numeric(12,2), character
+// varying(40), timestamp with time zone, integer[].
+func pgTypeName(name string, typmod int32) string {
+	array := strings.HasPrefix(name, "_")
+	name = strings.TrimPrefix(name, "_")
+	if full, ok := map[string]string{
+		"int2": "smallint", "int4": "integer", "int8": "bigint", "float4": "real", "float8": "double precision",
+		"bool": "boolean", "varchar": "character varying", "bpchar": "character", "timestamptz": "timestamp with time zone",
+		"timestamp": "timestamp without time zone", "timetz": "time with time zone", "time": "time without time zone",
+	}[name]; ok {
+		name = full
+	}
+	switch {
+	case typmod < 0:
+	case name == "numeric" && typmod >= 4:
+		name += fmt.Sprintf("(%d,%d)", (typmod-4)>>16, (typmod-4)&0xffff)
+	case (name == "character varying" || name == "character") && typmod >= 4:
+		name += fmt.Sprintf("(%d)", typmod-4)
+	}
+	if array {
+		name += "[]"
+	}
+	return name
 }
 
 type pgxSource struct {

@@ -21,9 +21,11 @@ type source interface {
 
 // columnInfo is what an export needs to know of a result column.
 type columnInfo struct {
-	name  string
-	kind  kind
-	scale int64 // decimal places of a DECIMAL/NUMERIC column, 0 if unknown
+	name      string
+	kind      kind
+	scale     int64  // decimal places of a DECIMAL/NUMERIC column, 0 if unknown
+	precision int64  // digits of a DECIMAL/NUMERIC column, 0 if unknown
+	sqlType   string // the type as the engine names it, for the schema part
 }
 
 func sqlColumns(rows *sql.Rows) ([]columnInfo, error) {
@@ -33,9 +35,16 @@ func sqlColumns(rows *sql.Rows) ([]columnInfo, error) {
 	}
 	infos := make([]columnInfo, len(types))
 	for i, ct := range types {
-		infos[i] = columnInfo{name: ct.Name(), kind: kindOf(ct)}
-		if _, s, ok := ct.DecimalSize(); ok {
-			infos[i].scale = s
+		infos[i] = columnInfo{name: ct.Name(), kind: kindOf(ct), sqlType: ct.DatabaseTypeName()}
+		if infos[i].kind != kindDecimal {
+			continue
+		}
+		if p, s, ok := ct.DecimalSize(); ok {
+			infos[i].precision, infos[i].scale = p, s
+			infos[i].sqlType += fmt.Sprintf("(%d,%d)", p, s)
+		} else {
+			// SQLite's driver gives the declared type, sizes and all.
+			infos[i].precision, infos[i].scale = typeSize(infos[i].sqlType)
 		}
 	}
 	return infos, nil

@@ -61,12 +61,12 @@ func exportSQLite(ctx context.Context, db *sql.DB, path, pragmas string, w *xlsx
 		var qs Stats
 		var err error
 		if rows != nil {
-			qs, err = exportSource(ctx, sqliteSource{rows}, sqliteColumns(rows), w, name, progressFrom(opts, st.Rows))
+			qs, err = exportSource(ctx, sqliteSource{rows}, sqliteColumns(rows), w, name, forQuery(opts, q, st.Rows))
 			if cerr := rows.Close(); err == nil && cerr != nil {
 				err = fmt.Errorf("sheet %q: %w", name, cerr)
 			}
 		} else {
-			qs, err = exportQuery(ctx, db, q, name, w, progressFrom(opts, st.Rows), true, i == len(queries)-1, nil)
+			qs, err = exportQuery(ctx, db, q, name, w, forQuery(opts, q, st.Rows), true, i == len(queries)-1, nil)
 		}
 		st.add(qs)
 		if err != nil {
@@ -87,7 +87,10 @@ func sqliteColumns(rows *sqliteapi.Rows) []columnInfo {
 		if !ok {
 			k = kindAny
 		}
-		infos[i] = columnInfo{name: c.Name, kind: k}
+		infos[i] = columnInfo{name: c.Name, kind: k, sqlType: c.DeclType}
+		if k == kindDecimal {
+			infos[i].precision, infos[i].scale = typeSize(c.DeclType)
+		}
 	}
 	return infos
 }

@@ -99,6 +99,8 @@ func kindOfName(name string, affinity bool) (_ kind, ok bool) {
 	}
 	// SQLite accepts any type name and gives it an affinity by substring.
 	switch {
+	case strings.HasPrefix(name, "_") || strings.HasSuffix(name, "[]"): // PostgreSQL arrays: _INT4, _TEXT...
+		return kindText, true
 	case strings.Contains(name, "INT"):
 		return kindInt, true
 	case strings.Contains(name, "CHAR"), strings.Contains(name, "CLOB"), strings.Contains(name, "TEXT"):
@@ -107,8 +109,6 @@ func kindOfName(name string, affinity bool) (_ kind, ok bool) {
 		return kindBinary, true
 	case strings.Contains(name, "REAL"), strings.Contains(name, "FLOA"), strings.Contains(name, "DOUB"):
 		return kindFloat, true
-	case strings.HasPrefix(name, "_"): // PostgreSQL arrays: _INT4, _TEXT...
-		return kindText, true
 	}
 	return kindAny, false
 }

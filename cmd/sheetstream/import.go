@@ -26,7 +26,7 @@ func importCmd() *cobra.Command {
 		noHeader, stopAtEmpty     bool
 		rangeText, headerRow      string
 		columns, types            []string
-		allText                   bool
+		allText, infer            bool
 		format, delimiter         string
 		encoding, rejectsPath     string
 		maxErrors                 int
@@ -54,6 +54,11 @@ MySQL): a cell that does not fit stops the import with an error naming
 sheet, row and column, and the database is left as it was; --max-errors N
 skips up to N such rows instead, and --rejects FILE.csv keeps them with
 the reason.
+
+A workbook sheetstream exported records each column's SQL type and the
+table's primary key; a new table gets them back (NUMERIC(12,2) stays
+NUMERIC(12,2), timestamptz stays timestamptz), and --merge finds its key
+there. --infer ignores them.
 
 Reports rarely start at A1: --range A4:F (open-ended ranges allowed) takes
 a rectangle, --header-row N the header's row within it (0: no header;
@@ -88,7 +93,7 @@ loads only the named columns.`,
 				return err
 			}
 			defer db.Close()
-			opts := sqlsheet.ImportOptions{Table: table, Mode: mode, Key: key, DryRun: dryRun, NoHeader: noHeader, StopAtEmpty: stopAtEmpty, Columns: columns, AllText: allText}
+			opts := sqlsheet.ImportOptions{Table: table, Mode: mode, Key: key, DryRun: dryRun, Infer: infer, NoHeader: noHeader, StopAtEmpty: stopAtEmpty, Columns: columns, AllText: allText}
 			for _, tv := range types {
 				name, typ, ok := strings.Cut(tv, "=")
 				if !ok || strings.TrimSpace(name) == "" {
@@ -154,6 +159,12 @@ loads only the named columns.`,
 			cols := make([]string, len(st.Columns))
 			for i, c := range st.Columns {
 				cols[i] = c.Name + " " + c.Type.String()
+				if st.Schema && c.SQLType != "" {
+					cols[i] = c.Name + " " + c.SQLType
+				}
+			}
+			if st.Schema {
+				fmt.Fprintln(os.Stderr, "column types: from the workbook's schema part, as exported (--infer ignores it)")
 			}
 			if opts.HeaderRow == sqlsheet.HeaderAuto {
 				fmt.Fprintf(os.Stderr, "header: row %d\n", st.HeaderRow)
@@ -192,6 +203,7 @@ loads only the named columns.`,
 	cmd.Flags().StringSliceVar(&columns, "columns", nil, "load only these columns, by header name (comma-separated)")
 	cmd.Flags().StringArrayVar(&types, "type", nil, "NAME=TYPE: create column NAME as text, integer, float, boolean, date, timestamp or time instead of the inferred type; repeatable")
 	cmd.Flags().BoolVar(&allText, "all-text", false, "create every column as text")
+	cmd.Flags().BoolVar(&infer, "infer", false, "infer column types from the cells even when the workbook records them (a sheetstream export's schema part)")
 	cmd.Flags().IntVar(&maxErrors, "max-errors", 0, "skip up to N rows holding a cell their column cannot (default 0: the first such row fails the import)")
 	cmd.Flags().StringVar(&rejectsPath, "rejects", "", "write the rows --max-errors skipped, with the reason, to this CSV file")
 	cmd.Flags().StringVar(&format, "format", "", "the input's format: xlsx, csv or tsv (default: from the extension; standard input is sniffed)")

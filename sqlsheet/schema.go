@@ -1,0 +1,362 @@
+package sqlsheet
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/xml"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+// The schema part: exports record in the workbook, as a custom XML part
+// that Excel and LibreOffice leave alone, where each sheet came from —
+// the engine, each column's name and SQL type (with precision, scale and
+// the time zone timestamps were shown in), and the primary key of a
+// table exported whole — so that importing the file back recreates the
+// columns as they were instead of inferring them from the cells: a
+// NUMERIC(12,2) stays NUMERIC(12,2), a BIGINT written as text to keep its
+// digits stays BIGINT, a timestamptz stays timestamptz.
+
+// SchemaNamespace is the XML namespace of the schema part.
+const SchemaNamespace = "https://sheetstream.dev/ns/schema/1"
+
+// schemaDoc is the schema part: one entry per exported sheet.
+type schemaDoc struct {
+	XMLName xml.Name      `xml:"https://sheetstream.dev/ns/schema/1 schema"`
+	Sheets  []schemaSheet `xml:"sheet"`
+}
+
+type schemaSheet struct {
+	Name    string         `xml:"name,attr"`
+	Engine  string         `xml:"engine,attr"`
+	Table   string         `xml:"table,attr,omitempty"`
+	Columns []schemaColumn `xml:"column"`
+	Key     []schemaKey    `xml:"key"`
+}
+
+type schemaColumn struct {
+	Name string `xml:"name,attr"`
+	// Type is the source's own name for the type, as its engine spells
+	// it; Kind is sqlsheet's (integer, decimal, timestamptz, uuid...),
+	// which another engine maps to its nearest type.
+	Type      string `xml:"type,attr"`
+	Kind      string `xml:"kind,attr"`
+	Precision int64  `xml:"precision,attr,omitempty"`
+	Scale     int64  `xml:"scale,attr,omitempty"`
+	// Zone is where timestamps with a time zone were shown.
+	Zone string `xml:"zone,attr,omitempty"`
+}
+
+type schemaKey struct {
+	Column string `xml:"column,attr"`
+}
+
+// schemaKinds names each kind in the schema part.
+var schemaKinds = [...]string{
+	kindText: "text", kindInt: "integer", kindUint: "unsigned", kindFloat: "float", kindDecimal: "decimal",
+	kindBool: "boolean", kindDate: "date", kindTimestamp: "timestamp", kindTimestampTZ: "timestamptz",
+	kindTime: "time", kindInterval: "interval", kindBinary: "binary", kindAny: "any",
+}
+
+// schemaKind is a column's kind in the schema part: text columns whose
+// type is a UUID, JSON or an array say so, since engines other than the
+// source's need to know.
+func schemaKind(k kind, sqlType string) string {
+	if k == kindText {
+		t := strings.ToLower(sqlType)
+		switch {
+		case strings.HasSuffix(t, "[]") || strings.HasPrefix(t, "_"):
+			return "array"
+		case strings.Contains(t, "uuid"):
+			return "uuid"
+		case strings.Contains(t, "json"):
+			return "json"
+		}
+	}
+	return schemaKinds[k]
+}
+
+// schemaFrom is what the schema part says of the query being exported
+// besides its columns.
+type schemaFrom struct {
+	engine Engine
+	table  string
+	key    []string
+	// types are the table's column types by name, where the driver's
+	// own names lack sizes (MySQL's VARCHAR without its length).
+	types map[string]string
+}
+
+// addSchema writes the schema part for the sheets one query filled.
+func addSchema(w *xlsx.Writer, infos []columnInfo, sheets []string, from schemaFrom, zone string) error {
+	var doc schemaDoc
+	for _, name := range sheets {
+		s := schemaSheet{Name: name, Engine: from.engine.String(), Table: from.table}
+		for _, info := range infos {
+			c := schemaColumn{Name: info.name, Type: info.sqlType, Kind: schemaKind(info.kind, info.sqlType)}
+			if t, ok := from.types[info.name]; ok {
+				c.Type = t
+			}
+			if info.kind == kindDecimal {
+				c.Precision, c.Scale = info.precision, info.scale
+			}
+			if info.kind == kindTimestampTZ {
+				c.Zone = zone
+			}
+			s.Columns = append(s.Columns, c)
+		}
+		for _, k := range from.key {
+			s.Key = append(s.Key, schemaKey{Column: k})
+		}
+		doc.Sheets = append(doc.Sheets, s)
+	}
+	data, err := xml.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	return w.AddCustomXML(data)
+}
+
+// readSchema finds the schema of the named sheet among wb's custom XML
+// parts; ok is false when the workbook has none for it. Parts of other
+// applications, and schema parts that do not parse, are passed over.
+func readSchema(wb *xlsx.Workbook, sheet string) (schemaSheet, bool, error) {
+	parts, err := wb.CustomXML()
+	if err != nil {
+		return schemaSheet{}, false, err
+	}
+	for _, p := range parts {
+		if !bytes.Contains(p, []byte(SchemaNamespace)) {
+			continue
+		}
+		var doc schemaDoc
+		if xml.Unmarshal(p, &doc) != nil {
+			continue
+		}
+		for _, s := range doc.Sheets {
+			if s.Name == sheet {
+				return s, true, nil
+			}
+		}
+	}
+	return schemaSheet{}, false, nil
+}
+
+// primaryKey lists the columns of table's primary key, in key order; none
+// when the table has no primary key or the engine cannot say.
+func primaryKey(ctx context.Context, db *sql.DB, engine Engine, table string) ([]string, error) {
+	var q string
+	var args []any
+	switch engine {
+	case EnginePostgres:
+		q = `SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+			WHERE i.indrelid = $1::regclass AND i.indisprimary ORDER BY array_position(i.indkey::int2[], a.attnum)`
+		args = []any{quoteDotted(engine, table)}
+	case EngineSQLite:
+		q, args = `SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk`, []any{table}
+	case EngineMySQL:
+		schema, name, dotted := strings.Cut(table, ".")
+		if !dotted {
+			schema, name = "", table
+		}
+		q = `SELECT column_name FROM information_schema.key_column_usage WHERE constraint_name = 'PRIMARY'
+			AND table_schema = COALESCE(NULLIF(?, ''), DATABASE()) AND table_name = ? ORDER BY ordinal_position`
+		args = []any{schema, name}
+	default:
+		return nil, nil
+	}
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("primary key of %s: %w", table, err)
+	}
+	defer rows.Close()
+	var key []string
+	for rows.Next() {
+		var col string
+		if err := rows.Scan(&col); err != nil {
+			return nil, err
+		}
+		key = append(key, col)
+	}
+	return key, rows.Err()
+}
+
+// mysqlColumnTypes reads the column types of a MySQL table as its DDL
+// spells them (varchar(40), decimal(12,2), bigint(20) unsigned).
+func mysqlColumnTypes(ctx context.Context, db *sql.DB, table string) (map[string]string, error) {
+	schema, name, dotted := strings.Cut(table, ".")
+	if !dotted {
+		schema, name = "", table
+	}
+	rows, err := db.QueryContext(ctx, `SELECT column_name, column_type FROM information_schema.columns
+		WHERE table_schema = COALESCE(NULLIF(?, ''), DATABASE()) AND table_name = ?`, schema, name)
+	if err != nil {
+		return nil, fmt.Errorf("column types of %s: %w", table, err)
+	}
+	defer rows.Close()
+	types := map[string]string{}
+	for rows.Next() {
+		var col, typ string
+		if err := rows.Scan(&col, &typ); err != nil {
+			return nil, err
+		}
+		types[col] = typ
+	}
+	return types, rows.Err()
+}
+
+// quoteDotted quotes each part of a dotted table name.
+func quoteDotted(engine Engine, table string) string {
+	parts := strings.Split(table, ".")
+	for i, p := range parts {
+		parts[i] = engine.quote(p)
+	}
+	return strings.Join(parts, ".")
+}
+
+// typeSize reads the precision and scale of a declared type such as
+// NUMERIC(12,2); zeros when it gives none.
+func typeSize(declType string) (precision, scale int64) {
+	_, args, ok := strings.Cut(declType, "(")
+	args, _, ok2 := strings.Cut(args, ")")
+	if !ok || !ok2 {
+		return 0, 0
+	}
+	p, s, _ := strings.Cut(args, ",")
+	precision, _ = strconv.ParseInt(strings.TrimSpace(p), 10, 64)
+	scale, _ = strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	return precision, scale
+}
+
+// applySchema types the new table's columns from the workbook's schema
+// part, when it has one for the sheet and Infer is not set: each column
+// the part names gets its SQL type (the source's own when the engines
+// are the same, else the nearest) and the matching conversion; --type
+// and AllText still win. The part's primary key becomes the new table's
+// when every key column is loaded, and a merge's key when none is given.
+func (imp *importer) applySchema(ctx context.Context, header []string) error {
+	src, ok := imp.src.(sheetSource)
+	if !ok || imp.opts.Infer {
+		return nil
+	}
+	schema, ok, err := readSchema(src.wb, src.SheetName())
+	if err != nil || !ok {
+		return err
+	}
+	imp.stats.Schema = true
+	byName := map[string]schemaColumn{}
+	for _, c := range schema.Columns {
+		byName[strings.ToLower(c.Name)] = c
+	}
+	for i := range imp.cols {
+		col := &imp.cols[i]
+		c, ok := byName[strings.ToLower(col.Name)]
+		if !ok || imp.opts.AllText || imp.overridden(col.Name) {
+			continue
+		}
+		t, sqlType, ok := imp.engine.schemaType(c, schema.Engine)
+		if !ok {
+			continue // inferred from the cells, as without a schema
+		}
+		col.Type, col.SQLType = t, sqlType
+		if col.Type == ColumnTimestampTZ {
+			col.zone = time.UTC
+			if loc, err := time.LoadLocation(c.Zone); err == nil && c.Zone != "" {
+				col.zone = loc
+			}
+		}
+	}
+	for _, k := range schema.Key {
+		found := false
+		for _, c := range imp.cols {
+			found = found || c.Name == k.Column
+		}
+		if !found {
+			return nil // a key column was left out: no key
+		}
+		imp.stats.Key = append(imp.stats.Key, k.Column)
+	}
+	for i := range imp.cols {
+		col := &imp.cols[i]
+		if imp.engine == EngineMySQL && slices.Contains(imp.stats.Key, col.Name) && strings.HasSuffix(col.SQLType, "TEXT") {
+			col.SQLType = "VARCHAR(255)" // MySQL cannot index a TEXT column whole
+		}
+	}
+	return nil
+}
+
+// overridden says whether Types names the column.
+func (imp *importer) overridden(column string) bool {
+	for name := range imp.opts.Types {
+		if strings.EqualFold(strings.TrimSpace(name), column) {
+			return true
+		}
+	}
+	return false
+}
+
+// schemaType is the conversion and SQL type of a column the schema part
+// describes, for this engine: the source's own type when it came from
+// the same engine and its values load as they are, else the nearest. ok
+// is false for kinds the sheet does not hold faithfully (intervals,
+// binary data, values of no declared type), which are inferred.
+func (e Engine) schemaType(c schemaColumn, from string) (_ ColumnType, _ string, ok bool) {
+	var t ColumnType
+	switch c.Kind {
+	case "integer":
+		t = ColumnInteger
+	case "unsigned", "decimal":
+		t = ColumnDecimal
+	case "float":
+		t = ColumnFloat
+	case "boolean":
+		t = ColumnBoolean
+	case "date":
+		t = ColumnDate
+	case "timestamp":
+		t = ColumnTimestamp
+	case "timestamptz":
+		t = ColumnTimestampTZ
+	case "time":
+		t = ColumnTime
+	case "text", "uuid", "json", "array":
+	default:
+		return 0, "", false
+	}
+	if from == e.String() && c.Type != "" && e != EngineUnknown {
+		if e == EngineMySQL && strings.HasPrefix(c.Type, "UNSIGNED ") {
+			return t, strings.TrimPrefix(c.Type, "UNSIGNED ") + " UNSIGNED", true // the driver's word order
+		}
+		return t, c.Type, true
+	}
+	nearest := e.sqlType(t)
+	switch c.Kind {
+	case "unsigned":
+		nearest = map[Engine]string{EnginePostgres: "numeric(20,0)", EngineMySQL: "BIGINT UNSIGNED"}[e]
+		if nearest == "" {
+			nearest = "INTEGER"
+		}
+	case "decimal":
+		if c.Precision > 0 {
+			p, s := c.Precision, c.Scale
+			if e == EngineMySQL {
+				p, s = min(p, 65), min(s, 30, p)
+			}
+			nearest = fmt.Sprintf("%s(%d,%d)", strings.TrimSuffix(nearest, "(65,30)"), p, s)
+		}
+	case "uuid":
+		nearest = map[Engine]string{EnginePostgres: "uuid", EngineMySQL: "CHAR(36)"}[e]
+	case "json":
+		nearest = map[Engine]string{EnginePostgres: "jsonb", EngineMySQL: "JSON"}[e]
+	}
+	if nearest == "" {
+		nearest = e.sqlType(t)
+	}
+	return t, nearest, true
+}

@@ -1,0 +1,168 @@
+package sqlsheet_test
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sheetstream/sheetstream/internal/pyread"
+	"github.com/sheetstream/sheetstream/internal/testenv"
+	"github.com/sheetstream/sheetstream/sqlsheet"
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+// roundTrip exports table src whole, imports the file into a new table
+// dst, and returns the file: the schema part must bring back each
+// column's type, the primary key and every value.
+func roundTrip(t *testing.T, db *sql.DB, dir string, describe func(table string) []string) string {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(dir, "roundtrip.xlsx")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := xlsx.NewWriter(f, xlsx.Options{})
+	if _, err := sqlsheet.Export(ctx, db, w, []sqlsheet.Query{{SQL: "SELECT * FROM src", Sheet: "src", Table: "src"}}, sqlsheet.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	wb, err := xlsx.Open(path, xlsx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wb.Close()
+	db.Exec(`DROP TABLE IF EXISTS dst`)
+	st, err := sqlsheet.Import(ctx, db, wb, 0, sqlsheet.ImportOptions{Table: "dst"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Schema || !slices.Equal(st.Key, []string{"id"}) {
+		t.Errorf("schema %v, key %v", st.Schema, st.Key)
+	}
+	if got, want := describe("dst"), describe("src"); !slices.Equal(got, want) {
+		t.Errorf("column types:\n got %q\nwant %q", got, want)
+	}
+	if got, want := dump(t, db, "dst"), dump(t, db, "src"); !slices.Equal(got, want) {
+		t.Errorf("rows:\n got %q\nwant %q", got, want)
+	}
+	// Without the schema, the same file is inferred as any other.
+	db.Exec(`DROP TABLE IF EXISTS inferred`)
+	st, err = sqlsheet.Import(ctx, db, wb, 0, sqlsheet.ImportOptions{Table: "inferred", Infer: true})
+	if err != nil || st.Schema || slices.Equal(describe("inferred"), describe("src")) {
+		t.Errorf("--infer: %+v, %v: %q", st, err, describe("inferred"))
+	}
+	// A merge of the file back into its table finds the key in it.
+	st, err = sqlsheet.Import(ctx, db, wb, 0, sqlsheet.ImportOptions{Table: "src", Mode: sqlsheet.Merge})
+	if err != nil || st.Unchanged != st.Rows || st.Rows == 0 {
+		t.Errorf("merge back: %+v, %v", st, err)
+	}
+	return path
+}
+
+func columnsOf(t *testing.T, db *sql.DB, q string) func(string) []string {
+	return func(table string) []string {
+		rows, err := db.Query(q, table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var name, typ, key string
+			if err := rows.Scan(&name, &typ, &key); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, name+" "+strings.ToLower(typ)+" "+key)
+		}
+		return out
+	}
+}
+
+func TestSchemaRoundTripPostgres(t *testing.T) {
+	db, err := sqlsheet.Open(postgresURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`DROP TABLE IF EXISTS src`,
+		`CREATE TABLE src (id bigint PRIMARY KEY, amount numeric(12,2), big bigint, at timestamptz, u uuid, doc jsonb,
+			day date, ok boolean, note character varying(40), tags integer[])`,
+		`INSERT INTO src VALUES
+			(1, 1234.56, 9007199254740993, '2024-02-29 13:45:30.25+02', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '{"a": [1, 2]}', '1850-01-02', true, 'x', '{1,2}'),
+			(2, 0.10, -9223372036854775808, '1999-12-31 23:59:59+00', NULL, '[]', '2024-02-29', false, NULL, NULL),
+			(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'd', '{}')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	path := roundTrip(t, db, t.TempDir(), columnsOf(t, db, `SELECT a.attname, format_type(a.atttypid, a.atttypmod),
+		(SELECT count(*) FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisprimary AND a.attnum = ANY(i.indkey))::text
+		FROM pg_attribute a WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`))
+
+	// The file carrying the schema part passes the validator, and
+	// LibreOffice re-saves it with the values intact.
+	pyread.Python(t)
+	r := pyread.Read(t, path)[path]
+	if r == nil || r.Error != "" || len(r.Audit) > 0 {
+		t.Fatalf("readers and openxml-audit: %+v", r)
+	}
+	resaved := pyread.Resave(t, filepath.Join(t.TempDir()), path)
+	lo := pyread.ReadValues(t, resaved...)[resaved[0]]
+	if lo == nil || lo.Error != "" || len(lo.Calamine["src"]) != 4 {
+		t.Errorf("LibreOffice's copy: %+v", lo)
+	}
+}
+
+func TestSchemaRoundTripSQLite(t *testing.T) {
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "schema.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`CREATE TABLE src (id INTEGER PRIMARY KEY, amount NUMERIC(12,2), big BIGINT, at TIMESTAMP, u UUID, doc JSON,
+			day DATE, ok BOOLEAN, note VARCHAR(40))`,
+		`INSERT INTO src VALUES
+			(1, 1234.56, 9007199254740993, '2024-02-29 13:45:30.25', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '{"a": [1, 2]}', '1850-01-02', 1, 'x'),
+			(2, 0.1, -9223372036854775808, '1999-12-31 23:59:59', NULL, '[]', '2024-02-29', 0, NULL),
+			(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'd')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	roundTrip(t, db, t.TempDir(), columnsOf(t, db, `SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid`))
+}
+
+func TestSchemaRoundTripMySQL(t *testing.T) {
+	db, err := sqlsheet.Open(testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`DROP TABLE IF EXISTS src`,
+		`CREATE TABLE src (id BIGINT PRIMARY KEY, amount DECIMAL(12,2), big BIGINT, at DATETIME, u CHAR(36),
+			day DATE, ok TINYINT, note VARCHAR(40), n BIGINT UNSIGNED)`,
+		`INSERT INTO src VALUES
+			(1, 1234.56, 9007199254740993, '2024-02-29 13:45:30', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '1850-01-02', 1, 'x', 18446744073709551615),
+			(2, 0.10, -9223372036854775808, '1999-12-31 23:59:59', NULL, '2024-02-29', 0, NULL, 0),
+			(3, NULL, NULL, NULL, NULL, NULL, NULL, 'd', NULL)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	roundTrip(t, db, t.TempDir(), columnsOf(t, db, `SELECT column_name, column_type, column_key FROM information_schema.columns
+		WHERE table_schema = DATABASE() AND table_name = ? ORDER BY ordinal_position`))
+}
