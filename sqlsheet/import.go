@@ -252,9 +252,15 @@ func ImportFrom(ctx context.Context, db *sql.DB, src Source, opts ImportOptions)
 		return ImportStats{}, err
 	}
 	var err error
-	if engine == EnginePostgres {
+	switch path, pragmas := sqliteFile(db); {
+	case engine == EnginePostgres:
 		err = imp.loadPostgres(ctx)
-	} else {
+	case path != "" && !imp.staged():
+		var ok bool
+		if ok, err = imp.loadSQLite(ctx, path, pragmas); !ok {
+			err = imp.loadSQL(ctx)
+		}
+	default:
 		err = imp.loadSQL(ctx)
 	}
 	if err == nil && opts.Progress != nil {

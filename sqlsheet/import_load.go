@@ -4,14 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/sheetstream/sheetstream/xlsx"
@@ -20,8 +16,9 @@ import (
 // eachRow converts every data row into vals (one slot per table column)
 // and calls fn; conversion errors name the cell. Under MaxErrors a row
 // with such an error is rejected instead, until there are too many.
-func (imp *importer) eachRow(ctx context.Context, fn func(num int, vals []any) error) error {
-	vals := make([]any, len(imp.cols))
+func (imp *importer) eachRow(ctx context.Context, fn func(num int, vals []value) error) error {
+	vals := make([]value, len(imp.cols))
+	scratch := make([][]byte, len(imp.cols))
 	sheet := imp.src.SheetName()
 	rejects, err := imp.rejectsWriter()
 	if err != nil {
@@ -47,12 +44,10 @@ func (imp *importer) eachRow(ctx context.Context, fn func(num int, vals []any) e
 				}
 				continue
 			}
-			v, err := imp.value(c, &imp.cols[j])
-			if err != nil {
+			if err := imp.value(&vals[j], c, &imp.cols[j], &scratch[j]); err != nil {
 				bad = &ImportError{Table: imp.opts.Table, Sheet: sheet, Row: r.num, Col: c.Col(), Column: imp.cols[j].Name, Err: err}
 				break
 			}
-			vals[j] = v
 		}
 		if bad == nil && imp.opts.Mode == Merge {
 			bad = imp.missingKey(vals, sheet, r.num)
@@ -84,9 +79,9 @@ func (imp *importer) eachRow(ctx context.Context, fn func(num int, vals []any) e
 }
 
 // missingKey names the first key column a row leaves empty.
-func (imp *importer) missingKey(vals []any, sheet string, num int) *ImportError {
+func (imp *importer) missingKey(vals []value, sheet string, num int) *ImportError {
 	for j, v := range vals {
-		if v == nil && imp.isKey(imp.cols[j].Name) {
+		if v.tag == tagNull && imp.isKey(imp.cols[j].Name) {
 			col := 0
 			for i, k := range imp.byCol {
 				if k == j {
@@ -226,9 +221,9 @@ func (imp *importer) loadSQL(ctx context.Context) (err error) {
 		args = args[:0]
 		return nil
 	}
-	err = imp.eachRow(ctx, func(num int, vals []any) error {
-		for j, v := range vals {
-			args = append(args, imp.forDriver(v, imp.cols[j].Type))
+	err = imp.eachRow(ctx, func(num int, vals []value) error {
+		for j := range vals {
+			args = append(args, imp.arg(&vals[j], imp.cols[j].Type))
 		}
 		if imp.staged() {
 			args = append(args, int64(num))
@@ -332,17 +327,8 @@ func (imp *importer) loadPostgres(ctx context.Context) error {
 				return fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
 			}
 		}
-		src := &copySource{imp: imp, ctx: ctx, numbered: imp.staged()}
-		src.start()
-		defer src.stop()
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{target}, names, src); err != nil {
-			if src.err != nil {
-				return src.err
-			}
-			return fmt.Errorf("sqlsheet: copy into %s: %w", imp.opts.Table, err)
-		}
-		if src.err != nil {
-			return src.err
+		if err := imp.copyText(ctx, pc.PgConn(), target, names); err != nil {
+			return err
 		}
 		if !imp.staged() {
 			imp.stats.Inserted = imp.stats.Rows
@@ -360,81 +346,3 @@ func (imp *importer) loadPostgres(ctx context.Context) error {
 		return tx.Commit(ctx)
 	})
 }
-
-// copySource feeds CopyFrom from eachRow running on its own goroutine.
-type copySource struct {
-	imp   *importer
-	ctx   context.Context
-	rows  chan []any
-	next  chan struct{}
-	done  chan struct{}
-	cur   []any
-	err   error
-	alive bool
-	// numbered adds each row's number in the source as a last value.
-	numbered bool
-}
-
-func (s *copySource) start() {
-	s.rows = make(chan []any)
-	s.next = make(chan struct{})
-	s.done = make(chan struct{})
-	s.alive = true
-	go func() {
-		defer close(s.rows)
-		var numbered []any
-		if s.numbered {
-			numbered = make([]any, len(s.imp.cols)+1)
-		}
-		err := s.imp.eachRow(s.ctx, func(num int, vals []any) error {
-			for j, v := range vals {
-				if t, ok := v.(time.Time); ok && s.imp.cols[j].Type == ColumnTime {
-					us := int64(t.Hour())*3600e6 + int64(t.Minute())*60e6 + int64(t.Second())*1e6 + int64(t.Nanosecond()/1000)
-					vals[j] = pgtype.Time{Microseconds: us, Valid: true}
-				}
-			}
-			row := vals
-			if s.numbered {
-				copy(numbered, vals)
-				numbered[len(vals)] = int64(num)
-				row = numbered
-			}
-			select {
-			case s.rows <- row:
-			case <-s.done:
-				return context.Canceled
-			}
-			select {
-			case <-s.next:
-			case <-s.done:
-				return context.Canceled
-			}
-			return nil
-		})
-		if err != nil && !errors.Is(err, context.Canceled) || s.ctx.Err() != nil && err != nil {
-			s.err = err
-		}
-	}()
-}
-
-func (s *copySource) stop() {
-	if s.alive {
-		close(s.done)
-		for range s.rows {
-		}
-		s.alive = false
-	}
-}
-
-func (s *copySource) Next() bool {
-	if s.cur != nil {
-		s.next <- struct{}{}
-	}
-	v, ok := <-s.rows
-	s.cur = v
-	return ok
-}
-
-func (s *copySource) Values() ([]any, error) { return s.cur, nil }
-
-func (s *copySource) Err() error { return s.err }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -74,77 +75,95 @@ func widen(a, b ColumnType) ColumnType {
 	return ColumnText
 }
 
-// value converts a cell for a column of type t. Text converts to
-// anything it spells (numbers, ISO dates, TRUE/FALSE); anything converts
-// to text.
-func (imp *importer) value(c *xlsx.Value, col *ImportColumn) (any, error) {
+// value converts a cell for column col into dst: the one tagged value
+// every loader reads, whatever the engine. Text converts to anything it
+// spells (numbers, ISO dates, TRUE/FALSE); anything converts to text.
+// Text is lent (the cell's bytes, or scratch's), valid until the next row.
+func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch *[]byte) error {
 	t := col.Type
+	*dst = value{}
 	switch c.Type() {
 	case xlsx.TypeEmpty:
-		return nil, nil
+		return nil
 	case xlsx.TypeString:
 		if len(c.Bytes()) == 0 {
-			return nil, nil // an empty string shows as an empty cell
+			return nil // an empty string shows as an empty cell
 		}
 	case xlsx.TypeError:
 		imp.stats.ErrorCells++
-		return nil, nil
+		return nil
 	}
-	bad := func() (any, error) {
-		return nil, fmt.Errorf("%w: %s %q into a column of type %s", ErrBadCell, c.Type(), c.String(), t)
+	bad := func() error {
+		return fmt.Errorf("%w: %s %q into a column of type %s", ErrBadCell, c.Type(), c.String(), t)
 	}
+	text := func() string { return unsafe.String(unsafe.SliceData(c.Bytes()), len(c.Bytes())) }
 	switch t {
 	case ColumnText:
-		return c.String(), nil
-	case ColumnInteger:
-		f := c.Float()
 		if c.Type() == xlsx.TypeString {
-			n, err := strconv.ParseInt(strings.TrimSpace(string(c.Bytes())), 10, 64)
+			dst.setText(c.Bytes())
+		} else {
+			*scratch = c.AppendText((*scratch)[:0])
+			dst.setText(*scratch)
+		}
+		return nil
+	case ColumnInteger:
+		if c.Type() == xlsx.TypeString {
+			n, err := strconv.ParseInt(strings.TrimSpace(text()), 10, 64)
 			if err != nil {
 				return bad()
 			}
-			return n, nil
+			dst.setInt(n)
+			return nil
 		}
-		n, ok := wholeInt64(f)
+		n, ok := wholeInt64(c.Float())
 		if c.Type() != xlsx.TypeNumber || !ok {
 			return bad()
 		}
-		return n, nil
+		dst.setInt(n)
+		return nil
 	case ColumnFloat:
 		if c.Type() == xlsx.TypeString {
-			f, err := strconv.ParseFloat(strings.TrimSpace(string(c.Bytes())), 64)
+			f, err := strconv.ParseFloat(strings.TrimSpace(text()), 64)
 			if err != nil {
 				return bad()
 			}
-			return f, nil
+			dst.setFloat(f)
+			return nil
 		}
 		if c.Type() != xlsx.TypeNumber {
 			return bad()
 		}
-		return c.Float(), nil
-	case ColumnBoolean:
-		switch {
-		case c.Type() == xlsx.TypeBool:
-			return c.Bool(), nil
-		case c.Type() == xlsx.TypeNumber && (c.Float() == 0 || c.Float() == 1):
-			return c.Float() == 1, nil
-		case c.Type() == xlsx.TypeString:
-			if b, err := strconv.ParseBool(strings.ToLower(strings.TrimSpace(string(c.Bytes())))); err == nil {
-				return b, nil
-			}
-		}
-		return bad()
+		dst.setFloat(c.Float())
+		return nil
 	case ColumnDecimal:
 		switch c.Type() {
 		case xlsx.TypeNumber:
-			return string(xlsx.AppendNumberText(nil, c.Float())), nil
+			*scratch = xlsx.AppendNumberText((*scratch)[:0], c.Float())
+			dst.setText(*scratch)
+			return nil
 		case xlsx.TypeString:
 			// Decimals too long for a double were written as text.
-			s := strings.TrimSpace(string(c.Bytes()))
+			s := strings.TrimSpace(text())
 			if !isDecimalText(s) {
 				return bad()
 			}
-			return s, nil
+			dst.setText(c.Bytes()[strings.Index(text(), s):][:len(s)])
+			return nil
+		}
+		return bad()
+	case ColumnBoolean:
+		switch {
+		case c.Type() == xlsx.TypeBool:
+			dst.setBool(c.Bool())
+			return nil
+		case c.Type() == xlsx.TypeNumber && (c.Float() == 0 || c.Float() == 1):
+			dst.setBool(c.Float() == 1)
+			return nil
+		case c.Type() == xlsx.TypeString:
+			if b, err := strconv.ParseBool(strings.ToLower(strings.TrimSpace(text()))); err == nil {
+				dst.setBool(b)
+				return nil
+			}
 		}
 		return bad()
 	case ColumnDate, ColumnTimestamp, ColumnTime, ColumnTimestampTZ:
@@ -154,7 +173,7 @@ func (imp *importer) value(c *xlsx.Value, col *ImportColumn) (any, error) {
 			tm = c.Time()
 		case xlsx.TypeString:
 			var err error
-			s := strings.TrimSpace(string(c.Bytes()))
+			s := strings.TrimSpace(text())
 			for _, layout := range []string{"2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999", "2006-01-02", "15:04:05.999999999"} {
 				if tm, err = time.Parse(layout, s); err == nil {
 					break
@@ -176,9 +195,53 @@ func (imp *importer) value(c *xlsx.Value, col *ImportColumn) (any, error) {
 			h, mi, sec := tm.Clock()
 			tm = time.Date(y, mo, d, h, mi, sec, tm.Nanosecond(), zone)
 		}
-		return tm, nil
+		dst.setTime(tm)
+		return nil
 	}
 	return bad()
+}
+
+// arg is a converted value as database/sql takes it (text copied): SQLite
+// keeps dates as ISO text, which the exporter reads back as dates; MySQL
+// and SQLite keep no time zone, so an instant is its UTC wall clock.
+// (PostgreSQL's COPY gets text: appendCopyValue.)
+func (imp *importer) arg(v *value, t ColumnType) any {
+	switch v.tag {
+	case tagInt:
+		return v.i
+	case tagFloat:
+		return v.f
+	case tagBool:
+		return v.i != 0
+	case tagText:
+		return string(v.b)
+	case tagTime:
+		if imp.engine == EngineSQLite {
+			return string(appendSQLiteTime(nil, v.t, t))
+		}
+		if t == ColumnTimestampTZ {
+			return v.t.UTC()
+		}
+		if t == ColumnTime {
+			return v.t.Format("15:04:05.999")
+		}
+		return v.t
+	}
+	return nil
+}
+
+// appendSQLiteTime writes a time as SQLite keeps it: ISO text, in UTC for
+// instants.
+func appendSQLiteTime(b []byte, tm time.Time, t ColumnType) []byte {
+	switch t {
+	case ColumnDate:
+		return tm.AppendFormat(b, "2006-01-02")
+	case ColumnTime:
+		return tm.AppendFormat(b, "15:04:05.999")
+	case ColumnTimestampTZ:
+		tm = tm.UTC()
+	}
+	return tm.AppendFormat(b, "2006-01-02 15:04:05.999")
 }
 
 // isDecimalText reports whether s is a plain decimal number: a sign,
@@ -203,35 +266,6 @@ func isDecimalText(s string) bool {
 		return exp != "" && digits(exp) && len(exp) <= 4
 	}
 	return true
-}
-
-// forDriver adapts a converted value to what database/sql drivers store
-// well: SQLite keeps dates as ISO text, which the exporter reads back as
-// dates.
-func (imp *importer) forDriver(v any, t ColumnType) any {
-	tm, ok := v.(time.Time)
-	if !ok {
-		return v
-	}
-	if t == ColumnTimestampTZ {
-		if imp.engine == EnginePostgres {
-			return tm
-		}
-		tm = tm.UTC() // MySQL and SQLite keep no zone: the UTC wall clock
-	}
-	if imp.engine == EngineSQLite {
-		switch t {
-		case ColumnDate:
-			return tm.Format("2006-01-02")
-		case ColumnTime:
-			return tm.Format("15:04:05.999")
-		}
-		return tm.Format("2006-01-02 15:04:05.999")
-	}
-	if t == ColumnTime {
-		return tm.Format("15:04:05.999")
-	}
-	return tm
 }
 
 // wholeInt64 converts a whole number within int64's range: -2^63 is, 2^63

@@ -1,6 +1,6 @@
-// Package sqliteapi reads a SQLite database through SQLite's own API, as
-// modernc.org/sqlite translates the C library to Go, instead of through
-// database/sql.
+// Package sqliteapi reads a SQLite database, and loads rows into one,
+// through SQLite's own API, as modernc.org/sqlite translates the C
+// library to Go, instead of through database/sql.
 //
 // Two costs of database/sql go away: every value its driver interface
 // hands over is boxed into an interface or copied into a new string, and
@@ -12,8 +12,10 @@
 //
 // Only what this package is for is here: one read-only statement at a
 // time, positional arguments of database/sql's basic types, values read
-// by storage class. Anything else is refused with ErrUnsupported, and the
-// caller runs it through database/sql instead.
+// by storage class; and for loading, a read-write connection that runs
+// SQL and one prepared statement stepped once per row with values bound
+// by type (writer.go). Anything else is refused with ErrUnsupported, and
+// the caller runs it through database/sql instead.
 package sqliteapi
 
 import (
@@ -50,7 +52,11 @@ type Conn struct {
 // OpenReadOnly opens the database file at path read-only and runs
 // pragmas (SQL, may be empty) on the connection. It waits up to 5 s for a
 // writer's lock, as database/sql connections opened by sqlsheet do.
-func OpenReadOnly(path, pragmas string) (_ *Conn, err error) {
+func OpenReadOnly(path, pragmas string) (*Conn, error) {
+	return openConn(path, pragmas, sqlite3.SQLITE_OPEN_READONLY)
+}
+
+func openConn(path, pragmas string, mode int32) (_ *Conn, err error) {
 	c := &Conn{tls: libc.NewTLS()}
 	defer func() {
 		if err != nil {
@@ -66,7 +72,7 @@ func OpenReadOnly(path, pragmas string) (_ *Conn, err error) {
 	}
 	defer libc.Xfree(c.tls, name)
 	rc := sqlite3.Xsqlite3_open_v2(c.tls, name, c.out,
-		sqlite3.SQLITE_OPEN_READONLY|sqlite3.SQLITE_OPEN_NOMUTEX|sqlite3.SQLITE_OPEN_URI, 0)
+		mode|sqlite3.SQLITE_OPEN_NOMUTEX|sqlite3.SQLITE_OPEN_URI, 0)
 	c.db = readPointer(c.out)
 	if rc != sqlite3.SQLITE_OK {
 		return nil, c.error(rc)

@@ -1,0 +1,214 @@
+package sqlsheet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/sheetstream/sheetstream/internal/sqliteapi"
+)
+
+// loadSQLite loads a SQLite file through SQLite's own API on a connection
+// of its own, as the export reads it: one prepared INSERT stepped per
+// row, values bound by type, no boxing and no database/sql in between.
+// Converting the cells and inserting run on two goroutines, handing
+// batches of rows between them. It returns ok false, having done
+// nothing, when the file cannot be opened so (the caller then loads
+// through database/sql).
+func (imp *importer) loadSQLite(ctx context.Context, path, pragmas string) (ok bool, err error) {
+	if imp.created && imp.opts.Mode == Create {
+		if exists, _ := imp.exists(ctx); exists {
+			return true, fmt.Errorf("sqlsheet: table %s already exists (append, merge or replace it)", imp.opts.Table)
+		}
+	}
+	conn, err := sqliteapi.OpenReadWrite(path, pragmas)
+	if err != nil {
+		return false, nil
+	}
+	defer conn.Close()
+	q := imp.engine.quote
+	// IMMEDIATE: the write lock now, so that another writer makes the
+	// import wait (busy_timeout) or fail before any work, not at COMMIT.
+	if err := conn.Exec("BEGIN IMMEDIATE"); err != nil {
+		return true, fmt.Errorf("sqlsheet: import into %s: %w", imp.opts.Table, err)
+	}
+	defer func() {
+		if err != nil {
+			conn.Exec("ROLLBACK")
+		}
+	}()
+	if imp.created {
+		if imp.opts.Mode == Replace {
+			if err := conn.Exec("DROP TABLE IF EXISTS " + q(imp.opts.Table)); err != nil {
+				return true, err
+			}
+		}
+		if err := conn.Exec("CREATE TABLE " + q(imp.opts.Table) + " (" + imp.tableDefs() + ")"); err != nil {
+			return true, fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
+		}
+	}
+	marks := strings.TrimSuffix(strings.Repeat("?, ", len(imp.cols)), ", ")
+	insert, err := conn.Prepare("INSERT INTO " + q(imp.opts.Table) + " (" + imp.columnList("") + ") VALUES (" + marks + ")")
+	if err != nil {
+		return true, fmt.Errorf("sqlsheet: insert into %s: %w", imp.opts.Table, err)
+	}
+	defer insert.Close()
+
+	batches, free := make(chan *rowBatch, 2), make(chan *rowBatch, 3)
+	for range 3 {
+		free <- newRowBatch(len(imp.cols))
+	}
+	loaded := make(chan error, 1)
+	go func() {
+		loaded <- imp.insertBatches(insert, batches, free)
+	}()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batch := <-free
+	send := func() error {
+		select {
+		case batches <- batch:
+		case err := <-loaded: // the inserts failed: stop reading
+			loaded <- err
+			return errInsertFailed
+		}
+		batch = <-free
+		return nil
+	}
+	err = imp.eachRow(ctx, func(num int, vals []value) error {
+		if !batch.add(num, vals, imp.cols) {
+			if err := send(); err != nil {
+				return err
+			}
+			batch.add(num, vals, imp.cols)
+		}
+		if batch.rows == loadBatchRows {
+			return send()
+		}
+		return nil
+	})
+	if err == nil && batch.rows > 0 {
+		err = send()
+	}
+	close(batches)
+	if lerr := <-loaded; lerr != nil {
+		return true, lerr
+	}
+	if err != nil {
+		return true, err
+	}
+	imp.stats.Inserted = imp.stats.Rows
+	if err := conn.Exec("COMMIT"); err != nil {
+		return true, fmt.Errorf("sqlsheet: import into %s: %w", imp.opts.Table, err)
+	}
+	return true, nil
+}
+
+var errInsertFailed = errors.New("insert failed")
+
+// insertBatches binds and inserts each batch's rows, returning the
+// batches for reuse; after a failure it only drains them.
+func (imp *importer) insertBatches(insert *sqliteapi.Stmt, batches <-chan *rowBatch, free chan<- *rowBatch) error {
+	var failed error
+	n := len(imp.cols)
+	for b := range batches {
+		for r := 0; r < b.rows && failed == nil; r++ {
+			row := b.vals[r*n : (r+1)*n]
+			for j := range row {
+				if err := bindValue(insert, j, &row[j]); err != nil {
+					failed = fmt.Errorf("sqlsheet: insert into %s, row %d: %w", imp.opts.Table, b.nums[r], err)
+					break
+				}
+			}
+			if failed == nil {
+				if err := insert.Exec(); err != nil {
+					failed = fmt.Errorf("sqlsheet: insert into %s, row %d: %w", imp.opts.Table, b.nums[r], err)
+				}
+			}
+		}
+		b.reset()
+		free <- b
+	}
+	return failed
+}
+
+func bindValue(s *sqliteapi.Stmt, i int, v *value) error {
+	switch v.tag {
+	case tagInt, tagBool:
+		return s.BindInt64(i, v.i)
+	case tagFloat:
+		return s.BindFloat64(i, v.f)
+	case tagText:
+		return s.BindText(i, v.b)
+	}
+	return s.BindNull(i)
+}
+
+// loadBatchRows is how many rows go from the converter to the inserter at
+// a time; loadBatchBytes the most text a batch holds, in one arena.
+const (
+	loadBatchRows  = 512
+	loadBatchBytes = 1 << 20
+)
+
+// rowBatch is converted rows with their text copied into one arena, which
+// never grows (a row that does not fit starts the next batch), so that
+// the values' slices into it stay valid.
+type rowBatch struct {
+	vals  []value
+	nums  []int // each row's number in the source
+	arena []byte
+	rows  int
+}
+
+func newRowBatch(cols int) *rowBatch {
+	return &rowBatch{vals: make([]value, 0, loadBatchRows*cols), arena: make([]byte, 0, loadBatchBytes)}
+}
+
+// add copies a row in, converting times to SQLite's text; false when its
+// text does not fit beside the rows already in (an empty batch takes
+// any row, its text past the arena in a slice of its own).
+func (b *rowBatch) add(num int, vals []value, cols []ImportColumn) bool {
+	size := 0
+	for j := range vals {
+		switch vals[j].tag {
+		case tagText:
+			size += len(vals[j].b)
+		case tagTime:
+			size += 32
+		}
+	}
+	arena := b.arena
+	if len(arena)+size > cap(arena) {
+		if b.rows > 0 {
+			return false
+		}
+		arena = make([]byte, 0, size)
+	}
+	for j := range vals {
+		v := vals[j]
+		switch v.tag {
+		case tagTime:
+			start := len(arena)
+			arena = appendSQLiteTime(arena, v.t, cols[j].Type)
+			v = value{tag: tagText, b: arena[start:len(arena):len(arena)]}
+		case tagText:
+			start := len(arena)
+			arena = append(arena, v.b...)
+			v.b = arena[start:len(arena):len(arena)]
+		}
+		b.vals = append(b.vals, v)
+	}
+	if cap(arena) == cap(b.arena) {
+		b.arena = arena
+	}
+	b.nums = append(b.nums, num)
+	b.rows++
+	return true
+}
+
+func (b *rowBatch) reset() {
+	clear(b.vals) // let go of the times' locations
+	b.vals, b.nums, b.arena, b.rows = b.vals[:0], b.nums[:0], b.arena[:0], 0
+}
