@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/htmlindex"
@@ -69,10 +71,12 @@ func (t *Table) SheetName() string { return "" }
 
 // EachRow calls fn with every record as a row, from the first, until the
 // text ends or fn returns an error, which EachRow returns. The row's
-// cells are valid only during the call. Errors: the reader's seek error;
-// *csv.ParseError (naming the line) for malformed quoting; a field that
-// is not valid UTF-8 (name the encoding), naming record and field; the
-// context's error.
+// cells are valid only during the call. Records are read on one
+// goroutine and typed on others (GOMAXPROCS), in batches; fn sees them in
+// order on the caller's. Errors: the reader's seek error; *csv.ParseError
+// (naming the line) for malformed quoting; a field that is not valid
+// UTF-8 (name the encoding), naming record and field; the context's
+// error.
 func (t *Table) EachRow(ctx context.Context, fn func(xlsx.Row) error) error {
 	if _, err := t.r.Seek(0, io.SeekStart); err != nil {
 		return fmt.Errorf("csv: %w", err)
@@ -81,39 +85,148 @@ func (t *Table) EachRow(ctx context.Context, fn func(xlsx.Row) error) error {
 	if err != nil {
 		return err
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	workers := max(1, runtime.GOMAXPROCS(0))
+	work, ordered := make(chan *recordBatch, workers), make(chan *recordBatch, 2*workers)
+	free := make(chan *recordBatch, 2*workers+2)
+	for range cap(free) {
+		free <- &recordBatch{done: make(chan struct{}, 1)}
+	}
+	var wg sync.WaitGroup
+	wg.Add(1 + workers)
+	go func() {
+		defer wg.Done()
+		defer close(work)
+		defer close(ordered)
+		t.readBatches(ctx, cr, free, work, ordered)
+	}()
+	for range workers {
+		go func() {
+			defer wg.Done()
+			for b := range work {
+				b.infer(t.opts.NoInfer)
+				b.done <- struct{}{}
+			}
+		}()
+	}
+	defer func() {
+		cancel()
+		for b := range ordered { // let the reader end
+			<-b.done
+		}
+		wg.Wait()
+	}()
+	for b := range ordered {
+		<-b.done
+		start := 0
+		for r, end := range b.ends {
+			if err := fn(xlsx.Row{Num: b.first + r, Cells: b.cells[start:end]}); err != nil {
+				return err
+			}
+			start = end
+		}
+		if b.err != nil {
+			return b.err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		free <- b
+	}
+	return nil
+}
+
+// recordBatch is records on their way from the reader through a typing
+// worker to EachRow's caller.
+type recordBatch struct {
+	first  int      // the first record's number
+	fields []string // every record's fields, one after another
+	bounds []int    // where each record's fields end in fields
+	cells  []xlsx.Value
+	ends   []int // where each record's cells end in cells
+	err    error // what ended the reading after these records
+	done   chan struct{}
+}
+
+const recordsPerBatch = 256
+
+// readBatches reads records into batches, sending each to be typed and,
+// in order, to be handed on; a read error ends the last batch.
+func (t *Table) readBatches(ctx context.Context, cr *csv.Reader, free <-chan *recordBatch, work, ordered chan<- *recordBatch) {
+	num := 1
+	for {
+		var b *recordBatch
+		select {
+		case b = <-free:
+		case <-ctx.Done():
+			return
+		}
+		b.first, b.fields, b.bounds, b.err = num, b.fields[:0], b.bounds[:0], nil
+		for len(b.bounds) < recordsPerBatch {
+			record, err := cr.Read()
+			if err == nil && t.opts.Encoding == "" {
+				err = checkUTF8(cr, record, num)
+			}
+			if err != nil {
+				if !errors.Is(err, io.EOF) {
+					b.err = err
+					if !errors.Is(err, ErrNotUTF8) {
+						b.err = fmt.Errorf("csv: %w", err)
+					}
+				}
+				break
+			}
+			b.fields = append(b.fields, record...)
+			b.bounds = append(b.bounds, len(b.fields))
+			num++
+		}
+		for _, ch := range []chan<- *recordBatch{work, ordered} {
+			select {
+			case ch <- b:
+			case <-ctx.Done():
+				b.done <- struct{}{} // no worker will see it
+				if ch == work {
+					ordered <- b
+				}
+				return
+			}
+		}
+		if b.err != nil || len(b.bounds) < recordsPerBatch {
+			return
+		}
+	}
+}
+
+// checkUTF8 names the first field of a record that is not UTF-8.
+func checkUTF8(cr *csv.Reader, record []string, num int) error {
+	for i, f := range record {
+		if !utf8.ValidString(f) {
+			line, col := cr.FieldPos(i)
+			return fmt.Errorf("csv: record %d (line %d, column %d), field %d: %w", num, line, col, i+1, ErrNotUTF8)
+		}
+	}
+	return nil
+}
+
+// infer types the batch's fields into cells; empty fields have none.
+func (b *recordBatch) infer(noInfer bool) {
+	b.cells, b.ends = b.cells[:0], b.ends[:0]
 	var cell xlsx.Cell
-	var values []xlsx.Value
-	for num := 1; ; num++ {
-		record, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("csv: %w", err)
-		}
-		values = values[:0]
-		for i, f := range record {
+	start := 0
+	for _, end := range b.bounds {
+		for i, f := range b.fields[start:end] {
 			switch {
 			case f == "":
 				continue
-			case t.opts.Encoding == "" && !utf8.ValidString(f):
-				line, col := cr.FieldPos(i)
-				return fmt.Errorf("csv: record %d (line %d, column %d), field %d: %w", num, line, col, i+1, ErrNotUTF8)
-			case t.opts.NoInfer:
+			case noInfer:
 				cell = xlsx.String(f)
 			default:
 				infer(&cell, f)
 			}
-			values = append(values, xlsx.ValueOf(i+1, cell))
+			b.cells = append(b.cells, xlsx.ValueOf(i+1, cell))
 		}
-		if num%progressEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		if err := fn(xlsx.Row{Num: num, Cells: values}); err != nil {
-			return err
-		}
+		b.ends = append(b.ends, len(b.cells))
+		start = end
 	}
 }
 

@@ -56,6 +56,10 @@ type ImportOptions struct {
 	Types map[string]ColumnType
 	// AllText makes every new column text, as the sheet shows it.
 	AllText bool
+	// TempDir is where a new table's rows wait between the pass that
+	// infers the types and the one that loads them (the system's
+	// temporary directory when empty).
+	TempDir string
 	// Infer ignores the schema part an export wrote into the workbook
 	// (the source's SQL types and primary key), inferring types from the
 	// cells as for any other file.
@@ -245,6 +249,11 @@ func ImportFrom(ctx context.Context, db *sql.DB, src Source, opts ImportOptions)
 	}
 	engine := EngineOf(db)
 	imp := &importer{db: db, src: src, opts: opts, engine: engine}
+	defer func() {
+		if imp.spool != nil {
+			imp.spool.close()
+		}
+	}()
 	if err := imp.columns(ctx); err != nil {
 		return ImportStats{}, err
 	}
@@ -283,6 +292,10 @@ type importer struct {
 	// first row that is not empty, or none with NoHeader.
 	headerRow int
 	created   bool // the table is new (Create, Replace)
+	// spool holds the rows the first pass read, for the second
+	// (spooled: complete).
+	spool   *spool
+	spooled bool
 	stats     ImportStats
 }
 
@@ -303,6 +316,12 @@ func (imp *importer) columns(ctx context.Context) error {
 	}
 	var header []string
 	types := []ColumnType{}
+	if !imp.intoExisting() {
+		var err error
+		if imp.spool, err = newSpool(imp.opts.TempDir); err != nil {
+			return err
+		}
+	}
 	err := imp.walk(ctx, func(r tableRow, isHeader bool) (bool, error) {
 		if isHeader {
 			imp.stats.HeaderRow = r.num
@@ -325,11 +344,12 @@ func (imp *importer) columns(ctx context.Context) error {
 			}
 			types[col] = widen(types[col], cellType(c))
 		}
-		return false, nil
+		return false, imp.spool.add(r)
 	})
 	if err != nil {
 		return err
 	}
+	imp.spooled = imp.spool != nil
 	keep, err := imp.pickColumns(header)
 	if err != nil {
 		return err

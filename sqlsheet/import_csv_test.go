@@ -42,7 +42,7 @@ func testImportCSV(t *testing.T, url string, want []string) {
 	defer db.Close()
 	ctx := context.Background()
 	typed := "\ufeffid,amount,ratio,day,flag,note,card\n" +
-		"1,1.50,0.14285714285714285,2024-02-29,true,\"a, b\",4111111111111111\n" +
+		"1,1.50,0.14285714285714285,2024-02-29,true,\"a, b 中文 😀\",4111111111111111\n" +
 		"2,-3,2.5e3,1999-12-31,FALSE,\"two\nlines\",\n" +
 		"3,,,,,,0042\n"
 	db.Exec(`DROP TABLE IF EXISTS csv_typed`)
@@ -101,7 +101,7 @@ func testImportCSV(t *testing.T, url string, want []string) {
 
 func TestImportCSVSQLite(t *testing.T) {
 	testImportCSV(t, "sqlite:"+filepath.Join(t.TempDir(), "csv.db"), []string{
-		"1|1.5|0.14285714285714285|2024-02-29 00:00:00.000|1|a, b|4111111111111111",
+		"1|1.5|0.14285714285714285|2024-02-29 00:00:00.000|1|a, b 中文 😀|4111111111111111",
 		"2|-3|2500|1999-12-31 00:00:00.000|0|two\nlines|NULL",
 		"3|NULL|NULL|NULL|NULL|NULL|0042",
 	})
@@ -109,7 +109,7 @@ func TestImportCSVSQLite(t *testing.T) {
 
 func TestImportCSVPostgres(t *testing.T) {
 	testImportCSV(t, postgresURL(t), []string{
-		"1|1.5|0.14285714285714285|2024-02-29 00:00:00.000|true|a, b|4111111111111111",
+		"1|1.5|0.14285714285714285|2024-02-29 00:00:00.000|true|a, b 中文 😀|4111111111111111",
 		"2|-3|2500|1999-12-31 00:00:00.000|false|two\nlines|NULL",
 		"3|NULL|NULL|NULL|NULL|NULL|0042",
 	})
@@ -117,7 +117,7 @@ func TestImportCSVPostgres(t *testing.T) {
 
 func TestImportCSVMySQL(t *testing.T) {
 	testImportCSV(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"), []string{
-		"1|1.5|0.14285714285714285|2024-02-29 00:00:00.000|1|a, b|4111111111111111",
+		"1|1.5|0.14285714285714285|2024-02-29 00:00:00.000|1|a, b 中文 😀|4111111111111111",
 		"2|-3|2500|1999-12-31 00:00:00.000|0|two\nlines|NULL",
 		"3|NULL|NULL|NULL|NULL|NULL|0042",
 	})

@@ -148,7 +148,7 @@ func (imp *importer) loadSQL(ctx context.Context) (err error) {
 	if renamed {
 		target = imp.opts.Table + "__sheetstream_import"
 		imp.db.ExecContext(ctx, "DROP TABLE IF EXISTS "+q(target))
-		if _, err := imp.db.ExecContext(ctx, "CREATE TABLE "+q(target)+" ("+imp.tableDefs()+")"); err != nil {
+		if _, err := imp.db.ExecContext(ctx, imp.createTable(target)); err != nil {
 			return fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
 		}
 		defer func() {
@@ -180,10 +180,56 @@ func (imp *importer) loadSQL(ctx context.Context) (err error) {
 				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, "CREATE TABLE "+q(target)+" ("+imp.tableDefs()+")"); err != nil {
+		if _, err := tx.ExecContext(ctx, imp.createTable(target)); err != nil {
 			return fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
 		}
 	}
+	if imp.engine == EngineMySQL && localInfile(ctx, tx) {
+		err = imp.loadData(ctx, tx, target, names)
+	} else {
+		err = imp.insertRows(ctx, tx, target, names)
+	}
+	if err != nil {
+		return err
+	}
+	if imp.staged() {
+		if err := imp.compareStage(ctx, sqlTxn{tx}); err != nil {
+			return err
+		}
+		if err := imp.dropStage(ctx, sqlTxn{tx}); err != nil {
+			return err
+		}
+		if imp.opts.DryRun {
+			return tx.Rollback()
+		}
+	} else {
+		imp.stats.Inserted = imp.stats.Rows
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if renamed {
+		if imp.opts.Mode == Replace {
+			old := imp.opts.Table + "__sheetstream_old"
+			imp.db.ExecContext(ctx, "DROP TABLE IF EXISTS "+q(old))
+			if exists, _ := imp.exists(ctx); exists {
+				if _, err := imp.db.ExecContext(ctx, "RENAME TABLE "+q(imp.opts.Table)+" TO "+q(old)+", "+q(target)+" TO "+q(imp.opts.Table)); err != nil {
+					return err
+				}
+				_, err := imp.db.ExecContext(ctx, "DROP TABLE "+q(old))
+				return err
+			}
+		}
+		if _, err := imp.db.ExecContext(ctx, "RENAME TABLE "+q(target)+" TO "+q(imp.opts.Table)); err != nil {
+			return fmt.Errorf("sqlsheet: table %s: %w", imp.opts.Table, err)
+		}
+	}
+	return nil
+}
+
+// insertRows inserts the rows in batches of multi-row INSERTs.
+func (imp *importer) insertRows(ctx context.Context, tx *sql.Tx, target, names string) error {
+	q := imp.engine.quote
 	ncols := len(imp.cols)
 	if imp.staged() {
 		ncols++
@@ -241,38 +287,6 @@ func (imp *importer) loadSQL(ctx context.Context) (err error) {
 	if err := flush(nil); err != nil {
 		return fmt.Errorf("sqlsheet: insert into %s: %w", imp.opts.Table, err)
 	}
-	if imp.staged() {
-		if err := imp.compareStage(ctx, sqlTxn{tx}); err != nil {
-			return err
-		}
-		if err := imp.dropStage(ctx, sqlTxn{tx}); err != nil {
-			return err
-		}
-		if imp.opts.DryRun {
-			return tx.Rollback()
-		}
-	} else {
-		imp.stats.Inserted = imp.stats.Rows
-	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	if renamed {
-		if imp.opts.Mode == Replace {
-			old := imp.opts.Table + "__sheetstream_old"
-			imp.db.ExecContext(ctx, "DROP TABLE IF EXISTS "+q(old))
-			if exists, _ := imp.exists(ctx); exists {
-				if _, err := imp.db.ExecContext(ctx, "RENAME TABLE "+q(imp.opts.Table)+" TO "+q(old)+", "+q(target)+" TO "+q(imp.opts.Table)); err != nil {
-					return err
-				}
-				_, err := imp.db.ExecContext(ctx, "DROP TABLE "+q(old))
-				return err
-			}
-		}
-		if _, err := imp.db.ExecContext(ctx, "RENAME TABLE "+q(target)+" TO "+q(imp.opts.Table)); err != nil {
-			return fmt.Errorf("sqlsheet: table %s: %w", imp.opts.Table, err)
-		}
-	}
 	return nil
 }
 
@@ -323,7 +337,7 @@ func (imp *importer) loadPostgres(ctx context.Context) error {
 					return err
 				}
 			}
-			if _, err := tx.Exec(ctx, "CREATE TABLE "+imp.engine.quote(target)+" ("+imp.tableDefs()+")"); err != nil {
+			if _, err := tx.Exec(ctx, imp.createTable(target)); err != nil {
 				return fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
 			}
 		}

@@ -76,7 +76,7 @@ func (imp *importer) createStage(ctx context.Context, tx txn) error {
 	}
 	var ddl string
 	if imp.created {
-		ddl = "CREATE TEMPORARY TABLE " + q(stageTable) + " (" + imp.columnDefs() + ", " + q(stageRow) + " BIGINT)"
+		ddl = "CREATE TEMPORARY TABLE " + q(stageTable) + " (" + imp.columnDefs() + ", " + q(stageRow) + " BIGINT)" + imp.tableOptions()
 	} else {
 		ddl = "CREATE TEMPORARY TABLE " + q(stageTable) + " AS SELECT " + imp.columnList("") + " FROM " + q(imp.opts.Table) + " WHERE 1=0"
 	}
@@ -117,6 +117,21 @@ func (imp *importer) columnDefs() string {
 		defs[i] = imp.engine.quote(c.Name) + " " + c.SQLType
 	}
 	return strings.Join(defs, ", ")
+}
+
+// createTable is the CREATE TABLE statement of a new table.
+func (imp *importer) createTable(name string) string {
+	return "CREATE TABLE " + imp.engine.quote(name) + " (" + imp.tableDefs() + ")" + imp.tableOptions()
+}
+
+// tableOptions follow a new table's columns: MySQL's text is UTF-8 only
+// when asked for (a server may default to latin1, which cannot hold most
+// of what a sheet does).
+func (imp *importer) tableOptions() string {
+	if imp.engine == EngineMySQL {
+		return " CHARACTER SET utf8mb4"
+	}
+	return ""
 }
 
 // tableDefs is columnDefs with the primary key the schema part gave.

@@ -42,7 +42,8 @@ func (imp *importer) copyText(ctx context.Context, conn *pgconn.PgConn, table st
 
 var errCopyEnded = errors.New("copy ended")
 
-// writeCopyText writes every row in COPY's text format, in chunks.
+// writeCopyText writes every row in COPY's text format (which MySQL's
+// LOAD DATA reads too), in chunks.
 func (imp *importer) writeCopyText(ctx context.Context, w io.Writer) error {
 	buf := make([]byte, 0, 128<<10)
 	numbered := imp.staged()
@@ -72,18 +73,18 @@ func (imp *importer) writeCopyText(ctx context.Context, w io.Writer) error {
 	return err
 }
 
-// appendCopyValue writes one value as COPY's text format spells it.
+// appendCopyValue writes one value as COPY's text format spells it, or
+// MySQL's LOAD DATA (booleans as 1 and 0, instants as their UTC wall
+// clock).
 func (imp *importer) appendCopyValue(b []byte, v *value, t ColumnType) []byte {
+	mysql := imp.engine == EngineMySQL
 	switch v.tag {
 	case tagInt:
 		return strconv.AppendInt(b, v.i, 10)
 	case tagFloat:
 		return strconv.AppendFloat(b, v.f, 'g', -1, 64)
 	case tagBool:
-		if v.i != 0 {
-			return append(b, 't')
-		}
-		return append(b, 'f')
+		return append(b, "ft01"[v.i+2*btoi(mysql)])
 	case tagText:
 		return appendCopyText(b, v.b)
 	case tagTime:
@@ -93,6 +94,9 @@ func (imp *importer) appendCopyValue(b []byte, v *value, t ColumnType) []byte {
 		case ColumnTime:
 			return v.t.AppendFormat(b, "15:04:05.999999")
 		case ColumnTimestampTZ:
+			if mysql {
+				return v.t.UTC().AppendFormat(b, "2006-01-02 15:04:05.999999")
+			}
 			return v.t.AppendFormat(b, "2006-01-02 15:04:05.999999-07:00")
 		}
 		return v.t.AppendFormat(b, "2006-01-02 15:04:05.999999")
@@ -100,8 +104,16 @@ func (imp *importer) appendCopyValue(b []byte, v *value, t ColumnType) []byte {
 	return append(b, `\N`...)
 }
 
-// appendCopyText escapes text for COPY: backslashes, and the tab,
-// newline and carriage return that would end a field or a row.
+func btoi(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// appendCopyText escapes text for COPY and LOAD DATA: backslashes, the
+// tab, newline and carriage return that would end a field or a row, and
+// NUL (which PostgreSQL then refuses, as text can hold none).
 func appendCopyText(b, text []byte) []byte {
 	for {
 		i := indexCopySpecial(text)
@@ -118,6 +130,8 @@ func appendCopyText(b, text []byte) []byte {
 			b = append(b, `\n`...)
 		case '\r':
 			b = append(b, `\r`...)
+		case 0:
+			b = append(b, `\0`...)
 		}
 		text = text[i+1:]
 	}
@@ -125,7 +139,7 @@ func appendCopyText(b, text []byte) []byte {
 
 func indexCopySpecial(b []byte) int {
 	for i, c := range b {
-		if c == '\\' || c == '\t' || c == '\n' || c == '\r' {
+		if c == '\\' || c == '\t' || c == '\n' || c == '\r' || c == 0 {
 			return i
 		}
 	}

@@ -44,7 +44,7 @@ func (imp *importer) loadSQLite(ctx context.Context, path, pragmas string) (ok b
 				return true, err
 			}
 		}
-		if err := conn.Exec("CREATE TABLE " + q(imp.opts.Table) + " (" + imp.tableDefs() + ")"); err != nil {
+		if err := conn.Exec(imp.createTable(imp.opts.Table)); err != nil {
 			return true, fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
 		}
 	}

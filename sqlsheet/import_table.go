@@ -126,7 +126,21 @@ func blankRow(cells []xlsx.Value) bool {
 // walk calls fn with the header row (header true; never, without one) and
 // each data row of the table, in order, until the range, the sheet or,
 // with StopAtEmpty, the table ends, or fn stops it.
+// Once the first pass has spooled the rows, they come from the spool.
 func (imp *importer) walk(ctx context.Context, fn func(r tableRow, header bool) (stop bool, err error)) error {
+	if imp.spooled {
+		err := imp.spool.replay(ctx, func(r tableRow) error {
+			stop, err := fn(r, false)
+			if err == nil && stop {
+				err = errWalkDone
+			}
+			return err
+		})
+		if err == errWalkDone {
+			return nil
+		}
+		return err
+	}
 	return imp.walkRows(ctx, imp.opts.StopAtEmpty, fn)
 }
 

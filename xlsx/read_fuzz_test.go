@@ -3,6 +3,7 @@ package xlsx
 import (
 	"bytes"
 	"context"
+	"math"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -145,6 +146,30 @@ func FuzzTextRoundTrip(f *testing.F) {
 			if err != nil || got != want {
 				t.Errorf("mode %d: %q read back as %q, %v", mode, s, got, err)
 			}
+		}
+	})
+}
+
+// FuzzValueBinary: any bytes either fail to read as a value or read as
+// one whose binary form reads back the same.
+func FuzzValueBinary(f *testing.F) {
+	for _, v := range []Value{{col: 1, typ: TypeNumber, num: 1.5}, {col: 3, typ: TypeString, text: []byte("x")},
+		{col: 16384, typ: TypeDate, class: fmtTime, date1904: true, num: 0.5, formula: []byte("NOW()")},
+		{col: 48, typ: TypeNumber, num: math.NaN()}} {
+		b, _ := v.AppendBinary(nil)
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var v Value
+		if v.UnmarshalBinary(data) != nil {
+			return
+		}
+		b, _ := v.AppendBinary(nil)
+		var again Value
+		err := again.UnmarshalBinary(b)
+		b2, _ := again.AppendBinary(nil)
+		if err != nil || !bytes.Equal(b, b2) {
+			t.Fatalf("%+v came back %+v, %v", v, again, err)
 		}
 	})
 }

@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -477,4 +480,73 @@ func TestCustomXML(t *testing.T) {
 	if err := w.AddCustomXML(parts[0]); err == nil {
 		t.Error("AddCustomXML after Close")
 	}
+}
+
+// TestValueBinary: every value read from a sheet comes back from its
+// binary form the same; truncated forms are errors.
+func TestValueBinary(t *testing.T) {
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Options{})
+	s, _ := w.AddSheet("V", SheetOptions{})
+	when := time.Date(2024, 2, 29, 13, 45, 30, 0, time.UTC)
+	s.WriteRow([]Cell{String("é"), Int(-7), Float(0.1), Bool(true), Time(when), TimeOfDay(when), Duration(time.Hour),
+		Error(ErrorNA), Formula("1+1").WithValue(Int(2)), {}, Blank(), String("")})
+	w.Close()
+	n := 0
+	books := [][]byte{buf.Bytes()}
+	for _, name := range twins(t) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		books = append(books, data)
+	}
+	for _, book := range books {
+		wb, err := NewReader(bytes.NewReader(book), int64(len(book)), ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range wb.Sheets() {
+			rows, _ := wb.Rows(context.Background(), i)
+			for rows.Next() {
+				for _, v := range rows.Row().Cells {
+					b, _ := v.AppendBinary(nil)
+					var got Value
+					if err := got.UnmarshalBinary(b); err != nil || !reflect.DeepEqual(normalize(got), normalize(v)) {
+						t.Fatalf("%s: %+v came back %+v, %v", CellName(rows.Row().Num, v.Col()), v, got, err)
+					}
+					for cut := range len(b) {
+						if got.UnmarshalBinary(b[:cut]) == nil {
+							t.Fatalf("%s: %d of %d bytes read as a value", CellName(rows.Row().Num, v.Col()), cut, len(b))
+						}
+					}
+					n++
+				}
+			}
+			rows.Close()
+		}
+	}
+	if n < 200 {
+		t.Errorf("only %d values", n)
+	}
+}
+
+// normalize makes empty text and formulas nil, as the binary form does.
+func normalize(v Value) Value {
+	if len(v.text) == 0 {
+		v.text = nil
+	}
+	if len(v.formula) == 0 {
+		v.formula = nil
+	}
+	return v
+}
+
+// twins are the Excel-saved workbooks in testdata.
+func twins(t *testing.T) []string {
+	names, err := filepath.Glob("testdata/excel/*/*.xlsx")
+	if err != nil || len(names) == 0 {
+		t.Fatal("no workbook in testdata/excel", err)
+	}
+	return names
 }

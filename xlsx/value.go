@@ -2,6 +2,8 @@ package xlsx
 
 import (
 	"bytes"
+	"encoding/binary"
+	"errors"
 	"math"
 	"strconv"
 	"time"
@@ -273,3 +275,85 @@ func ValueOf(col int, c Cell) Value {
 }
 
 func stringBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// AppendBinary appends the value in a compact binary form, for code that
+// keeps rows between passes over a sheet (a spool file) instead of
+// reading the sheet again; UnmarshalBinary reads it back.
+func (v *Value) AppendBinary(b []byte) ([]byte, error) {
+	flags := byte(v.typ) | byte(v.class)<<3
+	if v.date1904 {
+		flags |= 1 << 5
+	}
+	if len(v.text) > 0 {
+		flags |= 1 << 6
+	}
+	if len(v.formula) > 0 {
+		flags |= 1 << 7
+	}
+	b = append(b, flags)
+	b = binary.AppendUvarint(b, uint64(v.col))
+	b = binary.AppendUvarint(b, uint64(v.style))
+	if v.typ != TypeEmpty && v.typ != TypeString && v.typ != TypeError {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v.num))
+	}
+	if len(v.text) > 0 {
+		b = binary.AppendUvarint(b, uint64(len(v.text)))
+		b = append(b, v.text...)
+	}
+	if len(v.formula) > 0 {
+		b = binary.AppendUvarint(b, uint64(len(v.formula)))
+		b = append(b, v.formula...)
+	}
+	return b, nil
+}
+
+// errValueBinary reports bytes that AppendBinary did not write.
+var errValueBinary = errors.New("xlsx: malformed binary value")
+
+// UnmarshalBinary sets v from data as AppendBinary wrote it. v's text and
+// formula refer into data, without copying.
+func (v *Value) UnmarshalBinary(data []byte) error {
+	if len(data) == 0 {
+		return errValueBinary
+	}
+	flags := data[0]
+	data = data[1:]
+	*v = Value{typ: CellType(flags & 7), class: fmtClass(flags >> 3 & 3), date1904: flags&(1<<5) != 0}
+	col, n := binary.Uvarint(data)
+	if n <= 0 || col < 1 || col > MaxColumns || v.typ > TypeDate {
+		return errValueBinary
+	}
+	data = data[n:]
+	style, n := binary.Uvarint(data)
+	if n <= 0 || style > math.MaxUint32 {
+		return errValueBinary
+	}
+	data = data[n:]
+	v.col, v.style = int32(col), uint32(style)
+	if v.typ != TypeEmpty && v.typ != TypeString && v.typ != TypeError {
+		if len(data) < 8 {
+			return errValueBinary
+		}
+		v.num = math.Float64frombits(binary.LittleEndian.Uint64(data))
+		data = data[8:]
+	}
+	field := func(present bool) ([]byte, bool) {
+		if !present {
+			return nil, true
+		}
+		size, n := binary.Uvarint(data)
+		if n <= 0 || size > uint64(len(data)-n) {
+			return nil, false
+		}
+		f := data[n : n+int(size) : n+int(size)]
+		data = data[n+int(size):]
+		return f, true
+	}
+	var ok1, ok2 bool
+	v.text, ok1 = field(flags&(1<<6) != 0)
+	v.formula, ok2 = field(flags&(1<<7) != 0)
+	if !ok1 || !ok2 || len(data) != 0 {
+		return errValueBinary
+	}
+	return nil
+}
