@@ -296,7 +296,7 @@ type importer struct {
 	// (spooled: complete).
 	spool   *spool
 	spooled bool
-	stats     ImportStats
+	stats   ImportStats
 }
 
 // columns names and types the table's columns: from the header and a
