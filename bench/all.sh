@@ -2,7 +2,8 @@
 # Runs the whole suite, one part after another, and prints each part's
 # markdown report: writing (run.sh: W1, W2, W3 against every writer),
 # reading (read.sh: R1), database exports (export.sh: E1, E2) and the
-# service under load and under faults (serve.sh: S1, faults.sh: S2). About
+# service under load and under faults (serve.sh: S1, faults.sh: S2),
+# encryption (encrypt.sh) and imports (import.sh: I1). About
 # 45 minutes with the defaults.
 #
 #   bench/all.sh [-n runs]
@@ -21,3 +22,4 @@ echo; echo "# Database exports (E1, E2)"; ./export.sh -n "$runs"
 echo; echo "# Service (S1)"; ./serve.sh
 echo; echo "# Service under faults and 256 downloads at once (S2)"; ./faults.sh
 echo; echo "# Encrypted workbooks (W1 and R1, plain and encrypted)"; ./encrypt.sh -n "$runs"
+echo; echo "# Imports (I1)"; ./import.sh -n "$runs"

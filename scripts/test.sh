@@ -137,9 +137,11 @@ stage_fuzz() {
   fuzz ./internal/cfb/ FuzzReader 50000x
   fuzz ./internal/offcrypto/ FuzzOpen 2000x
   fuzz ./sqlsheet/ FuzzParseTableRange 50000x
+  fuzz ./sqlsheet/ FuzzFindHeader 20000x
   fuzz ./csvsheet/ FuzzInfer 50000x
   fuzz ./csvsheet/ FuzzTable 20000x
   fuzz ./xlsx/ FuzzStructTag 50000x
+  fuzz ./xlsx/ FuzzValueBinary 50000x
   fuzz ./xlsx/ FuzzSheetXML 5000x
   fuzz ./xlsx/ FuzzPackage 50000x
   fuzz ./xlsx/ FuzzSharedStrings 50000x
