@@ -261,7 +261,7 @@ func ImportFrom(ctx context.Context, db *sql.DB, src Source, opts ImportOptions)
 		return ImportStats{}, err
 	}
 	var err error
-	switch path, pragmas := sqliteFile(db); {
+	switch path, pragmas := sqliteWritableFile(db); {
 	case engine == EnginePostgres:
 		err = imp.loadPostgres(ctx)
 	case path != "" && !imp.staged():

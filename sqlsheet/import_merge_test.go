@@ -211,3 +211,31 @@ func tableHash(t *testing.T, url string) string {
 	}
 	return out.String()
 }
+
+// TestImportReadOnlySQLite: a database opened read-only is not written
+// by an import, whichever way it loads.
+func TestImportReadOnlySQLite(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ro.db")
+	rw, err := sqlsheet.Open("sqlite:" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rw.Exec(`CREATE TABLE kept (v INTEGER)`); err != nil {
+		t.Fatal(err)
+	}
+	rw.Close()
+	before := dirHash(t, dir)
+	ro, err := sqlsheet.OpenReadOnly("sqlite:" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	rows := [][]xlsx.Cell{{xlsx.String("v")}, {xlsx.Int(1)}}
+	if _, err := sqlsheet.Import(context.Background(), ro, importBook(t, rows), 0, sqlsheet.ImportOptions{Table: "t"}); err == nil {
+		t.Error("an import into a read-only database succeeded")
+	}
+	if dirHash(t, dir) != before {
+		t.Error("the read-only database changed")
+	}
+}

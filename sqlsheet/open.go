@@ -48,7 +48,7 @@ func openURL(url string, readOnly bool) (*sql.DB, error) {
 		// path with its own options.
 		path, _, _ := strings.Cut(dsn, "?")
 		dsn = "file:" + path + "?_pragma=busy_timeout(5000)"
-		d := &sqliteDriver{dsn: dsn}
+		d := &sqliteDriver{dsn: dsn, readOnly: readOnly}
 		if readOnly && !strings.Contains(path, ":memory:") {
 			fi, err := os.Stat(path)
 			switch {

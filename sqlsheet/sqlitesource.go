@@ -20,10 +20,11 @@ import (
 // sqliteDriver is modernc's driver, remembering the database file that
 // Open was given so that exports can open it again this way.
 type sqliteDriver struct {
-	drv     sqlite.Driver
-	dsn     string
-	path    string // "" when the database is not a plain file
-	pragmas string // run on each connection exports open
+	drv      sqlite.Driver
+	dsn      string
+	path     string // "" when the database is not a plain file
+	pragmas  string // run on each connection exports open
+	readOnly bool   // opened by OpenReadOnly: imports must not write
 }
 
 func (d *sqliteDriver) Open(dsn string) (driver.Conn, error)         { return d.drv.Open(dsn) }
@@ -34,6 +35,16 @@ func (d *sqliteDriver) Driver() driver.Driver                        { return d 
 // and the pragmas its connections run.
 func sqliteFile(db *sql.DB) (path, pragmas string) {
 	if d, ok := db.Driver().(*sqliteDriver); ok {
+		return d.path, d.pragmas
+	}
+	return "", ""
+}
+
+// sqliteWritableFile is sqliteFile for imports: "" for a database opened
+// read-only, which an import's own connection must not write behind its
+// back.
+func sqliteWritableFile(db *sql.DB) (path, pragmas string) {
+	if d, ok := db.Driver().(*sqliteDriver); ok && !d.readOnly {
 		return d.path, d.pragmas
 	}
 	return "", ""
