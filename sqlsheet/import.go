@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -217,6 +218,19 @@ type sheetSource struct {
 
 func (s sheetSource) SheetName() string { return s.wb.Sheets()[s.index].Name }
 
+// mergedRanges reads the sheet's merged ranges, which follow its rows:
+// the whole sheet is read for them.
+func (s sheetSource) mergedRanges(ctx context.Context) ([]xlsx.Range, error) {
+	rows, err := s.wb.Rows(ctx, s.index)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+	}
+	return rows.MergedCells(), rows.Err()
+}
+
 func (s sheetSource) EachRow(ctx context.Context, fn func(xlsx.Row) error) error {
 	rows, err := s.wb.Rows(ctx, s.index)
 	if err != nil {
@@ -350,6 +364,11 @@ func (imp *importer) columns(ctx context.Context) error {
 		return err
 	}
 	imp.spooled = imp.spool != nil
+	if slices.Contains(header, "") || len(types) > len(header) {
+		if err := imp.mergedHeader(ctx, &header); err != nil {
+			return err
+		}
+	}
 	keep, err := imp.pickColumns(header)
 	if err != nil {
 		return err
@@ -428,6 +447,43 @@ func (imp *importer) columns(ctx context.Context) error {
 		}
 	}
 	imp.stats.Columns = imp.cols
+	return nil
+}
+
+// mergedHeader names the empty header cells a merged range covers after
+// the range's own name: a header "Sales" merged over two columns names
+// both (the second becomes Sales_2), as a person reading it would. The
+// merges follow the rows in the file, which is read again for them: the
+// caller asks only when the header has a gap.
+func (imp *importer) mergedHeader(ctx context.Context, header *[]string) error {
+	src, ok := imp.src.(sheetSource)
+	if !ok || imp.stats.HeaderRow == 0 {
+		return nil
+	}
+	merges, err := src.mergedRanges(ctx)
+	if err != nil {
+		return err
+	}
+	for _, m := range merges {
+		if m.FirstRow > imp.stats.HeaderRow || m.LastRow < imp.stats.HeaderRow {
+			continue
+		}
+		first, last := m.FirstCol-1-imp.colBase, m.LastCol-1-imp.colBase
+		if r := imp.opts.Range; r.LastCol > 0 {
+			last = min(last, r.LastCol-1-imp.colBase)
+		}
+		if m.FirstRow != imp.stats.HeaderRow || first < 0 || first >= len(*header) || (*header)[first] == "" {
+			continue // the name is above the header row, or outside the range
+		}
+		for c := first + 1; c <= last; c++ {
+			if c == len(*header) {
+				*header = append(*header, "")
+			}
+			if (*header)[c] == "" {
+				(*header)[c] = (*header)[first]
+			}
+		}
+	}
 	return nil
 }
 

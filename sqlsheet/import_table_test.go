@@ -1,8 +1,10 @@
 package sqlsheet_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -183,5 +185,61 @@ func TestImportTypes(t *testing.T) {
 	}
 	if _, err := sqlsheet.ParseColumnType("money"); err == nil {
 		t.Error("ParseColumnType took money")
+	}
+}
+
+// TestImportMergedHeader: a header cell merged over several columns names
+// each of them (Sales, Sales_2), with --header-row auto and a range, and a
+// merged title above the header names nothing.
+func TestImportMergedHeader(t *testing.T) {
+	var buf bytes.Buffer
+	w, _ := xlsx.NewWriter(&buf, xlsx.Options{})
+	sh, _ := w.AddSheet("Report", xlsx.SheetOptions{})
+	s, n, e := xlsx.String, xlsx.Int, xlsx.Cell{}
+	for _, r := range [][]xlsx.Cell{
+		{e, s("Quarterly sales, merged over the table")},
+		{e, s("Region"), s("Sales"), e, s("Note")},
+		{e, s("North"), n(10), n(12), s("ok")},
+		{e, s("South"), n(7), n(9)},
+	} {
+		if err := sh.WriteRow(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, m := range []xlsx.Range{{FirstRow: 1, FirstCol: 2, LastRow: 1, LastCol: 5}, {FirstRow: 2, FirstCol: 3, LastRow: 2, LastCol: 4}} {
+		if err := sh.MergeCells(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "merged.xlsx")
+	os.WriteFile(path, buf.Bytes(), 0o600)
+	wb, err := xlsx.Open(path, xlsx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wb.Close()
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "m.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for name, opts := range map[string]sqlsheet.ImportOptions{
+		"auto":  {Table: "auto", HeaderRow: sqlsheet.HeaderAuto},
+		"range": {Table: "ranged", Range: xlsx.Range{FirstRow: 2, FirstCol: 2, LastCol: 5}},
+	} {
+		st, err := sqlsheet.Import(context.Background(), db, wb, 0, opts)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var cols []string
+		for _, c := range st.Columns {
+			cols = append(cols, c.Name+" "+c.Type.String())
+		}
+		if want := []string{"Region text", "Sales integer", "Sales_2 integer", "Note text"}; !slices.Equal(cols, want) || st.Rows != 2 {
+			t.Errorf("%s: %d rows, columns %v, want %v", name, st.Rows, cols, want)
+		}
 	}
 }
