@@ -49,15 +49,11 @@ func testMerge(t *testing.T, url string, unchanged func() string) {
 	}
 	seed := func() {
 		t.Helper()
-		for _, q := range []string{
+		mustExec(t, db,
 			`DROP TABLE IF EXISTS people`,
-			`CREATE TABLE people (id BIGINT PRIMARY KEY, name VARCHAR(40), score ` + double + `, note VARCHAR(40))`,
+			`CREATE TABLE people (id BIGINT PRIMARY KEY, name VARCHAR(40), score `+double+`, note VARCHAR(40))`,
 			`INSERT INTO people VALUES (1, 'Ana', 1.5, NULL), (2, 'Bo', 2, 'x'), (3, 'Cy', 3, NULL)`,
-		} {
-			if _, err := db.Exec(q); err != nil {
-				t.Fatal(q, err)
-			}
-		}
+		)
 	}
 	before := []string{"1|Ana|1.5|NULL", "2|Bo|2|x", "3|Cy|3|NULL"}
 	merge := sqlsheet.ImportOptions{Table: "people", Mode: sqlsheet.Merge, Key: []string{"ID"}}

@@ -92,7 +92,7 @@ func TestSchemaRoundTripPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, q := range []string{
+	mustExec(t, db,
 		`DROP TABLE IF EXISTS src`,
 		`CREATE TABLE src (id bigint PRIMARY KEY, amount numeric(12,2), big bigint, at timestamptz, u uuid, doc jsonb,
 			day date, ok boolean, note character varying(40), tags integer[])`,
@@ -100,11 +100,7 @@ func TestSchemaRoundTripPostgres(t *testing.T) {
 			(1, 1234.56, 9007199254740993, '2024-02-29 13:45:30.25+02', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '{"a": [1, 2]}', '1850-01-02', true, 'x', '{1,2}'),
 			(2, 0.10, -9223372036854775808, '1999-12-31 23:59:59+00', NULL, '[]', '2024-02-29', false, NULL, NULL),
 			(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'd', '{}')`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(q, err)
-		}
-	}
+	)
 	path := roundTrip(t, db, t.TempDir(), columnsOf(t, db, `SELECT a.attname, format_type(a.atttypid, a.atttypmod),
 		(SELECT count(*) FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisprimary AND a.attnum = ANY(i.indkey))::text
 		FROM pg_attribute a WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`))
@@ -129,18 +125,14 @@ func TestSchemaRoundTripSQLite(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, q := range []string{
+	mustExec(t, db,
 		`CREATE TABLE src (id INTEGER PRIMARY KEY, amount NUMERIC(12,2), big BIGINT, at TIMESTAMP, u UUID, doc JSON,
 			day DATE, ok BOOLEAN, note VARCHAR(40))`,
 		`INSERT INTO src VALUES
 			(1, 1234.56, 9007199254740993, '2024-02-29 13:45:30.25', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '{"a": [1, 2]}', '1850-01-02', 1, 'x'),
 			(2, 0.1, -9223372036854775808, '1999-12-31 23:59:59', NULL, '[]', '2024-02-29', 0, NULL),
 			(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'd')`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(q, err)
-		}
-	}
+	)
 	roundTrip(t, db, t.TempDir(), columnsOf(t, db, `SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid`))
 }
 
@@ -150,7 +142,7 @@ func TestSchemaRoundTripMySQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, q := range []string{
+	mustExec(t, db,
 		`DROP TABLE IF EXISTS src`,
 		`CREATE TABLE src (id BIGINT PRIMARY KEY, amount DECIMAL(12,2), big BIGINT, at DATETIME, u CHAR(36),
 			day DATE, ok TINYINT, note VARCHAR(40), n BIGINT UNSIGNED)`,
@@ -158,11 +150,7 @@ func TestSchemaRoundTripMySQL(t *testing.T) {
 			(1, 1234.56, 9007199254740993, '2024-02-29 13:45:30', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '1850-01-02', 1, 'x', 18446744073709551615),
 			(2, 0.10, -9223372036854775808, '1999-12-31 23:59:59', NULL, '2024-02-29', 0, NULL, 0),
 			(3, NULL, NULL, NULL, NULL, NULL, NULL, 'd', NULL)`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(q, err)
-		}
-	}
+	)
 	roundTrip(t, db, t.TempDir(), columnsOf(t, db, `SELECT column_name, column_type, column_key FROM information_schema.columns
 		WHERE table_schema = DATABASE() AND table_name = ? ORDER BY ordinal_position`))
 }
