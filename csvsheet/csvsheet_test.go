@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -243,5 +244,43 @@ func TestEscapeFormulas(t *testing.T) {
 		if got := writeCSV(t, rows, c.opts); got != c.want {
 			t.Errorf("%+v:\n got %q\nwant %q", c.opts, got, c.want)
 		}
+	}
+}
+
+// TestTableStopsEarly: a caller that stops at any row, or a cancelled
+// context, ends EachRow cleanly, with its goroutines gone.
+func TestTableStopsEarly(t *testing.T) {
+	var text strings.Builder
+	text.WriteString("n,s\n")
+	for i := range 5000 {
+		fmt.Fprintf(&text, "%d,x%d\n", i, i)
+	}
+	stop := errors.New("stop")
+	before := runtime.NumGoroutine()
+	for _, at := range []int{1, 2, 256, 257, 1000, 4999} {
+		table := csvsheet.NewTable(strings.NewReader(text.String()), csvsheet.Options{})
+		err := table.EachRow(context.Background(), func(r xlsx.Row) error {
+			if r.Num == at {
+				return stop
+			}
+			return nil
+		})
+		if err != stop {
+			t.Errorf("stopped at %d: %v", at, err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		err = table.EachRow(ctx, func(r xlsx.Row) error {
+			if r.Num == at {
+				cancel()
+			}
+			return nil
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled at %d: %v", at, err)
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines left running (%d before)", n, before)
 	}
 }

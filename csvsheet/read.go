@@ -180,14 +180,13 @@ func (t *Table) readBatches(ctx context.Context, cr *csv.Reader, free <-chan *re
 			b.bounds = append(b.bounds, len(b.fields))
 			num++
 		}
+		// To a worker first, then in line for the caller: every batch in
+		// line is one a worker will finish, which EachRow's clean-up
+		// waits for.
 		for _, ch := range []chan<- *recordBatch{work, ordered} {
 			select {
 			case ch <- b:
 			case <-ctx.Done():
-				b.done <- struct{}{} // no worker will see it
-				if ch == work {
-					ordered <- b
-				}
 				return
 			}
 		}
