@@ -1,7 +1,7 @@
 // Package sqlsheet moves tables between SQL databases and worksheets:
 // Export writes the results of queries to sheets of an xlsx.Writer, with
-// cells typed from the columns' database types, and Import loads a sheet
-// of an xlsx.Workbook into a table. Open opens a database from a URL
+// cells typed from the columns' database types, and ImportFrom loads a
+// sheet (SheetSource) or delimited text (csvsheet.NewTable) into a table. Open opens a database from a URL
 // (sqlite:, postgres://, mysql://); EngineOf tells which one a *sql.DB
 // talks to, which decides the fastest path each direction takes.
 //
@@ -35,17 +35,34 @@
 // Options.ReadOnly and Options.StatementTimeout run the queries in a
 // read-only transaction with a time limit, as the service does.
 //
+// Unless Options.NoSchema, each export also writes a schema part into
+// the workbook (a custom XML part Excel and LibreOffice leave alone):
+// per sheet the engine, each column's SQL type with precision, scale and
+// the time zone shown, and for Query.Table the table's primary key.
+//
 // # Import
 //
-// Import loads one sheet into a new table (Create), an existing one
-// (Append, matching header names to columns, ignoring case) or a
-// replacement (Replace), all or nothing: the rows go in one transaction —
-// PostgreSQL's COPY through pgx, batched multi-row INSERTs for SQLite and
-// MySQL (where a new table is filled under a temporary name and renamed
-// when complete, since MySQL commits DDL at once). Column types are
-// inferred from every cell of the column (integer, float, boolean, date,
-// timestamp, time or text), or with Append taken from the table. A cell
-// the column cannot hold stops the import with an *ImportError naming the
-// sheet, cell and column (ErrBadCell), and leaves the database as it was;
-// Excel error values load as NULL and are counted.
+// ImportFrom loads a Source into a new table (Create), an existing one
+// (Append, matching header names to columns, ignoring case), a
+// replacement (Replace) or an existing table matched on a key (Merge:
+// new keys inserted, changed rows updated, the rest left), all or
+// nothing: the rows go in one transaction — a SQLite file through
+// SQLite's API on a connection of the import's own, PostgreSQL with COPY
+// in its text format, MySQL with LOAD DATA LOCAL from a stream (where a
+// new table is filled under a temporary name and renamed when complete,
+// since MySQL commits DDL at once). Merges and DryRun go through a
+// temporary stage table; a dry run rolls back and reports what it would
+// have done in ImportStats.
+//
+// Where the table is: Range, HeaderRow (or HeaderAuto), StopAtEmpty and
+// Columns pick it out of a report. Column types are inferred from every
+// cell of the column (integer, float, boolean, date, timestamp, time or
+// text; the first pass keeps the rows in a spool file for the second),
+// overridden by Types or AllText, taken from the workbook's schema part
+// when an export wrote one (unless Infer), or, into an existing table,
+// taken from the table. A cell the column cannot hold stops the import
+// with an *ImportError naming the sheet, cell and column (ErrBadCell),
+// and leaves the database as it was, unless MaxErrors lets the row be
+// skipped (and written to Rejects). Excel error values load as NULL and
+// are counted.
 package sqlsheet

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sheetstream/sheetstream/csvsheet"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -64,4 +65,49 @@ func ExampleRedactURL() {
 	// Output:
 	// postgres://app:xxxxx@db.example/shop?sslmode=require
 	// mysql://app@db/shop?password=xxxxx
+}
+
+// ImportFrom loads CSV into a new table, typing its columns from every
+// row, then merges an edited copy on a key: new keys are inserted,
+// changed rows updated, the rest left. A dry run first says what the
+// merge would do without doing it.
+func ExampleImportFrom() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(dir, "shop.db"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer db.Close()
+	ctx := context.Background()
+	load := func(text string, opts sqlsheet.ImportOptions) {
+		st, err := sqlsheet.ImportFrom(ctx, db, csvsheet.NewTable(strings.NewReader(text), csvsheet.Options{}), opts)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("rows %d: %d inserted, %d updated, %d unchanged\n", st.Rows, st.Inserted, st.Updated, st.Unchanged)
+	}
+	load("sku,qty,price\nA-1,3,9.90\nB-2,10,0.50\n", sqlsheet.ImportOptions{Table: "stock"})
+	edited := "sku,qty,price\nA-1,3,9.90\nB-2,8,0.50\nC-3,1,120\n"
+	load(edited, sqlsheet.ImportOptions{Table: "stock", Mode: sqlsheet.Merge, Key: []string{"sku"}, DryRun: true})
+	load(edited, sqlsheet.ImportOptions{Table: "stock", Mode: sqlsheet.Merge, Key: []string{"sku"}})
+
+	rows, _ := db.Query(`SELECT sku, qty, price FROM stock ORDER BY sku`)
+	defer rows.Close()
+	for rows.Next() {
+		var sku string
+		var qty int
+		var price float64
+		rows.Scan(&sku, &qty, &price)
+		fmt.Println(sku, qty, price)
+	}
+	// Output:
+	// rows 2: 2 inserted, 0 updated, 0 unchanged
+	// rows 3: 1 inserted, 1 updated, 1 unchanged
+	// rows 3: 1 inserted, 1 updated, 1 unchanged
+	// A-1 3 9.9
+	// B-2 8 0.5
+	// C-3 1 120
 }
