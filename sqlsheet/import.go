@@ -262,34 +262,58 @@ func ImportFrom(ctx context.Context, db *sql.DB, src Source, opts ImportOptions)
 		return ImportStats{}, errors.New("sqlsheet: no table name")
 	}
 	engine := EngineOf(db)
-	imp := &importer{db: db, src: src, opts: opts, engine: engine}
+	// A new table's types are first guessed from its first rows and
+	// checked while the rows load, in one pass over the source; a row
+	// that would have changed a type stops that load (rolled back), and
+	// the import starts again with a pass for the types. Skipped rows are
+	// written to Rejects as they come, so MaxErrors takes the sure way.
+	imp := &importer{db: db, src: src, opts: opts, engine: engine, speculate: opts.MaxErrors == 0}
+	err := imp.run(ctx)
+	if errors.Is(err, errTypesChanged) {
+		imp = &importer{db: db, src: src, opts: opts, engine: engine}
+		err = imp.run(ctx)
+	}
+	if err == nil && opts.Progress != nil {
+		opts.Progress(imp.stats.Rows)
+	}
+	if err != nil && imp.stats.Columns == nil {
+		return ImportStats{}, err
+	}
+	return imp.stats, err
+}
+
+// errTypesChanged stops a load whose guessed types a row contradicts.
+var errTypesChanged = errors.New("sqlsheet: a row changes the guessed column types")
+
+// speculateRows is how many rows the types are guessed from.
+var speculateRows = 10000
+
+// run finds the columns and loads the rows.
+func (imp *importer) run(ctx context.Context) error {
 	defer func() {
 		if imp.spool != nil {
 			imp.spool.close()
 		}
 	}()
 	if err := imp.columns(ctx); err != nil {
-		return ImportStats{}, err
+		imp.stats.Columns = nil
+		return err
 	}
 	if err := imp.checkKey(); err != nil {
-		return ImportStats{}, err
+		imp.stats.Columns = nil
+		return err
 	}
-	var err error
-	switch path, pragmas := sqliteWritableFile(db); {
-	case engine == EnginePostgres:
-		err = imp.loadPostgres(ctx)
+	switch path, pragmas := sqliteWritableFile(imp.db); {
+	case imp.engine == EnginePostgres:
+		return imp.loadPostgres(ctx)
 	case path != "" && !imp.staged():
-		var ok bool
-		if ok, err = imp.loadSQLite(ctx, path, pragmas); !ok {
+		ok, err := imp.loadSQLite(ctx, path, pragmas)
+		if !ok {
 			err = imp.loadSQL(ctx)
 		}
-	default:
-		err = imp.loadSQL(ctx)
+		return err
 	}
-	if err == nil && opts.Progress != nil {
-		opts.Progress(imp.stats.Rows)
-	}
-	return imp.stats, err
+	return imp.loadSQL(ctx)
 }
 
 type importer struct {
@@ -310,7 +334,15 @@ type importer struct {
 	// (spooled: complete).
 	spool   *spool
 	spooled bool
-	stats   ImportStats
+	// speculate lets the types be guessed from the first rows (guessed:
+	// they were); guess holds each column's inferred type so far (by
+	// column of the range, columnEmpty for none), and checked says which
+	// columns the load checks against it: those whose type was inferred,
+	// and blank ones left out, which must stay blank.
+	speculate, guessed bool
+	guess              []ColumnType
+	checked            []bool
+	stats              ImportStats
 }
 
 // columns names and types the table's columns: from the header and a
@@ -330,12 +362,13 @@ func (imp *importer) columns(ctx context.Context) error {
 	}
 	var header []string
 	types := []ColumnType{}
-	if !imp.intoExisting() {
+	if !imp.intoExisting() && !imp.speculate {
 		var err error
 		if imp.spool, err = newSpool(imp.opts.TempDir); err != nil {
 			return err
 		}
 	}
+	dataRows := 0
 	err := imp.walk(ctx, func(r tableRow, isHeader bool) (bool, error) {
 		if isHeader {
 			imp.stats.HeaderRow = r.num
@@ -350,6 +383,11 @@ func (imp *importer) columns(ctx context.Context) error {
 		if imp.intoExisting() {
 			return true, nil // types come from the table
 		}
+		if imp.speculate && dataRows == speculateRows {
+			imp.guessed = true
+			return true, nil
+		}
+		dataRows++
 		for i := range r.cells {
 			c := &r.cells[i]
 			col := c.Col() - 1 - imp.colBase
@@ -358,12 +396,18 @@ func (imp *importer) columns(ctx context.Context) error {
 			}
 			types[col] = widen(types[col], cellType(c))
 		}
+		if imp.spool == nil {
+			return false, nil
+		}
 		return false, imp.spool.add(r)
 	})
 	if err != nil {
 		return err
 	}
 	imp.spooled = imp.spool != nil
+	if imp.guessed {
+		imp.guess = slices.Clone(types)
+	}
 	if slices.Contains(header, "") || len(types) > len(header) {
 		if err := imp.mergedHeader(ctx, &header); err != nil {
 			return err
@@ -385,11 +429,13 @@ func (imp *importer) columns(ctx context.Context) error {
 		return imp.tableColumns(ctx, header)
 	}
 	seen, overridden := map[string]bool{}, map[string]bool{}
+	imp.checked = make([]bool, n)
 	for i := range n {
 		if keep != nil && (i >= len(keep) || !keep[i]) {
 			imp.byCol = append(imp.byCol, -1)
 			continue
 		}
+		imp.checked[i] = !imp.opts.AllText
 		name := ""
 		if i < len(header) {
 			name = header[i]
@@ -398,6 +444,7 @@ func (imp *importer) columns(ctx context.Context) error {
 			// Neither a header nor a value: a blank column left of or
 			// inside the table, such as column A of a table from B.
 			imp.byCol = append(imp.byCol, -1)
+			imp.checked[i] = true // a guess: a value later changes it
 			continue
 		}
 		if name == "" {
@@ -420,6 +467,7 @@ func (imp *importer) columns(ctx context.Context) error {
 				if strings.EqualFold(strings.TrimSpace(name), header[i]) {
 					t = typ
 					overridden[strings.ToLower(strings.TrimSpace(name))] = true
+					imp.checked[i] = false
 				}
 			}
 		}
@@ -485,6 +533,28 @@ func (imp *importer) mergedHeader(ctx context.Context, header *[]string) error {
 		}
 	}
 	return nil
+}
+
+// contradicts says whether a cell of a row loaded under guessed types
+// would have changed them: its column's type would widen, or a column
+// left out as blank, or one right of every column seen, has a value.
+func (imp *importer) contradicts(c *xlsx.Value) bool {
+	t := cellType(c)
+	if t == columnEmpty {
+		return false
+	}
+	col := c.Col() - 1 - imp.colBase
+	if col >= len(imp.checked) {
+		return len(imp.opts.Columns) == 0 // columns picked by name leave the rest out
+	}
+	if !imp.checked[col] {
+		return false
+	}
+	guess := columnEmpty
+	if col < len(imp.guess) {
+		guess = imp.guess[col]
+	}
+	return imp.byCol[col] < 0 || widen(guess, t) != guess
 }
 
 // intoExisting says whether the rows go into a table as it is.

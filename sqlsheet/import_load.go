@@ -32,6 +32,9 @@ func (imp *importer) eachRow(ctx context.Context, fn func(num int, vals []value)
 		var bad *ImportError
 		for i := range r.cells {
 			c := &r.cells[i]
+			if imp.guessed && imp.contradicts(c) {
+				return false, errTypesChanged
+			}
 			j := -1
 			if col := c.Col() - 1 - imp.colBase; col < len(imp.byCol) {
 				j = imp.byCol[col]

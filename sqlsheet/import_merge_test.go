@@ -200,7 +200,11 @@ func tableHash(t *testing.T, url string) string {
 	var out strings.Builder
 	for _, name := range names {
 		var count int64
-		if err := db.QueryRow(`SELECT COUNT(*) FROM ` + name).Scan(&count); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		quoted := `"` + name + `"`
+		if sqlsheet.EngineOf(db) == sqlsheet.EngineMySQL {
+			quoted = "`" + name + "`"
+		}
+		if err := db.QueryRow(`SELECT COUNT(*) FROM ` + quoted).Scan(&count); err != nil && !errors.Is(err, sql.ErrNoRows) {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&out, "%s: %d rows\n", name, count)

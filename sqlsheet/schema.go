@@ -265,6 +265,11 @@ func (imp *importer) applySchema(ctx context.Context, header []string) error {
 			continue // inferred from the cells, as without a schema
 		}
 		col.Type, col.SQLType = t, sqlType
+		for k, j := range imp.byCol {
+			if j == i {
+				imp.checked[k] = false // the schema's type, not a guess
+			}
+		}
 		if col.Type == ColumnTimestampTZ {
 			col.zone = time.UTC
 			if loc, err := time.LoadLocation(c.Zone); err == nil && c.Zone != "" {
