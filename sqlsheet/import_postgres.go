@@ -82,6 +82,9 @@ func (imp *importer) appendCopyValue(b []byte, v *value, t ColumnType) []byte {
 	case tagInt:
 		return strconv.AppendInt(b, v.i, 10)
 	case tagFloat:
+		if len(v.b) > 0 {
+			return append(b, v.b...)
+		}
 		return strconv.AppendFloat(b, v.f, 'g', -1, 64)
 	case tagBool:
 		return append(b, "ft01"[v.i+2*btoi(mysql)])

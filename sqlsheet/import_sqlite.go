@@ -217,6 +217,8 @@ func (b *rowBatch) add(num int, vals []value, cols []ImportColumn) bool {
 			start := len(arena)
 			arena = append(arena, v.b...)
 			v.b = arena[start:len(arena):len(arena)]
+		case tagFloat:
+			v.b = nil // the file's text, lent: SQLite takes the double
 		}
 		b.vals = append(b.vals, v)
 	}

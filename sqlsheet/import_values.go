@@ -134,6 +134,11 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 			return bad()
 		}
 		dst.setFloat(c.Float())
+		if isDecimalText(text()) {
+			// The file's own text of the number: what a COPY or LOAD DATA
+			// sends, the same double without formatting it again.
+			dst.b = c.Bytes()
+		}
 		return nil
 	case ColumnDecimal:
 		switch c.Type() {

@@ -41,7 +41,8 @@ type value struct {
 	f   float64   // tagFloat
 	t   time.Time // tagTime
 	// b is the bytes of tagText and tagBytes: lent by the source until
-	// its next row, until the scanner copies them into its batch.
+	// its next row, until the scanner copies them into its batch. An
+	// import's tagFloat may carry the number's text from the file here.
 	b []byte
 	// cutFrom is the length of b before cut cut it (0: whole).
 	cutFrom int
