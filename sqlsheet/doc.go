@@ -57,7 +57,9 @@
 // Where the table is: Range, HeaderRow (or HeaderAuto), StopAtEmpty and
 // Columns pick it out of a report. Column types are inferred from every
 // cell of the column (integer, float, boolean, date, timestamp, time or
-// text; the first pass keeps the rows in a spool file for the second),
+// text): guessed from the first rows and checked as the rows load, or,
+// when a row contradicts the guess, from a first pass that keeps the rows
+// in a spool file for the second),
 // overridden by Types or AllText, taken from the workbook's schema part
 // when an export wrote one (unless Infer), or, into an existing table,
 // taken from the table. A cell the column cannot hold stops the import
