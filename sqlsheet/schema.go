@@ -296,6 +296,53 @@ func (imp *importer) applySchema(ctx context.Context, header []string) error {
 	return nil
 }
 
+// sqlTypeWords are the words a schema part's type may be spelled with
+// to be used as it is: the type names of the three engines and their
+// modifiers. A workbook is input like any other: a type with another
+// word (a constraint, a DEFAULT, a second statement) is not copied into
+// CREATE TABLE; the column gets the nearest type of its kind instead.
+var sqlTypeWords = map[string]bool{
+	"bigint": true, "integer": true, "int": true, "smallint": true, "tinyint": true, "mediumint": true,
+	"int2": true, "int4": true, "int8": true, "numeric": true, "decimal": true, "real": true, "double": true,
+	"precision": true, "float": true, "float4": true, "float8": true, "boolean": true, "bool": true, "bit": true,
+	"date": true, "time": true, "timestamp": true, "timestamptz": true, "timetz": true, "datetime": true,
+	"with": true, "without": true, "zone": true, "text": true, "varchar": true, "char": true, "character": true,
+	"varying": true, "bpchar": true, "nchar": true, "nvarchar": true, "clob": true, "tinytext": true,
+	"mediumtext": true, "longtext": true, "json": true, "jsonb": true, "uuid": true, "unsigned": true,
+	"year": true, "citext": true, "money": true, "inet": true, "cidr": true, "macaddr": true, "string": true,
+}
+
+// safeSQLType reports whether t is a type name made of sqlTypeWords, with
+// at most one size such as (12,2) or (40), and array brackets.
+func safeSQLType(t string) bool {
+	t = strings.ToLower(strings.TrimSpace(t))
+	if t == "" || len(t) > 64 {
+		return false
+	}
+	for strings.HasSuffix(t, "[]") {
+		t = strings.TrimSuffix(t, "[]")
+	}
+	if open := strings.IndexByte(t, '('); open >= 0 {
+		end := strings.IndexByte(t, ')')
+		if end < open {
+			return false
+		}
+		for _, n := range strings.Split(t[open+1:end], ",") {
+			if _, err := strconv.ParseUint(strings.TrimSpace(n), 10, 16); err != nil {
+				return false
+			}
+		}
+		t = t[:open] + " " + t[end+1:]
+	}
+	words := strings.Fields(t)
+	for _, w := range words {
+		if !sqlTypeWords[w] {
+			return false
+		}
+	}
+	return len(words) > 0
+}
+
 // overridden says whether Types names the column.
 func (imp *importer) overridden(column string) bool {
 	for name := range imp.opts.Types {
@@ -334,7 +381,7 @@ func (e Engine) schemaType(c schemaColumn, from string) (_ ColumnType, _ string,
 	default:
 		return 0, "", false
 	}
-	if from == e.String() && c.Type != "" && e != EngineUnknown {
+	if from == e.String() && safeSQLType(c.Type) && e != EngineUnknown {
 		if e == EngineMySQL && strings.HasPrefix(c.Type, "UNSIGNED ") {
 			return t, strings.TrimPrefix(c.Type, "UNSIGNED ") + " UNSIGNED", true // the driver's word order
 		}

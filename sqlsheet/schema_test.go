@@ -154,3 +154,52 @@ func TestSchemaRoundTripMySQL(t *testing.T) {
 	roundTrip(t, db, t.TempDir(), columnsOf(t, db, `SELECT column_name, column_type, column_key FROM information_schema.columns
 		WHERE table_schema = DATABASE() AND table_name = ? ORDER BY ordinal_position`))
 }
+
+// TestSchemaPartIsInput: a schema part is read like any other input: a
+// type that is not a plain type name (a second statement, a constraint)
+// is not copied into CREATE TABLE; the column gets its kind's type.
+func TestSchemaPartIsInput(t *testing.T) {
+	dir := t.TempDir()
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(dir, "victim.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db, `CREATE TABLE victim (v INTEGER)`, `INSERT INTO victim VALUES (1)`)
+	path := filepath.Join(dir, "hostile.xlsx")
+	f, _ := os.Create(path)
+	w, _ := xlsx.NewWriter(f, xlsx.Options{})
+	sh, _ := w.AddSheet("S", xlsx.SheetOptions{})
+	sh.WriteRow([]xlsx.Cell{xlsx.String("a"), xlsx.String("b"), xlsx.String("c")})
+	sh.WriteRow([]xlsx.Cell{xlsx.String("x"), xlsx.Int(1), xlsx.String("y")})
+	part := `<schema xmlns="` + sqlsheet.SchemaNamespace + `"><sheet name="S" engine="sqlite">` +
+		`<column name="a" type="TEXT); DROP TABLE victim; --" kind="text"/>` +
+		`<column name="b" type="INTEGER REFERENCES victim(v)" kind="integer"/>` +
+		`<column name="c" type="TEXT DEFAULT (x)" kind="text"/></sheet></schema>`
+	if err := w.AddCustomXML([]byte(part)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	wb, err := xlsx.Open(path, xlsx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wb.Close()
+	st, err := sqlsheet.Import(context.Background(), db, wb, 0, sqlsheet.ImportOptions{Table: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, c := range st.Columns {
+		types = append(types, c.SQLType)
+	}
+	if !slices.Equal(types, []string{"TEXT", "INTEGER", "TEXT"}) {
+		t.Errorf("types %q", types)
+	}
+	if got := dump(t, db, "victim"); !slices.Equal(got, []string{"1"}) {
+		t.Errorf("victim: %q", got)
+	}
+}
