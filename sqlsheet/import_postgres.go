@@ -2,11 +2,14 @@ package sqlsheet
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -16,7 +19,9 @@ import (
 // into the COPY data (no value is boxed, and the server parses each as
 // its column's type: numeric, uuid, jsonb, arrays alike), on a goroutine
 // of its own while the connection sends what is ready. With a stage
-// table, each row's number in the source goes last.
+// table, each row's number in the source goes last. A new table whose
+// columns all have types the binary format spells simply gets that
+// format instead, which spares the server parsing every value.
 func (imp *importer) copyText(ctx context.Context, conn *pgconn.PgConn, table string, columns []string) error {
 	quoted := make([]string, len(columns))
 	for i, c := range columns {
@@ -24,12 +29,22 @@ func (imp *importer) copyText(ctx context.Context, conn *pgconn.PgConn, table st
 	}
 	pr, pw := io.Pipe()
 	produced := make(chan error, 1)
+	binary := imp.binaryCopy()
 	go func() {
-		err := imp.writeCopyText(ctx, pw)
+		var err error
+		if binary {
+			err = imp.writeCopyBinary(ctx, pw)
+		} else {
+			err = imp.writeCopyText(ctx, pw)
+		}
 		pw.CloseWithError(err)
 		produced <- err
 	}()
-	_, err := conn.CopyFrom(ctx, pr, "COPY "+imp.engine.quote(table)+" ("+strings.Join(quoted, ", ")+") FROM STDIN")
+	sql := "COPY " + imp.engine.quote(table) + " (" + strings.Join(quoted, ", ") + ") FROM STDIN"
+	if binary {
+		sql += " WITH (FORMAT binary)"
+	}
+	_, err := conn.CopyFrom(ctx, pr, sql)
 	pr.CloseWithError(errCopyEnded) // stops the writer if COPY ended first
 	if perr := <-produced; perr != nil && !errors.Is(perr, errCopyEnded) {
 		return perr // the source's or a cell's error comes first
@@ -41,6 +56,104 @@ func (imp *importer) copyText(ctx context.Context, conn *pgconn.PgConn, table st
 }
 
 var errCopyEnded = errors.New("copy ended")
+
+// binaryCopy says whether the rows can go in COPY's binary format: into
+// a new table (not a stage), every column of a type sqlsheet creates and
+// writes exactly (int8, float8, bool, date, timestamp, timestamptz, time,
+// text).
+func (imp *importer) binaryCopy() bool {
+	if !imp.created || imp.staged() {
+		return false
+	}
+	for _, c := range imp.cols {
+		switch c.SQLType {
+		case "text", "bigint", "double precision", "boolean", "date", "timestamp", "timestamptz", "time":
+		default:
+			return false
+		}
+		if c.SQLType != imp.engine.sqlType(c.Type) {
+			return false // a type its values are not converted for
+		}
+	}
+	return true
+}
+
+// pgEpochMicros is 2000-01-01, where PostgreSQL's binary dates and times
+// count from, in Unix microseconds.
+const pgEpochMicros = pgEpoch * 1_000_000
+
+// writeCopyBinary writes every row in COPY's binary format: a header,
+// then per row the field count and each field's length and bytes.
+func (imp *importer) writeCopyBinary(ctx context.Context, w io.Writer) error {
+	buf := append(make([]byte, 0, 128<<10), "PGCOPY\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00"...)
+	err := imp.eachRow(ctx, func(num int, vals []value) error {
+		buf = binary.BigEndian.AppendUint16(buf, uint16(len(vals)))
+		for j := range vals {
+			var err error
+			if buf, err = appendCopyBinary(buf, &vals[j], imp.cols[j].Type); err != nil {
+				return fmt.Errorf("sqlsheet: copy into %s, row %d, column %q: %w", imp.opts.Table, num, imp.cols[j].Name, err)
+			}
+		}
+		if len(buf) >= 64<<10 {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+		return nil
+	})
+	if err == nil {
+		buf = binary.BigEndian.AppendUint16(buf, 0xFFFF) // the trailer: -1
+		_, err = w.Write(buf)
+	}
+	return err
+}
+
+// appendCopyBinary writes one field: its length, then the value in the
+// column type's binary form; -1 for NULL.
+func appendCopyBinary(b []byte, v *value, t ColumnType) ([]byte, error) {
+	be := binary.BigEndian
+	switch v.tag {
+	case tagNull:
+		return be.AppendUint32(b, 0xFFFFFFFF), nil
+	case tagInt:
+		if t == ColumnInteger {
+			return be.AppendUint64(be.AppendUint32(b, 8), uint64(v.i)), nil
+		}
+	case tagFloat:
+		if t == ColumnFloat {
+			return be.AppendUint64(be.AppendUint32(b, 8), math.Float64bits(v.f)), nil
+		}
+	case tagBool:
+		if t == ColumnBoolean {
+			return append(be.AppendUint32(b, 1), byte(v.i)), nil
+		}
+	case tagText:
+		if t == ColumnText {
+			return append(be.AppendUint32(b, uint32(len(v.b))), v.b...), nil
+		}
+	case tagTime:
+		tm := v.t
+		switch t {
+		case ColumnDate:
+			y, m, d := tm.Date()
+			days := time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix()/86400 - pgEpoch/86400
+			return be.AppendUint32(be.AppendUint32(b, 4), uint32(int32(days))), nil
+		case ColumnTimestamp:
+			y, m, d := tm.Date()
+			h, mi, sec := tm.Clock()
+			wall := time.Date(y, m, d, h, mi, sec, tm.Nanosecond(), time.UTC)
+			return be.AppendUint64(be.AppendUint32(b, 8), uint64(wall.UnixMicro()-pgEpochMicros)), nil
+		case ColumnTimestampTZ:
+			return be.AppendUint64(be.AppendUint32(b, 8), uint64(tm.UnixMicro()-pgEpochMicros)), nil
+		case ColumnTime:
+			h, mi, sec := tm.Clock()
+			us := int64(h)*3600e6 + int64(mi)*60e6 + int64(sec)*1e6 + int64(tm.Nanosecond()/1000)
+			return be.AppendUint64(be.AppendUint32(b, 8), uint64(us)), nil
+		}
+	}
+	return b, fmt.Errorf("no binary form for a %v value in a %s column", v.tag, t)
+}
 
 // writeCopyText writes every row in COPY's text format (which MySQL's
 // LOAD DATA reads too), in chunks.
