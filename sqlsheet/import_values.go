@@ -250,27 +250,43 @@ func appendSQLiteTime(b []byte, tm time.Time, t ColumnType) []byte {
 }
 
 // isDecimalText reports whether s is a plain decimal number: a sign,
-// digits with at most one point, and an optional exponent.
+// digits with at most one point, and an optional exponent. It runs for
+// every number cell loaded, so it looks at the bytes in place.
 func isDecimalText(s string) bool {
-	mantissa, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
-	mantissa = strings.TrimLeft(mantissa, "+-")
-	whole, frac, _ := strings.Cut(mantissa, ".")
-	digits := func(d string) bool {
-		for i := 0; i < len(d); i++ {
-			if d[i] < '0' || d[i] > '9' {
-				return false
-			}
-		}
-		return true
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
 	}
-	if whole+frac == "" || !digits(whole) || !digits(frac) || len(s)-len(mantissa) > 1 {
+	digits, point := 0, false
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !point:
+			point = true
+		default:
+			goto exponent
+		}
+	}
+exponent:
+	if digits == 0 {
 		return false
 	}
-	if hasExp {
-		exp = strings.TrimLeft(exp, "+-")
-		return exp != "" && digits(exp) && len(exp) <= 4
+	if i == len(s) {
+		return true
 	}
-	return true
+	if s[i] != 'e' && s[i] != 'E' {
+		return false
+	}
+	i++
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	n := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		n++
+	}
+	return i == len(s) && n > 0 && n <= 4
 }
 
 // wholeInt64 converts a whole number within int64's range: -2^63 is, 2^63
