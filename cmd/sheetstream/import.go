@@ -48,17 +48,16 @@ adds to an existing table, matching the header to its columns by name.
 are inserted, rows with other values updated, the rest left (a key twice
 in the input is an error naming both rows). --dry-run, with any of these,
 checks every row against the table and says what would happen, changing
-nothing. Rows go in
-one transaction (COPY for PostgreSQL, batched INSERTs for SQLite and
-MySQL): a cell that does not fit stops the import with an error naming
-sheet, row and column, and the database is left as it was; --max-errors N
-skips up to N such rows instead, and --rejects FILE.csv keeps them with
-the reason.
+nothing. Rows go in one transaction (SQLite through its own API,
+PostgreSQL with COPY, MySQL with LOAD DATA LOCAL): a cell that does not
+fit stops the import with an error naming sheet, row and column, and the
+database is left as it was; --max-errors N skips up to N such rows
+instead, and --rejects FILE.csv keeps them with the reason.
 
 A workbook sheetstream exported records each column's SQL type and the
 table's primary key; a new table gets them back (NUMERIC(12,2) stays
 NUMERIC(12,2), timestamptz stays timestamptz), and --merge finds its key
-there. --infer ignores them.
+there (--key is then optional). --infer ignores them.
 
 Reports rarely start at A1: --range A4:F (open-ended ranges allowed) takes
 a rectangle, --header-row N the header's row within it (0: no header;
@@ -74,8 +73,8 @@ loads only the named columns.`,
 			switch {
 			case btoi(create)+btoi(appendTo)+btoi(replace)+btoi(merge) > 1:
 				return fmt.Errorf("choose one of --create, --append, --replace, --merge")
-			case merge != (len(key) > 0):
-				return fmt.Errorf("--merge and --key go together: --merge --key COL[,COL]")
+			case !merge && len(key) > 0:
+				return fmt.Errorf("--key is for --merge")
 			case merge:
 				mode = sqlsheet.Merge
 			case appendTo:
@@ -201,7 +200,7 @@ loads only the named columns.`,
 	cmd.Flags().StringVar(&headerRow, "header-row", "", `the header's row within the range, 1-based; 0: no header; "auto": found (default: the first row that is not empty)`)
 	cmd.Flags().BoolVar(&stopAtEmpty, "stop-at-empty", false, "end the table at its first empty row")
 	cmd.Flags().StringSliceVar(&columns, "columns", nil, "load only these columns, by header name (comma-separated)")
-	cmd.Flags().StringArrayVar(&types, "type", nil, "NAME=TYPE: create column NAME as text, integer, float, boolean, date, timestamp or time instead of the inferred type; repeatable")
+	cmd.Flags().StringArrayVar(&types, "type", nil, "NAME=TYPE: create column NAME as text, integer, float, decimal, boolean, date, timestamp, timestamptz or time instead of the inferred type; repeatable")
 	cmd.Flags().BoolVar(&allText, "all-text", false, "create every column as text")
 	cmd.Flags().BoolVar(&infer, "infer", false, "infer column types from the cells even when the workbook records them (a sheetstream export's schema part)")
 	cmd.Flags().IntVar(&maxErrors, "max-errors", 0, "skip up to N rows holding a cell their column cannot (default 0: the first such row fails the import)")
