@@ -115,14 +115,7 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 		}
 		cells = slices.Grow(cells[:0], len(record))[:len(record)]
 		for i, f := range record {
-			switch {
-			case !opts.NoInfer:
-				infer(&cells[i], f)
-			case f == "":
-				cells[i] = xlsx.Cell{}
-			default:
-				cells[i] = xlsx.String(f)
-			}
+			typeField(&cells[i], f, opts.NoInfer)
 		}
 		if err := sheet.WriteRow(cells); err != nil {
 			line, _ := cr.FieldPos(0)

@@ -35,6 +35,16 @@ func Infer(s string) xlsx.Cell {
 	return c
 }
 
+// typeField is a field's cell: inferred, or with noInfer its text (the
+// empty field is the empty cell either way).
+func typeField(dst *xlsx.Cell, f string, noInfer bool) {
+	if noInfer && f != "" {
+		*dst = xlsx.String(f)
+		return
+	}
+	infer(dst, f)
+}
+
 // infer is Infer storing into dst: a cell is a large value, and Convert
 // fills each row's cells in place. A plain decimal becomes a Decimal cell,
 // written into the file as it is.

@@ -214,15 +214,10 @@ func (b *recordBatch) infer(noInfer bool) {
 	start := 0
 	for _, end := range b.bounds {
 		for i, f := range b.fields[start:end] {
-			switch {
-			case f == "":
-				continue
-			case noInfer:
-				cell = xlsx.String(f)
-			default:
-				infer(&cell, f)
+			if f != "" {
+				typeField(&cell, f, noInfer)
+				b.cells = append(b.cells, xlsx.ValueOf(i+1, cell))
 			}
-			b.cells = append(b.cells, xlsx.ValueOf(i+1, cell))
 		}
 		b.ends = append(b.ends, len(b.cells))
 		start = end

@@ -303,6 +303,11 @@ func (imp *importer) run(ctx context.Context) error {
 		imp.stats.Columns = nil
 		return err
 	}
+	if imp.created && imp.opts.Mode == Create {
+		if exists, _ := imp.exists(ctx); exists {
+			return fmt.Errorf("sqlsheet: table %s already exists (append, merge or replace it)", imp.opts.Table)
+		}
+	}
 	switch path, pragmas := sqliteWritableFile(imp.db); {
 	case imp.engine == EnginePostgres:
 		return imp.loadPostgres(ctx)

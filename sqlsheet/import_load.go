@@ -143,11 +143,6 @@ func (imp *importer) loadSQL(ctx context.Context) (err error) {
 	// MySQL commits DDL at once, so a new table is filled under a
 	// temporary name and renamed only when complete.
 	renamed := imp.engine == EngineMySQL && imp.created && !imp.staged()
-	if imp.created && imp.opts.Mode == Create {
-		if exists, _ := imp.exists(ctx); exists {
-			return fmt.Errorf("sqlsheet: table %s already exists (append, merge or replace it)", imp.opts.Table)
-		}
-	}
 	if renamed {
 		target = imp.opts.Table + "__sheetstream_import"
 		imp.db.ExecContext(ctx, "DROP TABLE IF EXISTS "+q(target))
@@ -169,24 +164,11 @@ func (imp *importer) loadSQL(ctx context.Context) (err error) {
 			tx.Rollback()
 		}
 	}()
-	names := imp.columnList("")
-	switch {
-	case imp.staged():
-		if err := imp.createStage(ctx, sqlTxn{tx}); err != nil {
-			return err
-		}
-		target = stageTable
-		names += ", " + q(stageRow)
-	case imp.created && !renamed:
-		if imp.opts.Mode == Replace {
-			if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+q(target)); err != nil {
-				return err
-			}
-		}
-		if _, err := tx.ExecContext(ctx, imp.createTable(target)); err != nil {
-			return fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
-		}
+	target, columns, err := imp.prepare(ctx, sqlTxn{tx}, target, renamed)
+	if err != nil {
+		return err
 	}
+	names := imp.quoteAll(columns)
 	if imp.engine == EngineMySQL && localInfile(ctx, tx) {
 		err = imp.loadData(ctx, tx, target, names)
 	} else {
@@ -195,18 +177,8 @@ func (imp *importer) loadSQL(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	if imp.staged() {
-		if err := imp.compareStage(ctx, sqlTxn{tx}); err != nil {
-			return err
-		}
-		if err := imp.dropStage(ctx, sqlTxn{tx}); err != nil {
-			return err
-		}
-		if imp.opts.DryRun {
-			return tx.Rollback()
-		}
-	} else {
-		imp.stats.Inserted = imp.stats.Rows
+	if commit, err := imp.finish(ctx, sqlTxn{tx}); err != nil || !commit {
+		return err // a dry run: rolled back
 	}
 	if err := tx.Commit(); err != nil {
 		return err
@@ -305,11 +277,6 @@ func (imp *importer) exists(ctx context.Context) (bool, error) {
 // loadPostgres streams the rows with COPY in one transaction, together
 // with the DDL: PostgreSQL's DDL is transactional.
 func (imp *importer) loadPostgres(ctx context.Context) error {
-	if imp.created && imp.opts.Mode == Create {
-		if exists, _ := imp.exists(ctx); exists {
-			return fmt.Errorf("sqlsheet: table %s already exists (append, merge or replace it)", imp.opts.Table)
-		}
-	}
 	conn, err := imp.db.Conn(ctx)
 	if err != nil {
 		return err
@@ -322,43 +289,15 @@ func (imp *importer) loadPostgres(ctx context.Context) error {
 			return err
 		}
 		defer tx.Rollback(context.WithoutCancel(ctx))
-		target := imp.opts.Table
-		names := make([]string, len(imp.cols))
-		for i, c := range imp.cols {
-			names[i] = c.Name
-		}
-		switch {
-		case imp.staged():
-			if err := imp.createStage(ctx, pgTxn{tx}); err != nil {
-				return err
-			}
-			target = stageTable
-			names = append(names, stageRow)
-		case imp.created:
-			if imp.opts.Mode == Replace {
-				if _, err := tx.Exec(ctx, "DROP TABLE IF EXISTS "+imp.engine.quote(imp.opts.Table)); err != nil {
-					return err
-				}
-			}
-			if _, err := tx.Exec(ctx, imp.createTable(target)); err != nil {
-				return fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
-			}
+		target, names, err := imp.prepare(ctx, pgTxn{tx}, imp.opts.Table, false)
+		if err != nil {
+			return err
 		}
 		if err := imp.copyText(ctx, pc.PgConn(), target, names); err != nil {
 			return err
 		}
-		if !imp.staged() {
-			imp.stats.Inserted = imp.stats.Rows
-			return tx.Commit(ctx)
-		}
-		if err := imp.compareStage(ctx, pgTxn{tx}); err != nil {
-			return err
-		}
-		if err := imp.dropStage(ctx, pgTxn{tx}); err != nil {
-			return err
-		}
-		if imp.opts.DryRun {
-			return tx.Rollback(ctx)
+		if commit, err := imp.finish(ctx, pgTxn{tx}); err != nil || !commit {
+			return err // a dry run: rolled back
 		}
 		return tx.Commit(ctx)
 	})

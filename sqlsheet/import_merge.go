@@ -63,6 +63,68 @@ func (t pgTxn) queryRow(ctx context.Context, q string, dst ...any) (bool, error)
 	return err == nil, err
 }
 
+// prepare makes what the rows go into, inside tx: the stage table for a
+// merge or a dry run, or the new table (after dropping the old one, for
+// Replace), unless made says it is there already (MySQL's, made outside
+// the transaction under a staging name). It returns the table and the
+// columns to fill, unquoted.
+func (imp *importer) prepare(ctx context.Context, tx txn, table string, made bool) (string, []string, error) {
+	names := make([]string, len(imp.cols))
+	for i, c := range imp.cols {
+		names[i] = c.Name
+	}
+	switch {
+	case imp.staged():
+		if err := imp.createStage(ctx, tx); err != nil {
+			return "", nil, err
+		}
+		return stageTable, append(names, stageRow), nil
+	case imp.created && !made:
+		for _, ddl := range imp.newTableDDL(table) {
+			if err := tx.exec(ctx, ddl); err != nil {
+				return "", nil, fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
+			}
+		}
+	}
+	return table, names, nil
+}
+
+// newTableDDL makes a new table: Replace drops the old one first.
+func (imp *importer) newTableDDL(table string) []string {
+	create := imp.createTable(table)
+	if imp.opts.Mode == Replace {
+		return []string{"DROP TABLE IF EXISTS " + imp.engine.quote(table), create}
+	}
+	return []string{create}
+}
+
+// finish ends a load inside its transaction: a stage is compared with
+// the target (and, for a merge, applied) and dropped; without one every
+// row was inserted. commit is false for a dry run, whose transaction is
+// rolled back.
+func (imp *importer) finish(ctx context.Context, tx txn) (commit bool, err error) {
+	if !imp.staged() {
+		imp.stats.Inserted = imp.stats.Rows
+		return true, nil
+	}
+	if err := imp.compareStage(ctx, tx); err != nil {
+		return false, err
+	}
+	if err := imp.dropStage(ctx, tx); err != nil {
+		return false, err
+	}
+	return !imp.opts.DryRun, nil
+}
+
+// quoteAll is names quoted and joined with commas.
+func (imp *importer) quoteAll(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = imp.engine.quote(n)
+	}
+	return strings.Join(quoted, ", ")
+}
+
 // createStage makes the stage table, typed as the target (merge, append)
 // or as the table Import would create.
 func (imp *importer) createStage(ctx context.Context, tx txn) error {

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -23,10 +22,6 @@ import (
 // columns all have types the binary format spells simply gets that
 // format instead, which spares the server parsing every value.
 func (imp *importer) copyText(ctx context.Context, conn *pgconn.PgConn, table string, columns []string) error {
-	quoted := make([]string, len(columns))
-	for i, c := range columns {
-		quoted[i] = imp.engine.quote(c)
-	}
 	pr, pw := io.Pipe()
 	produced := make(chan error, 1)
 	binary := imp.binaryCopy()
@@ -40,7 +35,7 @@ func (imp *importer) copyText(ctx context.Context, conn *pgconn.PgConn, table st
 		pw.CloseWithError(err)
 		produced <- err
 	}()
-	sql := "COPY " + imp.engine.quote(table) + " (" + strings.Join(quoted, ", ") + ") FROM STDIN"
+	sql := "COPY " + imp.engine.quote(table) + " (" + imp.quoteAll(columns) + ") FROM STDIN"
 	if binary {
 		sql += " WITH (FORMAT binary)"
 	}
@@ -200,7 +195,10 @@ func (imp *importer) appendCopyValue(b []byte, v *value, t ColumnType) []byte {
 		}
 		return strconv.AppendFloat(b, v.f, 'g', -1, 64)
 	case tagBool:
-		return append(b, "ft01"[v.i+2*btoi(mysql)])
+		if mysql {
+			return append(b, '0'+byte(v.i))
+		}
+		return append(b, "ft"[v.i])
 	case tagText:
 		return appendCopyText(b, v.b)
 	case tagTime:
@@ -218,13 +216,6 @@ func (imp *importer) appendCopyValue(b []byte, v *value, t ColumnType) []byte {
 		return v.t.AppendFormat(b, "2006-01-02 15:04:05.999999")
 	}
 	return append(b, `\N`...)
-}
-
-func btoi(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // appendCopyText escapes text for COPY and LOAD DATA: backslashes, the

@@ -17,11 +17,6 @@ import (
 // nothing, when the file cannot be opened so (the caller then loads
 // through database/sql).
 func (imp *importer) loadSQLite(ctx context.Context, path, pragmas string) (ok bool, err error) {
-	if imp.created && imp.opts.Mode == Create {
-		if exists, _ := imp.exists(ctx); exists {
-			return true, fmt.Errorf("sqlsheet: table %s already exists (append, merge or replace it)", imp.opts.Table)
-		}
-	}
 	conn, err := sqliteapi.OpenReadWrite(path, pragmas)
 	if err != nil {
 		return false, nil
@@ -39,13 +34,10 @@ func (imp *importer) loadSQLite(ctx context.Context, path, pragmas string) (ok b
 		}
 	}()
 	if imp.created {
-		if imp.opts.Mode == Replace {
-			if err := conn.Exec("DROP TABLE IF EXISTS " + q(imp.opts.Table)); err != nil {
-				return true, err
+		for _, ddl := range imp.newTableDDL(imp.opts.Table) {
+			if err := conn.Exec(ddl); err != nil {
+				return true, fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
 			}
-		}
-		if err := conn.Exec(imp.createTable(imp.opts.Table)); err != nil {
-			return true, fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
 		}
 	}
 	// One statement inserts rowsPerInsert rows, another the rest one by
@@ -105,7 +97,7 @@ func (imp *importer) loadSQLite(ctx context.Context, path, pragmas string) (ok b
 	if err != nil {
 		return true, err
 	}
-	imp.stats.Inserted = imp.stats.Rows
+	imp.finish(ctx, nil) // never staged: counts the rows inserted
 	if err := conn.Exec("COMMIT"); err != nil {
 		return true, fmt.Errorf("sqlsheet: import into %s: %w", imp.opts.Table, err)
 	}

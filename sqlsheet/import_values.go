@@ -1,6 +1,7 @@
 package sqlsheet
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -148,11 +149,11 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 			return nil
 		case xlsx.TypeString:
 			// Decimals too long for a double were written as text.
-			s := strings.TrimSpace(text())
-			if !isDecimalText(s) {
+			digits := bytes.TrimSpace(c.Bytes())
+			if !isDecimalText(unsafe.String(unsafe.SliceData(digits), len(digits))) {
 				return bad()
 			}
-			dst.setText(c.Bytes()[strings.Index(text(), s):][:len(s)])
+			dst.setText(digits)
 			return nil
 		}
 		return bad()
