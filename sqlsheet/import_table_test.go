@@ -1,10 +1,8 @@
 package sqlsheet_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -192,35 +190,26 @@ func TestImportTypes(t *testing.T) {
 // each of them (Sales, Sales_2), with --header-row auto and a range, and a
 // merged title above the header names nothing.
 func TestImportMergedHeader(t *testing.T) {
-	var buf bytes.Buffer
-	w, _ := xlsx.NewWriter(&buf, xlsx.Options{})
-	sh, _ := w.AddSheet("Report", xlsx.SheetOptions{})
 	s, n, e := xlsx.String, xlsx.Int, xlsx.Cell{}
-	for _, r := range [][]xlsx.Cell{
-		{e, s("Quarterly sales, merged over the table")},
-		{e, s("Region"), s("Sales"), e, s("Note")},
-		{e, s("North"), n(10), n(12), s("ok")},
-		{e, s("South"), n(7), n(9)},
-	} {
-		if err := sh.WriteRow(r); err != nil {
-			t.Fatal(err)
+	wb, _ := writeBook(t, func(w *xlsx.Writer) error {
+		sh, err := w.AddSheet("Report", xlsx.SheetOptions{})
+		for _, r := range [][]xlsx.Cell{
+			{e, s("Quarterly sales, merged over the table")},
+			{e, s("Region"), s("Sales"), e, s("Note")},
+			{e, s("North"), n(10), n(12), s("ok")},
+			{e, s("South"), n(7), n(9)},
+		} {
+			if err == nil {
+				err = sh.WriteRow(r)
+			}
 		}
-	}
-	for _, m := range []xlsx.Range{{FirstRow: 1, FirstCol: 2, LastRow: 1, LastCol: 5}, {FirstRow: 2, FirstCol: 3, LastRow: 2, LastCol: 4}} {
-		if err := sh.MergeCells(m); err != nil {
-			t.Fatal(err)
+		for _, m := range []xlsx.Range{{FirstRow: 1, FirstCol: 2, LastRow: 1, LastCol: 5}, {FirstRow: 2, FirstCol: 3, LastRow: 2, LastCol: 4}} {
+			if err == nil {
+				err = sh.MergeCells(m)
+			}
 		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "merged.xlsx")
-	os.WriteFile(path, buf.Bytes(), 0o600)
-	wb, err := xlsx.Open(path, xlsx.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wb.Close()
+		return err
+	})
 	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "m.db"))
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package sqlsheet_test
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -19,29 +18,48 @@ import (
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
-// importBook writes a workbook with one column of each inferred type and
-// opens it for reading.
+// importBook writes a workbook of rows on a sheet "Data" and opens it
+// for reading.
 func importBook(t *testing.T, rows [][]xlsx.Cell) *xlsx.Workbook {
 	t.Helper()
-	var buf bytes.Buffer
-	w, _ := xlsx.NewWriter(&buf, xlsx.Options{})
-	s, _ := w.AddSheet("Data", xlsx.SheetOptions{})
-	for _, r := range rows {
-		if err := s.WriteRow(r); err != nil {
-			t.Fatal(err)
+	wb, _ := writeBook(t, func(w *xlsx.Writer) error {
+		s, err := w.AddSheet("Data", xlsx.SheetOptions{})
+		for _, r := range rows {
+			if err == nil {
+				err = s.WriteRow(r)
+			}
 		}
-	}
-	if err := w.Close(); err != nil {
+		return err
+	})
+	return wb
+}
+
+// writeBook writes a workbook as build makes it into a file and opens it
+// for reading (closed when the test ends); it returns the file's path too.
+func writeBook(t *testing.T, build func(w *xlsx.Writer) error) (*xlsx.Workbook, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "in.xlsx")
+	f, err := os.Create(path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "in.xlsx")
-	os.WriteFile(path, buf.Bytes(), 0o644)
+	w, _ := xlsx.NewWriter(f, xlsx.Options{})
+	err = build(w)
+	if err == nil {
+		err = w.Close()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 	wb, err := xlsx.Open(path, xlsx.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { wb.Close() })
-	return wb
+	return wb, path
 }
 
 var (

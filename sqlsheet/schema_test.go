@@ -3,7 +3,7 @@ package sqlsheet_test
 import (
 	"context"
 	"database/sql"
-	"os"
+	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,27 +18,13 @@ import (
 // roundTrip exports table src whole, imports the file into a new table
 // dst, and returns the file: the schema part must bring back each
 // column's type, the primary key and every value.
-func roundTrip(t *testing.T, db *sql.DB, dir string, describe func(table string) []string) string {
+func roundTrip(t *testing.T, db *sql.DB, describe func(table string) []string) string {
 	t.Helper()
 	ctx := context.Background()
-	path := filepath.Join(dir, "roundtrip.xlsx")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, _ := xlsx.NewWriter(f, xlsx.Options{})
-	if _, err := sqlsheet.Export(ctx, db, w, []sqlsheet.Query{{SQL: "SELECT * FROM src", Sheet: "src", Table: "src"}}, sqlsheet.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	wb, err := xlsx.Open(path, xlsx.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wb.Close()
+	wb, path := writeBook(t, func(w *xlsx.Writer) error {
+		_, err := sqlsheet.Export(ctx, db, w, []sqlsheet.Query{{SQL: "SELECT * FROM src", Sheet: "src", Table: "src"}}, sqlsheet.Options{})
+		return err
+	})
 	db.Exec(`DROP TABLE IF EXISTS dst`)
 	st, err := sqlsheet.Import(ctx, db, wb, 0, sqlsheet.ImportOptions{Table: "dst"})
 	if err != nil {
@@ -101,7 +87,7 @@ func TestSchemaRoundTripPostgres(t *testing.T) {
 			(2, 0.10, -9223372036854775808, '1999-12-31 23:59:59+00', NULL, '[]', '2024-02-29', false, NULL, NULL),
 			(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'd', '{}')`,
 	)
-	path := roundTrip(t, db, t.TempDir(), columnsOf(t, db, `SELECT a.attname, format_type(a.atttypid, a.atttypmod),
+	path := roundTrip(t, db, columnsOf(t, db, `SELECT a.attname, format_type(a.atttypid, a.atttypmod),
 		(SELECT count(*) FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisprimary AND a.attnum = ANY(i.indkey))::text
 		FROM pg_attribute a WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`))
 
@@ -133,7 +119,7 @@ func TestSchemaRoundTripSQLite(t *testing.T) {
 			(2, 0.1, -9223372036854775808, '1999-12-31 23:59:59', NULL, '[]', '2024-02-29', 0, NULL),
 			(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'd')`,
 	)
-	roundTrip(t, db, t.TempDir(), columnsOf(t, db, `SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid`))
+	roundTrip(t, db, columnsOf(t, db, `SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid`))
 }
 
 func TestSchemaRoundTripMySQL(t *testing.T) {
@@ -151,7 +137,7 @@ func TestSchemaRoundTripMySQL(t *testing.T) {
 			(2, 0.10, -9223372036854775808, '1999-12-31 23:59:59', NULL, '2024-02-29', 0, NULL, 0),
 			(3, NULL, NULL, NULL, NULL, NULL, NULL, 'd', NULL)`,
 	)
-	roundTrip(t, db, t.TempDir(), columnsOf(t, db, `SELECT column_name, column_type, column_key FROM information_schema.columns
+	roundTrip(t, db, columnsOf(t, db, `SELECT column_name, column_type, column_key FROM information_schema.columns
 		WHERE table_schema = DATABASE() AND table_name = ? ORDER BY ordinal_position`))
 }
 
@@ -159,35 +145,24 @@ func TestSchemaRoundTripMySQL(t *testing.T) {
 // type that is not a plain type name (a second statement, a constraint)
 // is not copied into CREATE TABLE; the column gets its kind's type.
 func TestSchemaPartIsInput(t *testing.T) {
-	dir := t.TempDir()
-	db, err := sqlsheet.Open("sqlite:" + filepath.Join(dir, "victim.db"))
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "victim.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	mustExec(t, db, `CREATE TABLE victim (v INTEGER)`, `INSERT INTO victim VALUES (1)`)
-	path := filepath.Join(dir, "hostile.xlsx")
-	f, _ := os.Create(path)
-	w, _ := xlsx.NewWriter(f, xlsx.Options{})
-	sh, _ := w.AddSheet("S", xlsx.SheetOptions{})
-	sh.WriteRow([]xlsx.Cell{xlsx.String("a"), xlsx.String("b"), xlsx.String("c")})
-	sh.WriteRow([]xlsx.Cell{xlsx.String("x"), xlsx.Int(1), xlsx.String("y")})
 	part := `<schema xmlns="` + sqlsheet.SchemaNamespace + `"><sheet name="S" engine="sqlite">` +
 		`<column name="a" type="TEXT); DROP TABLE victim; --" kind="text"/>` +
 		`<column name="b" type="INTEGER REFERENCES victim(v)" kind="integer"/>` +
 		`<column name="c" type="TEXT DEFAULT (x)" kind="text"/></sheet></schema>`
-	if err := w.AddCustomXML([]byte(part)); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	wb, err := xlsx.Open(path, xlsx.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wb.Close()
+	wb, _ := writeBook(t, func(w *xlsx.Writer) error {
+		sh, err := w.AddSheet("S", xlsx.SheetOptions{})
+		if err == nil {
+			err = errors.Join(sh.WriteRow([]xlsx.Cell{xlsx.String("a"), xlsx.String("b"), xlsx.String("c")}),
+				sh.WriteRow([]xlsx.Cell{xlsx.String("x"), xlsx.Int(1), xlsx.String("y")}), w.AddCustomXML([]byte(part)))
+		}
+		return err
+	})
 	st, err := sqlsheet.Import(context.Background(), db, wb, 0, sqlsheet.ImportOptions{Table: "t"})
 	if err != nil {
 		t.Fatal(err)

@@ -56,6 +56,15 @@ func TestImportMessySheet(t *testing.T) {
 	}
 }
 
+// runImport runs `sheetstream import --db db ARGS...` with stdin as its
+// standard input, returning what it printed.
+func runImport(bin, db, stdin string, args ...string) (string, error) {
+	cmd := exec.Command(bin, append([]string{"import", "--db", db}, args...)...)
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
 // TestImportText loads CSV and TSV files and standard input (sniffed, and
 // named with --format), and refuses --sheet and unknown formats.
 func TestImportText(t *testing.T) {
@@ -65,12 +74,6 @@ func TestImportText(t *testing.T) {
 	csvPath, tsvPath := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.tsv")
 	os.WriteFile(csvPath, []byte("\ufeffid,name\n1,Ana\n2,\"Bo, Jr\"\n"), 0o600)
 	os.WriteFile(tsvPath, []byte("id\tname\n1\tAna\n"), 0o600)
-	run := func(stdin string, args ...string) (string, error) {
-		cmd := exec.Command(bin, append([]string{"import", "--db", db}, args...)...)
-		cmd.Stdin = strings.NewReader(stdin)
-		out, err := cmd.CombinedOutput()
-		return string(out), err
-	}
 	for _, c := range []struct {
 		stdin string
 		args  []string
@@ -82,7 +85,7 @@ func TestImportText(t *testing.T) {
 		{"x;y\n1;a\n", []string{"-", "--table", "d", "--format", "csv", "--delimiter", ";"}, "(x integer, y text)"},
 		{"x\ty\n1\ta\n", []string{"-", "--table", "f", "--format", "tsv"}, "(x integer, y text)"},
 	} {
-		if out, err := run(c.stdin, c.args...); err != nil || !strings.Contains(out, c.want) {
+		if out, err := runImport(bin, db, c.stdin, c.args...); err != nil || !strings.Contains(out, c.want) {
 			t.Errorf("%v: %v\n%s", c.args, err, out)
 		}
 	}
@@ -91,7 +94,7 @@ func TestImportText(t *testing.T) {
 		{filepath.Join(dir, "a.dat"), "--table", "x"},
 		{csvPath, "--table", "x", "--format", "ods"},
 	} {
-		if out, err := run("", args...); err == nil {
+		if out, err := runImport(bin, db, "", args...); err == nil {
 			t.Errorf("%v: accepted\n%s", args, out)
 		}
 	}
@@ -118,8 +121,8 @@ func TestImportMergeAndRejects(t *testing.T) {
 		{[]string{second, "--merge", "--key", "id", "--max-errors", "1", "--rejects", rejects}, "merged 3 rows from " + second + " into s: 1 inserted, 1 updated, 1 unchanged"},
 		{[]string{second, "--merge", "--key", "id", "--max-errors", "1"}, "rejected 1 rows; give --rejects"},
 	} {
-		out, err := exec.Command(bin, append([]string{"import", "--db", db, "--table", "s"}, c.args...)...).CombinedOutput()
-		if err != nil || !strings.Contains(string(out), c.want) {
+		out, err := runImport(bin, db, "", append([]string{"--table", "s"}, c.args...)...)
+		if err != nil || !strings.Contains(out, c.want) {
 			t.Errorf("%v: %v\n%s", c.args, err, out)
 		}
 	}
@@ -128,8 +131,8 @@ func TestImportMergeAndRejects(t *testing.T) {
 	}
 	failed, dup := filepath.Join(dir, "failed.csv"), filepath.Join(dir, "dup.csv")
 	os.WriteFile(dup, []byte("id,score\n5,1\n3,x\n5,2\n"), 0o600)
-	out, err := exec.Command(bin, "import", "--db", db, "--table", "s", dup, "--merge", "--key", "id", "--max-errors", "1", "--rejects", failed).CombinedOutput()
-	if err == nil || !strings.Contains(string(out), `row 4, field 1 (column "id"): duplicate key: the key (id) repeats row 2's`) {
+	out, err := runImport(bin, db, "", "--table", "s", dup, "--merge", "--key", "id", "--max-errors", "1", "--rejects", failed)
+	if err == nil || !strings.Contains(out, `row 4, field 1 (column "id"): duplicate key: the key (id) repeats row 2's`) {
 		t.Errorf("a duplicate key: %v\n%s", err, out)
 	}
 	if _, err := os.Stat(failed); err == nil {
