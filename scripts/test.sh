@@ -30,7 +30,7 @@ test_tools() {
   # Python readers and validator, in a virtualenv keyed by the requirements.
   req_hash=$(sha256sum requirements-test.txt | cut -c1-12)
   venv="$cache/venv-$req_hash"
-  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import openpyxl, python_calamine, openxml_audit, msoffcrypto' 2>/dev/null; then
+  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import openpyxl, python_calamine, openxml_audit, msoffcrypto, xlrd' 2>/dev/null; then
     echo "== installing test readers into $venv"
     rm -rf "$venv"
     python3 -m venv "$venv"
@@ -135,6 +135,8 @@ stage_fuzz() {
   fuzz ./internal/xmlscan/ FuzzScanner 200000x
   fuzz ./internal/xmlscan/ FuzzScannerAgainstEncodingXML 50000x
   fuzz ./internal/cfb/ FuzzReader 50000x
+  fuzz ./internal/biff12/ FuzzReader 100000x
+  fuzz ./xlsx/ FuzzXLSBSheet 8000x
   fuzz ./internal/offcrypto/ FuzzOpen 2000x
   fuzz ./sqlsheet/ FuzzParseTableRange 50000x
   fuzz ./sqlsheet/ FuzzFindHeader 20000x

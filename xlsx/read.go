@@ -95,6 +95,29 @@ type ReadOptions struct {
 	Password string
 }
 
+// Format is a workbook's file format, as Open finds it from the bytes
+// whatever the file's name.
+type Format uint8
+
+const (
+	FormatXLSX Format = iota // Office Open XML: .xlsx, .xlsm, .xltx, Strict or Transitional
+	FormatXLSB               // Excel binary workbook (BIFF12 records in the same package)
+	FormatXLS                // Excel 97-2003 (BIFF8) or Excel 5.0/95 (BIFF5)
+	FormatODS                // OpenDocument spreadsheet
+)
+
+func (f Format) String() string {
+	switch f {
+	case FormatXLSB:
+		return "xlsb"
+	case FormatXLS:
+		return "xls"
+	case FormatODS:
+		return "ods"
+	}
+	return "xlsx"
+}
+
 // SheetInfo describes one sheet as the workbook lists it.
 type SheetInfo struct {
 	Index int // 0-based position in the workbook
@@ -116,6 +139,7 @@ type Workbook struct {
 	limits Limits
 	total  atomic.Int64
 
+	format       Format
 	encryption   string // how the package was encrypted, "" if it was not
 	workbookPart string
 	sheets       []SheetInfo
@@ -174,6 +198,18 @@ func (wb *Workbook) Close() error {
 		return wb.closer.Close()
 	}
 	return nil
+}
+
+// Format is the file format the workbook was read from.
+func (wb *Workbook) Format() Format { return wb.format }
+
+// openRowSource opens a sheet stored in a format other than XML.
+func (wb *Workbook) openRowSource(p *sheetParser, index int) (rowSource, error) {
+	switch wb.format {
+	case FormatXLSB:
+		return wb.openXLSBSheet(p)
+	}
+	return nil, wb.errorf(p.part, fmt.Errorf("%w: no reader for %s sheets", ErrMalformed, wb.format))
 }
 
 // Encryption says how the workbook was encrypted, such as "Agile
@@ -275,14 +311,8 @@ func (wb *Workbook) load() error {
 			}
 		}
 	}
-	if binaryPart(wb.workbookPart) || wb.parts[normPart(wb.workbookPart)] == nil && wb.parts["xl/workbook.bin"] != nil {
-		// BIFF12 records, not XML: read as XML they would give an empty
-		// workbook, which must never pass for the file's content.
-		part := wb.workbookPart
-		if !binaryPart(part) {
-			part = wb.parts["xl/workbook.bin"].Name
-		}
-		return wb.errorf(part, ErrXLSB)
+	if !binaryPart(wb.workbookPart) && wb.parts[normPart(wb.workbookPart)] == nil && wb.parts["xl/workbook.bin"] != nil {
+		wb.workbookPart = wb.parts["xl/workbook.bin"].Name
 	}
 	if wb.parts[normPart(wb.workbookPart)] == nil {
 		return wb.errorf("", fmt.Errorf("%w: no workbook part (xl/workbook.xml)", ErrNotXLSX))
@@ -291,6 +321,12 @@ func (wb *Workbook) load() error {
 		wb.app = wb.readApplication(app)
 	} else if wb.parts["docprops/app.xml"] != nil {
 		wb.app = wb.readApplication("docProps/app.xml")
+	}
+	if binaryPart(wb.workbookPart) {
+		// BIFF12 records, not XML: read as XML they would give an empty
+		// workbook, which must never pass for the file's content.
+		wb.format = FormatXLSB
+		return wb.readWorkbookBin()
 	}
 	return wb.readWorkbook()
 }

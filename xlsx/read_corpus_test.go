@@ -260,6 +260,7 @@ var openpyxlWrong = map[string]string{
 
 // excuses are the differences where openpyxl, not the file, decides.
 type excuses struct {
+	other     func(got, want *pyread.Value) string // another reader's excuses, in place of openpyxl's
 	styles    *readStyles
 	cellStyle map[[2]int]int
 	merges    []Range
@@ -268,6 +269,9 @@ type excuses struct {
 
 // explain says why got and openpyxl's value may differ at row, col, or "".
 func (e excuses) explain(row, col int, got, want *pyread.Value) string {
+	if e.other != nil {
+		return e.other(got, want)
+	}
 	isEmptyText := func(v *pyread.Value) bool { return v == nil || (v.Type == "s" && v.V == "") }
 	if isEmptyText(got) && isEmptyText(want) {
 		return "openpyxl drops empty strings"

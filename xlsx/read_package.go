@@ -135,8 +135,24 @@ func (wb *Workbook) lookup(name string) (*zip.File, error) {
 	return f, nil
 }
 
-// openPart opens a part for streaming, with the ratio limit checked.
+// openPart opens a part of XML for streaming, as UTF-8, with the ratio
+// limit checked.
 func (wb *Workbook) openPart(name string) (io.ReadCloser, *zip.File, error) {
+	pr, f, err := wb.openRawPart(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := toUTF8(pr)
+	if err != nil {
+		pr.Close()
+		return nil, nil, wb.errorf(name, err)
+	}
+	return readCloser{r, pr}, f, nil
+}
+
+// openRawPart opens a part's bytes for streaming, with the ratio limit
+// checked.
+func (wb *Workbook) openRawPart(name string) (*partReader, *zip.File, error) {
 	f, err := wb.lookup(name)
 	if err != nil {
 		return nil, nil, err
@@ -151,13 +167,7 @@ func (wb *Workbook) openPart(name string) (io.ReadCloser, *zip.File, error) {
 	if err != nil {
 		return nil, nil, wb.errorf(name, fmt.Errorf("%w: %v", ErrMalformed, err))
 	}
-	pr := &partReader{wb: wb, rc: rc, name: name, declared: f.UncompressedSize64}
-	r, err := toUTF8(pr)
-	if err != nil {
-		rc.Close()
-		return nil, nil, wb.errorf(name, err)
-	}
-	return readCloser{r, pr}, f, nil
+	return &partReader{wb: wb, rc: rc, name: name, declared: f.UncompressedSize64}, f, nil
 }
 
 type readCloser struct {

@@ -353,13 +353,8 @@ func (p *sheetParser) value(c *chunk, v Value, typ, text []byte, hasV, hasIS boo
 		if !ok {
 			return fmt.Errorf("%w: number %q", ErrMalformed, text)
 		}
-		v.typ, v.num, v.text = TypeNumber, f, num
-		if v.style != 0 {
-			v.class = p.styles.class(int(v.style))
-			if (v.class == fmtDate || v.class == fmtTime) && validSerial(f, p.date1904) {
-				v.typ = TypeDate
-			}
-		}
+		p.typeNumber(&v, f)
+		v.text = num
 	case "b":
 		if !hasV {
 			break
@@ -399,6 +394,17 @@ func (p *sheetParser) value(c *chunk, v Value, typ, text []byte, hasV, hasIS boo
 	}
 	c.cells = append(c.cells, v)
 	return nil
+}
+
+// typeNumber makes v a number, or a date when its format shows one.
+func (p *sheetParser) typeNumber(v *Value, f float64) {
+	v.typ, v.num = TypeNumber, f
+	if v.style != 0 {
+		v.class = p.styles.class(int(v.style))
+		if (v.class == fmtDate || v.class == fmtTime) && validSerial(f, p.date1904) {
+			v.typ = TypeDate
+		}
+	}
 }
 
 // inline reads an <is> element: plain or rich text, phonetic runs left

@@ -31,7 +31,7 @@ type Rows struct {
 	info   SheetInfo
 	ctx    context.Context
 	cancel context.CancelFunc
-	rc     io.ReadCloser
+	rc     io.Closer
 
 	order chan *chunk
 	free  chan *chunk
@@ -58,7 +58,19 @@ type rowSpan struct {
 
 type rawLink struct {
 	ref, rid, location, display, tooltip string
+	url                                  string // when the format holds it in place of rid
 }
+
+// A rowSource decodes the rows of a sheet stored in a format other than
+// XML (.xlsb, .xls, .ods): one goroutine fills chunks in order. Each
+// call returns whole rows, and io.EOF with the last.
+type rowSource interface {
+	fill(c *chunk) error
+	Close() error
+}
+
+// fillChunkCells is about how many cells a rowSource puts in a chunk.
+const fillChunkCells = 4096
 
 // chunk is a piece of a sheet's XML and, once parsed, its rows. Chunks are
 // reused: their buffers stop growing after the first few.
@@ -81,7 +93,8 @@ type chunk struct {
 // Close the Rows when done; cancelling ctx stops the reading goroutines.
 //
 // Errors: ErrNoSheet for an index out of range; ErrMissingPart for a
-// listed sheet without a part; ErrXLSB for binary parts; errors reading
+// listed sheet without a part; ErrXLSB for a binary sheet listed by an
+// XML workbook; errors reading
 // the shared strings and styles the sheet needs. Errors in the sheet's content come
 // from Rows.Err, each a *ReadError naming sheet, row and column.
 func (wb *Workbook) Rows(ctx context.Context, index int) (*Rows, error) {
@@ -92,7 +105,9 @@ func (wb *Workbook) Rows(ctx context.Context, index int) (*Rows, error) {
 	if info.Part == "" {
 		return nil, &ReadError{File: wb.file, Sheet: info.Name, Err: fmt.Errorf("%w: the workbook lists the sheet but no part holds it", ErrMissingPart)}
 	}
-	if binaryPart(info.Part) || binaryPart(wb.sstPart) || binaryPart(wb.stylesPart) {
+	if wb.format == FormatXLSX && binaryPart(info.Part) {
+		// An XML workbook over a binary sheet: read as XML it would be an
+		// empty sheet, which must never pass for the sheet's content.
 		return nil, &ReadError{File: wb.file, Part: info.Part, Sheet: info.Name, Err: ErrXLSB}
 	}
 	sst, err := wb.loadSST()
@@ -103,24 +118,34 @@ func (wb *Workbook) Rows(ctx context.Context, index int) (*Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	rc, _, err := wb.openPart(info.Part)
-	if err != nil {
+	p := &sheetParser{sheet: info.Name, part: info.Part, file: wb.file, sst: sst, styles: styles, date1904: wb.date1904, limits: wb.limits}
+	nameSheet := func(err error) error {
 		var re *ReadError
 		if errors.As(err, &re) {
 			re.Sheet = info.Name
 		}
-		return nil, err
+		return err
 	}
-	p := &sheetParser{sheet: info.Name, part: info.Part, file: wb.file, sst: sst, styles: styles, date1904: wb.date1904, limits: wb.limits}
-	r := &Rows{wb: wb, info: info, rc: rc}
-	r.ctx, r.cancel = context.WithCancel(ctx)
+	if wb.format != FormatXLSX {
+		src, err := wb.openRowSource(p, index)
+		if err != nil {
+			return nil, nameSheet(err)
+		}
+		r := wb.newRows(ctx, info, src, 3)
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			r.decode(src)
+		}()
+		return r, nil
+	}
+	rc, _, err := wb.openPart(info.Part)
+	if err != nil {
+		return nil, nameSheet(err)
+	}
 	n := wb.opts.Workers + 2
-	r.order = make(chan *chunk, n)
-	r.free = make(chan *chunk, n)
+	r := wb.newRows(ctx, info, rc, n)
 	jobs := make(chan *chunk, n)
-	for range n {
-		r.free <- &chunk{ready: make(chan struct{}, 1)}
-	}
 	for range wb.opts.Workers {
 		r.wg.Add(1)
 		go func() {
@@ -134,17 +159,53 @@ func (wb *Workbook) Rows(ctx context.Context, index int) (*Rows, error) {
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		r.split(jobs, p)
+		r.split(rc, jobs, p)
 	}()
 	return r, nil
 }
 
+// newRows makes a Rows with n chunks to fill.
+func (wb *Workbook) newRows(ctx context.Context, info SheetInfo, rc io.Closer, n int) *Rows {
+	r := &Rows{wb: wb, info: info, rc: rc}
+	r.ctx, r.cancel = context.WithCancel(ctx)
+	r.order = make(chan *chunk, n)
+	r.free = make(chan *chunk, n)
+	for range n {
+		r.free <- &chunk{ready: make(chan struct{}, 1)}
+	}
+	return r
+}
+
+// decode fills chunks from a rowSource and hands them out in order.
+func (r *Rows) decode(src rowSource) {
+	defer close(r.order)
+	for {
+		var c *chunk
+		select {
+		case c = <-r.free:
+		case <-r.ctx.Done():
+			return
+		}
+		c.rows, c.cells, c.arena = c.rows[:0], c.cells[:0], c.arena[:0]
+		c.merges, c.links, c.dim, c.err = c.merges[:0], c.links[:0], "", nil
+		err := src.fill(c)
+		if err != nil && err != io.EOF {
+			c.err = err
+		}
+		c.ready <- struct{}{}
+		r.order <- c
+		if err != nil {
+			return
+		}
+	}
+}
+
 // split inflates the sheet and hands out chunks cut before <row> tags (or
 // the merge and hyperlink lists after the rows, which can be long).
-func (r *Rows) split(jobs chan<- *chunk, p *sheetParser) {
+func (r *Rows) split(rc io.Reader, jobs chan<- *chunk, p *sheetParser) {
 	defer close(r.order)
 	defer close(jobs)
-	sp := xmlscan.NewSplitter(r.rc, r.wb.opts.ChunkSize, r.wb.limits.MaxRowSize, "row", "mergeCell", "hyperlink")
+	sp := xmlscan.NewSplitter(rc, r.wb.opts.ChunkSize, r.wb.limits.MaxRowSize, "row", "mergeCell", "hyperlink")
 	first := true
 	for {
 		var c *chunk
@@ -259,7 +320,10 @@ func (r *Rows) finish() {
 	if len(r.rawLinks) == 0 {
 		return
 	}
-	rels, _ := r.wb.readRels(r.info.Part)
+	var rels relationships
+	if r.wb.format == FormatXLSX || r.wb.format == FormatXLSB {
+		rels, _ = r.wb.readRels(r.info.Part)
+	}
 	for _, l := range r.rawLinks {
 		rg, err := ParseRange(l.ref)
 		if err != nil {
@@ -269,7 +333,7 @@ func (r *Rows) finish() {
 				continue
 			}
 		}
-		h := Hyperlink{Range: rg, Location: l.location, Display: l.display, Tooltip: l.tooltip}
+		h := Hyperlink{Range: rg, URL: l.url, Location: l.location, Display: l.display, Tooltip: l.tooltip}
 		if rel, ok := rels.byID(l.rid); ok {
 			h.URL = rel.target
 		}

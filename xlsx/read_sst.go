@@ -38,6 +38,12 @@ func (wb *Workbook) loadSST() (*sstTable, error) {
 		if wb.sstPart == "" || wb.parts[normPart(wb.sstPart)] == nil {
 			return
 		}
+		if binaryPart(wb.sstPart) {
+			if err := wb.readSSTBin(); err != nil {
+				wb.sstErr = err
+			}
+			return
+		}
 		rc, _, err := wb.openPart(wb.sstPart)
 		if err != nil {
 			wb.sstErr = err
@@ -55,7 +61,6 @@ func (wb *Workbook) loadSST() (*sstTable, error) {
 // rich text runs and leaving out phonetic guides (<rPh>), as Excel shows
 // the text.
 func (t *sstTable) read(r io.Reader, lim Limits) error {
-	maxTotal := min(lim.MaxSharedStringsSize, 1<<32-1)
 	// <sstItem> is <si> in files from Excel 2007's beta.
 	sp := xmlscan.NewSplitter(r, 256<<10, lim.MaxStringSize*4+4096, "si", "sstItem")
 	var sc xmlscan.Scanner
@@ -107,14 +112,14 @@ func (t *sstTable) read(r io.Reader, lim Limits) error {
 			case xmlscan.Empty:
 				if sc.Is("si") || sc.Is("sstItem") {
 					start = len(t.data)
-					if err := t.finish(start, lim, maxTotal); err != nil {
+					if err := t.finish(start, lim); err != nil {
 						return err
 					}
 					start = -1
 				}
 			case xmlscan.End:
 				if (sc.Is("si") || sc.Is("sstItem")) && start >= 0 {
-					if err := t.finish(start, lim, maxTotal); err != nil {
+					if err := t.finish(start, lim); err != nil {
 						return err
 					}
 					start = -1
@@ -129,9 +134,15 @@ func (t *sstTable) read(r io.Reader, lim Limits) error {
 	return nil
 }
 
-func (t *sstTable) finish(start int, lim Limits, maxTotal int64) error {
+func (t *sstTable) finish(start int, lim Limits) error {
 	s := unescapeX(t.data[start:])
 	t.data = t.data[:start+len(s)]
+	return t.add(lim)
+}
+
+// add ends the string whose text was appended to data, within the limits.
+func (t *sstTable) add(lim Limits) error {
+	maxTotal := min(lim.MaxSharedStringsSize, 1<<32-1)
 	if int64(len(t.data)) > maxTotal {
 		return fmt.Errorf("%w: shared strings over %d bytes (Limits.MaxSharedStringsSize)", ErrLimit, maxTotal)
 	}

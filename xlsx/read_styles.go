@@ -29,6 +29,10 @@ func (wb *Workbook) loadStyles() (*readStyles, error) {
 		if wb.stylesPart == "" || wb.parts[normPart(wb.stylesPart)] == nil {
 			return
 		}
+		if binaryPart(wb.stylesPart) {
+			wb.styles, wb.stylesErr = wb.readStylesBin()
+			return
+		}
 		buf, err := wb.readPart(wb.stylesPart)
 		if err != nil {
 			wb.stylesErr = err
@@ -90,6 +94,12 @@ func parseStyles(sc *xmlscan.Scanner) (*readStyles, error) {
 	if err := sc.Err(); err != nil {
 		return &readStyles{}, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
+	return newReadStyles(ids, custom), nil
+}
+
+// newReadStyles classifies each cell format by its number format id:
+// a custom format's code, or the built-in format's.
+func newReadStyles(ids []int, custom map[int]fmtClass) *readStyles {
 	st := &readStyles{classes: make([]fmtClass, len(ids)), ids: ids}
 	for i, id := range ids {
 		if c, ok := custom[id]; ok {
@@ -98,5 +108,5 @@ func parseStyles(sc *xmlscan.Scanner) (*readStyles, error) {
 			st.classes[i] = builtinClass(id)
 		}
 	}
-	return st, nil
+	return st
 }

@@ -249,9 +249,9 @@ func TestReadErrors(t *testing.T) {
 		{"xlsb", map[string]string{
 			"[Content_Types].xml": `<Types/>`,
 			"_rels/.rels":         `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.bin"/></Relationships>`,
-			"xl/workbook.bin":     "\x83\x01\x00", "xl/worksheets/sheet1.bin": "\x81\x01\x00"}, ReadOptions{}, ErrXLSB, "xl/workbook.bin"},
+			"xl/workbook.bin":     "\x83\x01\x00", "xl/worksheets/sheet1.bin": "\x81\x01\x00"}, ReadOptions{}, ErrMalformed, "xl/workbook.bin: malformed content: the workbook lists no sheets"},
 		{"xlsb without package rels", map[string]string{"[Content_Types].xml": `<Types/>`, "xl/workbook.bin": "\x83\x01\x00"},
-			ReadOptions{}, ErrXLSB, "workbook.bin"},
+			ReadOptions{}, ErrMalformed, "workbook.bin"},
 		{"xml workbook over binary sheets", minimal(``, map[string]string{
 			"xl/_rels/workbook.xml.rels": `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
 				`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.bin"/></Relationships>`,

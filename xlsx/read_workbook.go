@@ -19,11 +19,7 @@ func (wb *Workbook) readWorkbook() error {
 	if err != nil {
 		return err
 	}
-	type listed struct {
-		name, rid string
-		state     SheetState
-	}
-	var sheets []listed
+	var sheets []listedSheet
 	sc := wb.scanner(buf)
 	var scratch []byte
 	decode := func(v []byte) string {
@@ -45,7 +41,7 @@ func (wb *Workbook) readWorkbook() error {
 		case "sheet":
 			name, _ := sc.Attr("name")
 			rid, _ := sc.Attr("id")
-			l := listed{name: decode(name), rid: decode(rid)}
+			l := listedSheet{name: decode(name), rid: decode(rid)}
 			switch v, _ := sc.Attr("state"); string(v) {
 			case "hidden":
 				l.state = SheetHidden
@@ -79,6 +75,19 @@ func (wb *Workbook) readWorkbook() error {
 	if err := sc.Err(); err != nil {
 		return wb.errorf(wb.workbookPart, fmt.Errorf("%w: %w", ErrMalformed, err))
 	}
+	return wb.placeSheets(sheets, ".xml")
+}
+
+// listedSheet is a sheet as the workbook part lists it.
+type listedSheet struct {
+	name, rid string
+	state     SheetState
+}
+
+// placeSheets finds the listed sheets' parts, and the styles and shared
+// strings, through the workbook's relationships; ext is the parts' usual
+// extension, for guessing when the relationships are lost.
+func (wb *Workbook) placeSheets(sheets []listedSheet, ext string) error {
 	rels, err := wb.readRels(wb.workbookPart)
 	if err != nil && !errors.Is(err, ErrMissingPart) && !errors.Is(err, ErrMalformed) {
 		return err
@@ -98,7 +107,7 @@ func (wb *Workbook) readWorkbook() error {
 			}
 		} else if rels == nil {
 			// Relationships lost: Excel's own naming is the best guess.
-			guess := dir + "worksheets/sheet" + strconv.Itoa(i+1) + ".xml"
+			guess := dir + "worksheets/sheet" + strconv.Itoa(i+1) + ext
 			if wb.parts[normPart(guess)] != nil {
 				info.Part = guess
 			}
@@ -113,7 +122,7 @@ func (wb *Workbook) readWorkbook() error {
 		}
 	}
 	if rels == nil {
-		wb.stylesPart, wb.sstPart = dir+"styles.xml", dir+"sharedStrings.xml"
+		wb.stylesPart, wb.sstPart = dir+"styles"+ext, dir+"sharedStrings"+ext
 	}
 	return nil
 }

@@ -134,6 +134,32 @@ func Cells(t testing.TB, paths ...string) map[string]*CellsResult {
 	return res
 }
 
+// BookCells is one reader's reading of a workbook in any format: its
+// sheets (name and visibility as the reader words it) and their
+// non-empty cells, or why it could not read the file.
+type BookCells struct {
+	Error  string            `json:"error"`
+	Sheets [][2]string       `json:"sheets"`
+	Cells  map[string][]Cell `json:"cells"`
+}
+
+// Calamine reads every non-empty cell of each file (.xlsx, .xlsb, .xls,
+// .ods) with python-calamine, in one Python process.
+func Calamine(t testing.TB, paths ...string) map[string]*BookCells {
+	t.Helper()
+	res := map[string]*BookCells{}
+	run(t, append([]string{"--calamine"}, paths...), &res)
+	return res
+}
+
+// Xlrd reads every non-empty cell of each .xls file with xlrd.
+func Xlrd(t testing.TB, paths ...string) map[string]*BookCells {
+	t.Helper()
+	res := map[string]*BookCells{}
+	run(t, append([]string{"--xlrd"}, paths...), &res)
+	return res
+}
+
 // run runs readback.py with args and decodes its JSON output into res.
 func run(t testing.TB, args []string, res any) {
 	t.Helper()

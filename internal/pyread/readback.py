@@ -10,6 +10,9 @@ Usage: readback.py [--no-audit] FILE.xlsx... ; prints one JSON object keyed by f
   merged, links, freeze, widths, dims: layout as openpyxl sees it
 readback.py --cells FILE... prints instead, per file, openpyxl's
 non-empty cells in data-only mode: {sheet: [[row, col, value]]}.
+readback.py --calamine FILE... and --xlrd FILE.xls... print the same
+from python-calamine (any format it reads) and xlrd (.xls), with the
+sheet names and visibility under "sheets".
 Each value is [type, value]: n (number), s (text), b (bool), d (date-time
 ISO 8601), t (time of day), dur (seconds), e (error), or null for empty.
 """
@@ -137,8 +140,61 @@ def cells(path):
             wb.close()
 
 
+def calamine_cells(path):
+    cal = python_calamine.CalamineWorkbook.from_path(path)
+    out = {"sheets": [[s.name, str(s.visible)] for s in cal.sheets_metadata], "cells": {}}
+    for name in cal.sheet_names:
+        # Without skip_empty_area the rows start at A1.
+        rows = cal.get_sheet_by_name(name).to_python(skip_empty_area=False)
+        out["cells"][name] = [[r + 1, c + 1, typed(v)] for r, row in enumerate(rows)
+                              for c, v in enumerate(row) if v != ""]
+    return out
+
+
+def xlrd_cells(path):
+    import xlrd
+    book = xlrd.open_workbook(path, on_demand=True)
+    out = {"sheets": [[s, ""] for s in book.sheet_names()], "cells": {}}
+    for i, name in enumerate(book.sheet_names()):
+        sh = book.sheet_by_index(i)
+        cells = []
+        for r in range(sh.nrows):
+            for c in range(sh.ncols):
+                cell = sh.cell(r, c)
+                t, v = cell.ctype, cell.value
+                if t in (xlrd.XL_CELL_EMPTY, xlrd.XL_CELL_BLANK) or (t == xlrd.XL_CELL_TEXT and v == ""):
+                    continue
+                if t == xlrd.XL_CELL_DATE:
+                    try:
+                        v = typed(xlrd.xldate.xldate_as_datetime(v, book.datemode))
+                    except Exception:
+                        v = ["n", v]
+                elif t == xlrd.XL_CELL_BOOLEAN:
+                    v = ["b", bool(v)]
+                elif t == xlrd.XL_CELL_ERROR:
+                    v = ["e", xlrd.error_text_from_code.get(v, "#ERR")]
+                elif t == xlrd.XL_CELL_TEXT:
+                    v = ["s", v]
+                else:
+                    v = ["n", v]
+                cells.append([r + 1, c + 1, v])
+        out["cells"][name] = cells
+        book.unload_sheet(i)
+    return out
+
+
 def main():
     paths = sys.argv[1:]
+    if paths and paths[0] in ("--calamine", "--xlrd"):
+        reader = calamine_cells if paths[0] == "--calamine" else xlrd_cells
+        out = {}
+        for path in paths[1:]:
+            try:
+                out[path] = reader(path)
+            except Exception as e:
+                out[path] = {"error": "%s: %s" % (type(e).__name__, e)}
+        json.dump(out, sys.stdout)
+        return
     if paths and paths[0] == "--cells":
         out = {}
         # openpyxl prints some complaints to stdout; keep it for the JSON.
