@@ -67,7 +67,7 @@ var (
 	ErrPassword              = offcrypto.ErrPassword    // the password does not open the workbook
 	ErrIntegrity             = offcrypto.ErrIntegrity   // the encrypted package was damaged or changed
 	ErrUnsupportedEncryption = offcrypto.ErrUnsupported // RC4 CryptoAPI, extensible encryption...
-	ErrLegacyXLS             = errors.New("legacy Excel 97-2003 (.xls) workbook, not XLSX")
+	ErrLegacyXLS             = errors.New("a legacy Excel workbook sheetstream does not read")
 	ErrODF                   = errors.New("OpenDocument spreadsheet (.ods), not XLSX")
 	ErrXLSB                  = errors.New("binary Excel workbook (.xlsb), not XLSX; save it as .xlsx first")
 	ErrMissingPart           = errors.New("missing part")

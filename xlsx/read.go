@@ -14,6 +14,7 @@ import (
 
 	"github.com/klauspost/compress/zip"
 
+	"github.com/sheetstream/sheetstream/internal/cfb"
 	"github.com/sheetstream/sheetstream/internal/offcrypto"
 )
 
@@ -140,7 +141,8 @@ type Workbook struct {
 	total  atomic.Int64
 
 	format       Format
-	encryption   string // how the package was encrypted, "" if it was not
+	xls          *xlsBook // the workbook stream of a .xls
+	encryption   string   // how the package was encrypted, "" if it was not
 	workbookPart string
 	sheets       []SheetInfo
 	names        []DefinedName
@@ -208,6 +210,8 @@ func (wb *Workbook) openRowSource(p *sheetParser, index int) (rowSource, error) 
 	switch wb.format {
 	case FormatXLSB:
 		return wb.openXLSBSheet(p)
+	case FormatXLS:
+		return wb.openXLSSheet(p, index)
 	}
 	return nil, wb.errorf(p.part, fmt.Errorf("%w: no reader for %s sheets", ErrMalformed, wb.format))
 }
@@ -252,7 +256,27 @@ func openReader(r io.ReaderAt, size int64, opts ReadOptions, file string) (*Work
 		wb.opts.ChunkSize = 256 << 10
 	}
 	if err := sniff(r, size); err != nil {
+		if err == errBIFF {
+			// A BIFF5 or BIFF8 workbook stream on its own, as some
+			// programs save it.
+			if err := wb.loadXLS(io.NewSectionReader(r, 0, size), "Workbook"); err != nil {
+				return nil, err
+			}
+			return wb, nil
+		}
 		if err == errCompound {
+			if c, cerr := cfb.NewReader(r, size); cerr == nil {
+				if name := xlsStream(c); name != "" {
+					st, err := c.Open(name)
+					if err != nil {
+						return nil, wb.errorf(name, malformedXLS(err))
+					}
+					if err := wb.loadXLS(st, name); err != nil {
+						return nil, err
+					}
+					return wb, nil
+				}
+			}
 			var dec *offcrypto.Package
 			if dec, size, err = openCompound(r, size, opts.Password); err == nil {
 				r, wb.encryption = dec, dec.Scheme()

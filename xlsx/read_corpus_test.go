@@ -2,6 +2,7 @@ package xlsx
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,7 +40,7 @@ func corpusFiles(t *testing.T, dir string) []string {
 var sentinels = map[string]error{
 	"ErrNotXLSX": ErrNotXLSX, "ErrEncrypted": ErrEncrypted, "ErrLegacyXLS": ErrLegacyXLS,
 	"ErrODF": ErrODF, "ErrMissingPart": ErrMissingPart, "ErrDuplicatePart": ErrDuplicatePart,
-	"ErrLimit": ErrLimit, "ErrMalformed": ErrMalformed,
+	"ErrLimit": ErrLimit, "ErrMalformed": ErrMalformed, "ErrUnsupportedEncryption": ErrUnsupportedEncryption,
 }
 
 // expectedFailures reads testdata/corpus-failures.tsv: file -> sentinel.
@@ -260,7 +261,8 @@ var openpyxlWrong = map[string]string{
 
 // excuses are the differences where openpyxl, not the file, decides.
 type excuses struct {
-	other     func(got, want *pyread.Value) string // another reader's excuses, in place of openpyxl's
+	reader    string                               // the other reader's name, when not openpyxl
+	other     func(got, want *pyread.Value) string // its excuses, in place of openpyxl's
 	styles    *readStyles
 	cellStyle map[[2]int]int
 	merges    []Range
@@ -313,7 +315,7 @@ func diffCells(got, want []pyread.Cell, ex excuses) string {
 	var diffs []string
 	note := func(k key, gv, wv *pyread.Value) {
 		if !sameValue(gv, wv) && ex.explain(k.r, k.c, gv, wv) == "" {
-			diffs = append(diffs, fmt.Sprintf("%s: got %v, openpyxl %v", CellName(k.r, k.c), gv, wv))
+			diffs = append(diffs, fmt.Sprintf("%s: got %v, %s %v", CellName(k.r, k.c), gv, cmp.Or(ex.reader, "openpyxl"), wv))
 		}
 	}
 	for _, w := range want {

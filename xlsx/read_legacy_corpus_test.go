@@ -2,6 +2,7 @@ package xlsx
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -101,27 +102,49 @@ func TestLegacyCorpus(t *testing.T) {
 }
 
 // TestLegacyCalamine compares every cell of every legacy corpus file that
-// reads with python-calamine's reading (and xlrd's for .xls).
+// reads with python-calamine's reading.
 func TestLegacyCalamine(t *testing.T) {
 	dir := testenv.LegacyCorpus(t)
+	paths := legacyReadable(t, dir, "")
+	compareLegacy(t, dir, "python-calamine", pyread.Calamine(t, paths...), calamineWrong, calamineExcuse, false, 600)
+}
+
+// TestLegacyXlrd compares every cell of every .xls file that reads with
+// xlrd's reading.
+func TestLegacyXlrd(t *testing.T) {
+	dir := testenv.LegacyCorpus(t)
+	paths := legacyReadable(t, dir, ".xls")
+	compareLegacy(t, dir, "xlrd", pyread.Xlrd(t, paths...), xlrdWrong, xlrdExcuse, true, 150)
+}
+
+// legacyReadable lists the legacy files expected to read, with the
+// given extension (any case) or all.
+func legacyReadable(t *testing.T, dir, ext string) []string {
 	expected := legacyFailures(t)
 	var paths []string
 	for _, f := range legacyFiles(t, dir) {
-		if _, fails := expected[f]; !fails {
+		if _, fails := expected[f]; !fails && (ext == "" || strings.EqualFold(filepath.Ext(f), ext)) {
 			paths = append(paths, filepath.Join(dir, f))
 		}
 	}
-	want := pyread.Calamine(t, paths...)
+	return paths
+}
+
+// compareLegacy compares each file's cells with another reader's: empty
+// strings are left out, since the Python readers give them as empty
+// cells, and so are error cells unless the reader has them. wrong lists
+// files the reader misreads; excuse explains cell differences where the
+// reader decides.
+func compareLegacy(t *testing.T, dir, reader string, want map[string]*pyread.BookCells, wrong map[string]string, excuse func(got, want *pyread.Value) string, withErrors bool, atLeast int) {
 	compared, cells := 0, 0
-	for _, path := range paths {
+	for path, py := range want {
 		name, _ := filepath.Rel(dir, path)
-		py := want[path]
 		if py == nil || py.Error != "" {
-			t.Logf("%s: python-calamine cannot read it (%v); not compared", name, py)
+			t.Logf("%s: %s cannot read it (%v); not compared", name, reader, py)
 			continue
 		}
-		if why, ok := calamineWrong[name]; ok {
-			t.Logf("%s: not compared: %s", name, why)
+		if why, ok := wrong[name]; ok {
+			t.Logf("%s: not compared with %s: %s", name, reader, why)
 			continue
 		}
 		err := readWhole(path, ReadOptions{}, func(wb *Workbook, rows *Rows) {
@@ -130,9 +153,7 @@ func TestLegacyCalamine(t *testing.T) {
 				row := rows.Row()
 				for j := range row.Cells {
 					c := &row.Cells[j]
-					// python-calamine gives error cells and empty strings
-					// as empty cells.
-					if pv := pyValue(c); pv != nil && pv.Type != "e" && !(pv.Type == "s" && pv.V == "") {
+					if pv := pyValue(c); pv != nil && (withErrors || pv.Type != "e") && !(pv.Type == "s" && pv.V == "") {
 						got = append(got, pyread.Cell{Row: row.Num, Col: c.Col(), Value: pv})
 					}
 				}
@@ -140,7 +161,7 @@ func TestLegacyCalamine(t *testing.T) {
 			sheet := rows.Sheet().Name
 			want := py.Cells[sheet]
 			cells += len(want)
-			if d := diffCells(got, want, excuses{other: calamineExcuse}); d != "" {
+			if d := diffCells(got, want, excuses{reader: reader, other: excuse}); d != "" {
 				t.Errorf("%s, sheet %q: %s", name, sheet, d)
 			}
 		})
@@ -150,7 +171,10 @@ func TestLegacyCalamine(t *testing.T) {
 		}
 		compared++
 	}
-	t.Logf("%d files, %d cells agree with python-calamine", compared, cells)
+	if compared < atLeast {
+		t.Errorf("compared %d files with %s; want at least %d", compared, reader, atLeast)
+	}
+	t.Logf("%d files, %d cells agree with %s", compared, cells, reader)
 }
 
 // calamineExcuse says why got and python-calamine's value may differ,
@@ -170,8 +194,47 @@ func calamineExcuse(got, want *pyread.Value) string {
 	if n, ok := got.V.(float64); ok && got.Type == "n" && n < 0 && (want.Type == "t" || want.Type == "d") {
 		return "python-calamine shows negative numbers in date formats as times; Excel shows ####"
 	}
+	if got.Type == "dur" && (want.Type == "d" || want.Type == "t") {
+		return "python-calamine makes dates of elapsed times ([h]:mm)"
+	}
 	return ""
 }
 
-// calamineWrong lists legacy files python-calamine misreads, and why.
-var calamineWrong = map[string]string{}
+// calamineWrong lists legacy files python-calamine misreads, and why;
+// xlrd reads the .xls ones as sheetstream does.
+var calamineWrong = map[string]string{
+	"calamine/biff5-rich-text-string.xls":            "drops the UTF-16 characters U+25A0, U+2022 and U+2019 of a shared string",
+	"calamine/sheet_name_parsing.xls":                "reads BIFF5 text in code page 1200 as single bytes (T i t e l)",
+	"readxl/testthat__sheets__mtcars.xls":            "reads BIFF5 text in code page 1200 as single bytes (m p g)",
+	"sheetjs_test_files/CRLFR9.XLS":                  "reads BIFF5 text in code page 1200 as single bytes (N o r m a l)",
+	"calamine/any_sheets.xls":                        "gives a chart sheet's cached series values as its cells (xlrd, Excel and the .xlsx copy have none)",
+	"sheetjs_test_files/1_NumberFormatCondition.xls": "takes [Red] in a number format for a day code and makes dates of plain numbers",
+}
+
+// xlrdWrong lists .xls files xlrd misreads, and why.
+var xlrdWrong = map[string]string{
+	"sheetjs_test_files/LONumbers.xls":      "formats such as [HH] and A/P, which xlrd reads case-sensitively or not as times (as openpyxl does for the .xlsx copies)",
+	"sheetjs_test_files/LONumbers-2010.xls": "formats such as [HH] and A/P, which xlrd reads case-sensitively or not as times (as openpyxl does for the .xlsx copies)",
+	"sheetjs_test_files/LONumbers-2011.xls": "formats such as [HH] and A/P, which xlrd reads case-sensitively or not as times (as openpyxl does for the .xlsx copies)",
+}
+
+// xlrdExcuse says why got and xlrd's value may differ, or "".
+func xlrdExcuse(got, want *pyread.Value) string {
+	if got == nil || want == nil {
+		return ""
+	}
+	gotNum, _ := got.V.(float64)
+	wantNum, _ := want.V.(float64)
+	wantText, _ := want.V.(string)
+	switch {
+	case got.Type == "dur" && want.Type == "n" && math.Abs(gotNum-wantNum*86400) < 1e-3:
+		return "xlrd gives elapsed times ([h]:mm) as numbers of days"
+	case got.Type == "dur" && (want.Type == "d" || want.Type == "t"):
+		return "xlrd makes dates of elapsed times ([h]:mm)"
+	case got.Type == "n" && gotNum < 0 && want.Type == "d":
+		return "xlrd makes dates before 1900 of negative numbers in date formats; Excel shows ####"
+	case got.Type == "t" && want.Type == "d" && wantText == "1899-12-31T"+got.V.(string):
+		return "xlrd gives times of day as datetimes on 1899-12-31"
+	}
+	return ""
+}

@@ -25,8 +25,11 @@ var (
 )
 
 // errCompound is sniff's word for a compound file, which openCompound
-// looks into.
-var errCompound = errors.New("a compound file")
+// looks into; errBIFF for a BIFF5 or BIFF8 stream outside one.
+var (
+	errCompound = errors.New("a compound file")
+	errBIFF     = errors.New("a BIFF stream")
+)
 
 // openCompound looks into a compound file: an encrypted OOXML package
 // (EncryptionInfo and EncryptedPackage streams) is decrypted with
@@ -41,7 +44,7 @@ func openCompound(r io.ReaderAt, size int64, password string) (*offcrypto.Packag
 		if bytes.Contains(buf[:n], encryptionInfo) {
 			return nil, 0, fmt.Errorf("%w (and its compound file is damaged: %v)", ErrEncrypted, err)
 		}
-		return nil, 0, fmt.Errorf("%w (and its compound file is damaged: %v)", ErrLegacyXLS, err)
+		return nil, 0, fmt.Errorf("%w: a damaged compound file (.xls?): %v", ErrMalformed, err)
 	}
 	info, err := c.Open("EncryptionInfo")
 	if err != nil {
@@ -80,6 +83,13 @@ func sniff(r io.ReaderAt, size int64) error {
 		return errCompound
 	case bytes.HasPrefix(head, []byte("PK")):
 		return nil
+	case len(head) == 8 && head[0] == 0x09 && (head[1] == 0x00 || head[1] == 0x02 || head[1] == 0x04 || head[1] == 0x08) && head[3] == 0 && head[2] >= 4 && head[2] <= 20:
+		// A BOF record: BIFF2 (0x0009), BIFF3 (0x0209), BIFF4 (0x0409) or
+		// BIFF5/8 (0x0809) with its version after the size.
+		if head[1] == 0x08 {
+			return errBIFF
+		}
+		return fmt.Errorf("%w: an Excel 2.x-4.0 (BIFF%d) worksheet, which sheetstream does not read; save it as .xlsx", ErrLegacyXLS, head[1]/2+2)
 	case bytes.HasPrefix(bytes.TrimLeft(head, "\xef\xbb\xbf \t\r\n"), []byte("<")):
 		return fmt.Errorf("%w: the file is XML or HTML, not a zip package (Excel 2003 XML or a web page saved as .xlsx?)", ErrNotXLSX)
 	}

@@ -28,7 +28,8 @@ func catCmd() *cobra.Command {
 		Short: "Print a sheet as a table, CSV, TSV or JSON lines",
 		Long: `Print the rows of a sheet (the first one unless --sheet names one, by name
 or 1-based index; --all-sheets prints them all). "-" reads the workbook from
-standard input.
+standard input. Workbooks are read in the format their bytes are, whatever
+their name: .xlsx/.xlsm, .xlsb, .xls (Excel 97-2003 and 5.0/95) and .ods.
 
 Formats: table (aligned, for a terminal), csv, tsv, jsonl (one object per row:
 {"sheet","row","values"}). With --cells --format jsonl, one object per

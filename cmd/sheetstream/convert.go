@@ -26,7 +26,7 @@ func convertCmd() *cobra.Command {
 		Use:   "convert IN OUT",
 		Short: "Convert CSV or TSV to XLSX, or XLSX to CSV, TSV or JSON lines (use - for stdin or stdout)",
 		Long: `Convert a CSV or TSV file to an XLSX workbook, or a sheet of a workbook
-(.xlsx, .xlsm: the first sheet, or --sheet NAME|INDEX) to CSV, TSV or JSON
+(.xlsx, .xlsm, .xlsb, .xls, .ods: the first sheet, or --sheet NAME|INDEX) to CSV, TSV or JSON
 lines (.csv, .tsv, .jsonl), as "sheetstream cat" prints them.
 
 The input format comes from IN's extension (.csv, .tsv, .tab) or --delimiter;
@@ -121,9 +121,14 @@ func delimiterOf(in, delimiter string) (rune, error) {
 	return ',', nil
 }
 
+// isWorkbook reports whether a file's extension names a workbook, which
+// the reader opens in whatever format its bytes are.
 func isWorkbook(path string) bool {
-	ext := strings.ToLower(filepath.Ext(path))
-	return ext == ".xlsx" || ext == ".xlsm"
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".xlsx", ".xlsm", ".xltx", ".xltm", ".xlsb", ".xls", ".ods":
+		return true
+	}
+	return false
 }
 
 // convertWorkbook writes one sheet of a workbook as text, in the format

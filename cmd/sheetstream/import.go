@@ -32,7 +32,7 @@ func importCmd() *cobra.Command {
 		maxErrors                 int
 	)
 	cmd := &cobra.Command{
-		Use:   "import FILE.xlsx|FILE.csv|FILE.tsv|- --db URL --table T",
+		Use:   "import FILE.xlsx|.xlsb|.xls|.ods|.csv|.tsv|- --db URL --table T",
 		Short: "Load a sheet or CSV file into a database table, all or nothing",
 		Long: `Load a sheet (the first, or --sheet NAME|INDEX) or a CSV or TSV file into
 a table. The format comes from the file's extension, or --format; "-"
@@ -205,7 +205,7 @@ loads only the named columns.`,
 	cmd.Flags().BoolVar(&infer, "infer", false, "infer column types from the cells even when the workbook records them (a sheetstream export's schema part)")
 	cmd.Flags().IntVar(&maxErrors, "max-errors", 0, "skip up to N rows holding a cell their column cannot (default 0: the first such row fails the import)")
 	cmd.Flags().StringVar(&rejectsPath, "rejects", "", "write the rows --max-errors skipped, with the reason, to this CSV file")
-	cmd.Flags().StringVar(&format, "format", "", "the input's format: xlsx, csv or tsv (default: from the extension; standard input is sniffed)")
+	cmd.Flags().StringVar(&format, "format", "", "the input's format: xlsx, xlsb, xls, ods (workbooks: read as their bytes say), csv or tsv (default: from the extension; standard input is sniffed)")
 	cmd.Flags().StringVar(&delimiter, "delimiter", "", `CSV field delimiter (default from the extension; "tab" or \t for tabs)`)
 	cmd.Flags().StringVar(&encoding, "encoding", "", encodingHelp)
 	pw.readFlags(cmd)
@@ -257,13 +257,13 @@ func importSource(path, format, sheet string, pw *password, text csvsheet.Option
 		} else if ext == ".csv" || ext == ".txt" || path == "-" {
 			format = "csv"
 		} else {
-			return nil, nil, fmt.Errorf("%s: give --format: the extension names no format (xlsx, csv, tsv)", path)
+			return nil, nil, fmt.Errorf("%s: give --format: the extension names no format (xlsx, xlsb, xls, ods, csv, tsv)", path)
 		}
-	case "xlsx", "xlsm", "csv", "tsv":
+	case "xlsx", "xlsm", "xlsb", "xls", "ods", "csv", "tsv":
 	default:
-		return nil, nil, fmt.Errorf("--format %q: xlsx, csv or tsv", format)
+		return nil, nil, fmt.Errorf("--format %q: xlsx, xlsb, xls, ods, csv or tsv", format)
 	}
-	if format == "xlsx" || format == "xlsm" {
+	if format != "csv" && format != "tsv" {
 		wb, closeWB, err := openWorkbook(path, xlsx.ReadOptions{}, stdin, pw)
 		if err != nil {
 			return nil, nil, err

@@ -28,6 +28,7 @@ type sheetSummary struct {
 
 type workbookSummary struct {
 	File         string         `json:"file"`
+	Format       string         `json:"format"`
 	Producer     string         `json:"producer,omitempty"`
 	Encryption   string         `json:"encryption,omitempty"`
 	Date1904     bool           `json:"date1904"`
@@ -54,7 +55,7 @@ Every sheet is read to count them.`,
 				return err
 			}
 			defer closeWB()
-			sum := workbookSummary{File: args[0], Producer: wb.Application(), Encryption: wb.Encryption(), Date1904: wb.Date1904(), DefinedNames: len(wb.DefinedNames())}
+			sum := workbookSummary{File: args[0], Format: formatName(wb.Format()), Producer: wb.Application(), Encryption: wb.Encryption(), Date1904: wb.Date1904(), DefinedNames: len(wb.DefinedNames())}
 			var firstErr error
 			for _, s := range wb.Sheets() {
 				ss, err := summarize(cmd, wb, s)
@@ -114,8 +115,23 @@ func summarize(cmd *cobra.Command, wb *xlsx.Workbook, s xlsx.SheetInfo) (sheetSu
 	return ss, rows.Err()
 }
 
+// formatName says which format a workbook was read from, as people name
+// them.
+func formatName(f xlsx.Format) string {
+	switch f {
+	case xlsx.FormatXLSB:
+		return "xlsb (Excel binary workbook)"
+	case xlsx.FormatXLS:
+		return "xls (Excel 97-2003)"
+	case xlsx.FormatODS:
+		return "ods (OpenDocument spreadsheet)"
+	}
+	return "xlsx (Office Open XML)"
+}
+
 func printSummary(sum workbookSummary) {
 	fmt.Printf("file:      %s\n", sum.File)
+	fmt.Printf("format:    %s\n", sum.Format)
 	if sum.Producer != "" {
 		fmt.Printf("producer:  %s\n", sum.Producer)
 	}

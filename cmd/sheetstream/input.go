@@ -62,9 +62,11 @@ func openWorkbook(path string, opts xlsx.ReadOptions, stdin io.Reader, pw *passw
 }
 
 // stdinIsWorkbook reads the start of standard input through r and reports
-// whether it is a workbook — a zip package, or an encrypted one in a
-// compound file — rather than CSV.
+// whether it is a workbook — a zip package (.xlsx, .xlsb, .ods), a
+// compound file (.xls, or an encrypted workbook) or a BIFF stream —
+// rather than CSV.
 func stdinIsWorkbook(r *bufio.Reader) bool {
 	head, _ := r.Peek(8)
-	return bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.Equal(head, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1})
+	return bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.Equal(head, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}) ||
+		bytes.HasPrefix(head, []byte{0x09, 0x08})
 }

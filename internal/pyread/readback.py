@@ -153,7 +153,7 @@ def calamine_cells(path):
 
 def xlrd_cells(path):
     import xlrd
-    book = xlrd.open_workbook(path, on_demand=True)
+    book = xlrd.open_workbook(path, on_demand=True, logfile=sys.stderr)
     out = {"sheets": [[s, ""] for s in book.sheet_names()], "cells": {}}
     for i, name in enumerate(book.sheet_names()):
         sh = book.sheet_by_index(i)
@@ -188,11 +188,13 @@ def main():
     if paths and paths[0] in ("--calamine", "--xlrd"):
         reader = calamine_cells if paths[0] == "--calamine" else xlrd_cells
         out = {}
-        for path in paths[1:]:
-            try:
-                out[path] = reader(path)
-            except Exception as e:
-                out[path] = {"error": "%s: %s" % (type(e).__name__, e)}
+        # xlrd prints its warnings to stdout; keep it for the JSON.
+        with contextlib.redirect_stdout(sys.stderr):
+            for path in paths[1:]:
+                try:
+                    out[path] = reader(path)
+                except Exception as e:
+                    out[path] = {"error": "%s: %s" % (type(e).__name__, e)}
         json.dump(out, sys.stdout)
         return
     if paths and paths[0] == "--cells":
