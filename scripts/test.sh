@@ -137,6 +137,8 @@ stage_fuzz() {
   fuzz ./internal/cfb/ FuzzReader 50000x
   fuzz ./internal/biff12/ FuzzReader 100000x
   fuzz ./xlsx/ FuzzXLSBSheet 8000x
+  fuzz ./internal/biff8/ FuzzCursor 50000x
+  fuzz ./xlsx/ FuzzXLSSheet 8000x
   fuzz ./internal/offcrypto/ FuzzOpen 2000x
   fuzz ./sqlsheet/ FuzzParseTableRange 50000x
   fuzz ./sqlsheet/ FuzzFindHeader 20000x

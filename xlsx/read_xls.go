@@ -221,7 +221,10 @@ func (wb *Workbook) openXLSSheet(p *sheetParser, index int) (rowSource, error) {
 	}
 	rr := biff8.NewReader(io.NewSectionReader(book.stream, off, book.stream.Size()-off), off)
 	rec, err := rr.Next()
-	if err != nil || !biff8.IsBOF(rec.Type) {
+	if err != nil {
+		return nil, wb.errorf(book.name, fmt.Errorf("sheet %q: %w", p.sheet, malformedXLS(err)))
+	}
+	if !biff8.IsBOF(rec.Type) {
 		return nil, wb.errorf(book.name, fmt.Errorf("%w: sheet %q does not begin with a BOF record", ErrMalformed, p.sheet))
 	}
 	s := &xlsSheet{p: p, book: book, rr: rr, dec: biff8.CodePageDecoder(book.codepage), first: true}
@@ -520,7 +523,7 @@ func xlsLink(d []byte) (rawLink, bool) {
 		return strings.TrimRight(string(s), "\x00"), true
 	}
 	var ok bool
-	if flags&0x14 == 0x14 { // hlstmfHasDisplayName
+	if flags&0x10 != 0 { // hlstmfHasDisplayName
 		if l.display, ok = hyperlinkString(); !ok {
 			return l, false
 		}
@@ -537,27 +540,75 @@ func xlsLink(d []byte) (rawLink, bool) {
 			}
 		} else {
 			urlMoniker := []byte{0xE0, 0xC9, 0xEA, 0x79, 0xF9, 0xBA, 0xCE, 0x11, 0x8C, 0x82, 0x00, 0xAA, 0x00, 0x4B, 0xA9, 0x0B}
-			if p+20 > len(d) || string(d[p:p+16]) != string(urlMoniker) {
-				return l, l.location != "" || l.display != ""
+			fileMoniker := []byte{0x03, 0x03, 0, 0, 0, 0, 0, 0, 0xC0, 0, 0, 0, 0, 0, 0, 0x46}
+			if p+20 <= len(d) && string(d[p:p+16]) == string(fileMoniker) {
+				var ok bool
+				if l.url, p, ok = xlsFileMoniker(d, p+16); !ok {
+					return l, false
+				}
+				goto location
 			}
+			if p+20 > len(d) || string(d[p:p+16]) != string(urlMoniker) {
+				return l, false
+			}
+			// The URL is NUL-terminated UTF-16; the length also counts
+			// the extended moniker's 24 bytes when they follow it.
 			n := int(biff8.Uint32(d, p+16))
 			p += 20
 			if n < 0 || p+n > len(d) {
 				return l, false
 			}
-			l.url = strings.TrimRight(string(biff12.AppendUTF16(nil, d[p:p+n])), "\x00")
-			p += n
-			// An extended URL moniker may follow (24 bytes); the
-			// location, if any, comes after it.
-			if n >= 2 && flags&0x08 != 0 && p+24 <= len(d) && biff8.Uint32(d, p+4) != uint32(0) && biff8.Uint32(d, p) > uint32(len(d)) {
-				p += 24
+			url := d[p : p+n]
+			for i := 0; i+1 < len(url); i += 2 {
+				if url[i] == 0 && url[i+1] == 0 {
+					url = url[:i]
+					break
+				}
 			}
+			l.url = string(biff12.AppendUTF16(nil, url))
+			p += n
 		}
 	}
+location:
 	if flags&0x08 != 0 { // hlstmfHasLocationStr
 		if l.location, ok = hyperlinkString(); !ok {
 			l.location = ""
 		}
 	}
 	return l, l.url != "" || l.location != ""
+}
+
+// xlsFileMoniker reads a link to a file (MS-OSHARED 2.3.7.8) at p: the
+// path as written, "..\\" once per level up, the Unicode path when there
+// is one, else the ANSI path. It returns the offset after it.
+func xlsFileMoniker(d []byte, p int) (string, int, bool) {
+	if p+6 > len(d) {
+		return "", p, false
+	}
+	up := int(biff8.Uint16(d, p))
+	n := int(biff8.Uint32(d, p+2))
+	p += 6
+	if n < 0 || p+n+24+4 > len(d) {
+		return "", p, false
+	}
+	path := strings.TrimRight(string(d[p:p+n]), "\x00")
+	p += n + 24 // endServer, versionNumber, reserved
+	size := int(biff8.Uint32(d, p))
+	p += 4
+	if size > 0 {
+		if size < 6 || p+size > len(d) {
+			return "", p, false
+		}
+		bytes := int(biff8.Uint32(d, p))
+		if bytes < 0 || p+6+bytes > len(d) {
+			return "", p, false
+		}
+		// The key is 3 for UTF-16; Mac Excel writes 4 over a path in
+		// its own code page, which the ANSI path already gives.
+		if biff8.Uint16(d, p+4) == 3 {
+			path = string(biff12.AppendUTF16(nil, d[p+6:p+6+bytes]))
+		}
+		p += size
+	}
+	return strings.Repeat("..\\", up) + path, p, true
 }
