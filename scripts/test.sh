@@ -139,6 +139,8 @@ stage_fuzz() {
   fuzz ./xlsx/ FuzzXLSBSheet 8000x
   fuzz ./internal/biff8/ FuzzCursor 50000x
   fuzz ./xlsx/ FuzzXLSSheet 8000x
+  fuzz ./internal/ods/ FuzzReader 50000x
+  fuzz ./xlsx/ FuzzODSContent 5000x
   fuzz ./internal/offcrypto/ FuzzOpen 2000x
   fuzz ./sqlsheet/ FuzzParseTableRange 50000x
   fuzz ./sqlsheet/ FuzzFindHeader 20000x

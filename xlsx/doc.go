@@ -122,9 +122,31 @@
 // size, compression ratio, part size, XML depth, string length, shared
 // string count and size, row size — and fail with ErrLimit. DOCTYPE is
 // refused. Encrypted workbooks open with ReadOptions.Password (without
-// it: ErrEncrypted; a wrong one: ErrPassword); .xls (ErrLegacyXLS) and
-// .ods (ErrODF) under an .xlsx name are recognised. Every error is a
+// it: ErrEncrypted; a wrong one: ErrPassword). Every error is a
 // *ReadError naming the file, part, sheet and cell where it applies.
+//
+// # Other formats
+//
+// Open reads the format the bytes are, whatever the file's name
+// (Workbook.Format says which), through the same Rows, cell types, date
+// handling and errors:
+//
+//   - .xlsb, the Excel binary workbook: BIFF12 records in the same
+//     package, streamed like the XML sheets (formulas' cached values; their
+//     text is not decompiled);
+//   - .xls, Excel 97-2003 (BIFF8) and Excel 5.0/95 (BIFF5, text in its
+//     code page), from the compound file's Workbook stream; each sheet is
+//     read from its offset in the stream. Encrypted .xls files fail with
+//     ErrUnsupportedEncryption, Excel 2.x-4.0 files with ErrLegacyXLS;
+//   - .ods, OpenDocument spreadsheets: content.xml streamed with the same
+//     scanner. Repeated rows and cells are never expanded in memory (a
+//     repeated row with values is handed out once per row it stands for,
+//     within Limits.MaxRepeatedCells); times are elapsed times
+//     (Value.Elapsed), dates before 1900 stay text.
+//
+// The legacy corpus beside the project (712 files from calamine, xlrd,
+// readxl and SheetJS) is read in the tests and compared cell by cell with
+// python-calamine and xlrd.
 //
 // # Structs
 //

@@ -68,8 +68,8 @@ var (
 	ErrIntegrity             = offcrypto.ErrIntegrity   // the encrypted package was damaged or changed
 	ErrUnsupportedEncryption = offcrypto.ErrUnsupported // RC4 CryptoAPI, extensible encryption...
 	ErrLegacyXLS             = errors.New("a legacy Excel workbook sheetstream does not read")
-	ErrODF                   = errors.New("OpenDocument spreadsheet (.ods), not XLSX")
-	ErrXLSB                  = errors.New("binary Excel workbook (.xlsb), not XLSX; save it as .xlsx first")
+	ErrODF                   = errors.New("an OpenDocument file that is not a spreadsheet")
+	ErrXLSB                  = errors.New("a binary (.xlsb) sheet listed by an XML workbook")
 	ErrMissingPart           = errors.New("missing part")
 	ErrDuplicatePart         = errors.New("the package holds two parts with this name")
 	ErrLimit                 = errors.New("limit exceeded")

@@ -51,6 +51,10 @@ type Limits struct {
 	// MaxHyperlinks caps the hyperlinks of one sheet, which the reader
 	// collects. Default 65,530 (Excel's own limit).
 	MaxHyperlinks int
+	// MaxRepeatedCells caps the cells an .ods sheet makes by repeating
+	// rows and cells that hold values (a repeat count is a few bytes of
+	// XML, its cells are not). Default 1<<26.
+	MaxRepeatedCells int64
 }
 
 func (l Limits) withDefaults() Limits {
@@ -74,6 +78,7 @@ func (l Limits) withDefaults() Limits {
 	defInt(&l.MaxRowSize, 64<<20)
 	defInt(&l.MaxMergedCells, 1<<18)
 	defInt(&l.MaxHyperlinks, 65530)
+	def(&l.MaxRepeatedCells, 1<<26)
 	return l
 }
 
@@ -209,12 +214,23 @@ func (wb *Workbook) Format() Format { return wb.format }
 func (wb *Workbook) openRowSource(p *sheetParser, index int) (rowSource, error) {
 	switch wb.format {
 	case FormatXLSB:
+		if k := wb.sheets[index].Kind; k == SheetKindChartsheet || k == SheetKindDialogsheet {
+			return noRows{}, nil // chart and dialog sheets' records hold no cells
+		}
 		return wb.openXLSBSheet(p)
 	case FormatXLS:
 		return wb.openXLSSheet(p, index)
+	case FormatODS:
+		return wb.openODSSheet(p, index)
 	}
 	return nil, wb.errorf(p.part, fmt.Errorf("%w: no reader for %s sheets", ErrMalformed, wb.format))
 }
+
+// noRows is a sheet without cells.
+type noRows struct{}
+
+func (noRows) fill(*chunk) error { return io.EOF }
+func (noRows) Close() error      { return nil }
 
 // Encryption says how the workbook was encrypted, such as "Agile
 // (AES-256, SHA512)", or "" if it was not.
@@ -315,7 +331,10 @@ func openReader(r io.ReaderAt, size int64, opts ReadOptions, file string) (*Work
 func (wb *Workbook) load() error {
 	if mt, ok := wb.parts["mimetype"]; ok && wb.parts["[content_types].xml"] == nil {
 		if b, err := wb.readPart(mt.Name); err == nil && bytes.Contains(b, []byte("opendocument")) {
-			return wb.errorf("", ErrODF)
+			if !bytes.Contains(b, []byte("opendocument.spreadsheet")) {
+				return wb.errorf("", fmt.Errorf("%w: %s is not a spreadsheet", ErrODF, bytes.TrimSpace(b)))
+			}
+			return wb.loadODS()
 		}
 	}
 	rels, err := wb.readRels("")

@@ -66,14 +66,18 @@ func TestLegacyCorpus(t *testing.T) {
 	files := legacyFiles(t, dir)
 	expected := legacyFailures(t)
 	start := time.Now()
+	// The heap the files add, over what earlier tests left.
 	var peak uint64
 	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapInuse
 	formats := map[Format]int{}
 	for _, name := range files {
 		err := readWhole(filepath.Join(dir, name), ReadOptions{}, func(wb *Workbook, rows *Rows) {
 			if rows.Sheet().Index == 0 {
 				formats[wb.Format()]++
-				if ext := strings.TrimPrefix(filepath.Ext(name), "."); ext != wb.Format().String() {
+				if ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), ".")); ext != wb.Format().String() {
 					t.Logf("%s: read as %s", name, wb.Format())
 				}
 			}
@@ -90,7 +94,7 @@ func TestLegacyCorpus(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 		runtime.ReadMemStats(&ms)
-		peak = max(peak, ms.HeapInuse)
+		peak = max(peak, ms.HeapInuse-min(base, ms.HeapInuse))
 	}
 	if len(files) < 700 {
 		t.Errorf("the manifest lists %d files; expected the whole legacy corpus", len(files))
@@ -196,6 +200,11 @@ func calamineExcuse(got, want *pyread.Value) string {
 	}
 	if got.Type == "dur" && (want.Type == "d" || want.Type == "t") {
 		return "python-calamine makes dates of elapsed times ([h]:mm)"
+	}
+	if text, ok := want.V.(string); ok && got.Type == "dur" && want.Type == "s" {
+		if days, ok := odsDuration(text); ok && math.Abs(days*86400-got.V.(float64)) < 1e-3 {
+			return "python-calamine gives ODF time values as their ISO 8601 text"
+		}
 	}
 	return ""
 }

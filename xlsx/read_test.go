@@ -320,13 +320,14 @@ func utf16le(s string) string {
 func TestNotXLSX(t *testing.T) {
 	cfb := append([]byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}, make([]byte, 600)...)
 	enc := append(append([]byte{}, cfb...), encryptionInfo...)
-	ods := pkg(t, map[string]string{"mimetype": "application/vnd.oasis.opendocument.spreadsheet", "content.xml": "<x/>"})
+	odt := pkg(t, map[string]string{"mimetype": "application/vnd.oasis.opendocument.text", "content.xml": "<x/>"})
+	biff2 := []byte{0x09, 0x00, 0x04, 0x00, 0x02, 0x00, 0x10, 0x00}
 	for name, c := range map[string]struct {
 		data []byte
 		want error
 	}{
 		"empty": {nil, ErrNotXLSX}, "text": {[]byte("a,b\n1,2\n"), ErrNotXLSX}, "html": {[]byte("<html></html>"), ErrNotXLSX},
-		"xls": {cfb, ErrLegacyXLS}, "encrypted": {enc, ErrEncrypted}, "ods": {ods, ErrODF},
+		"damaged compound file": {cfb, ErrMalformed}, "encrypted": {enc, ErrEncrypted}, "odt": {odt, ErrODF}, "biff2": {biff2, ErrLegacyXLS},
 	} {
 		_, err := NewReader(bytes.NewReader(c.data), int64(len(c.data)), ReadOptions{})
 		if !errors.Is(err, c.want) {

@@ -286,8 +286,9 @@ func (s *xlsSheet) fill(c *chunk) error {
 	for {
 		rec, err := s.next()
 		if err == io.EOF {
+			// Cut short: what was read must not pass for the sheet.
 			closeRow()
-			return io.EOF
+			return s.p.errorf(s.row, 0, fmt.Errorf("%w: the workbook stream ends before the sheet's EOF record", ErrMalformed))
 		}
 		if err != nil {
 			closeRow()

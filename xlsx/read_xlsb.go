@@ -176,8 +176,9 @@ type xlsbSheet struct {
 	rr      *biff12.Reader
 	closer  io.Closer
 	first   bool
-	pending int // a row header read past a full chunk, 1-based; 0 if none
-	row     int // the row being filled, 1-based; 0 before the first
+	pending int  // a row header read past a full chunk, 1-based; 0 if none
+	row     int  // the row being filled, 1-based; 0 before the first
+	ended   bool // BrtEndSheetData was read
 }
 
 func (wb *Workbook) openXLSBSheet(p *sheetParser) (rowSource, error) {
@@ -209,6 +210,10 @@ func (s *xlsbSheet) fill(c *chunk) error {
 		typ, b, err := s.rr.Next()
 		if err == io.EOF {
 			closeRow()
+			if !s.ended {
+				// Cut short: what was read must not pass for the sheet.
+				return s.fail(0, fmt.Errorf("%w: the sheet's records end before its end (BrtEndSheetData)", ErrMalformed))
+			}
 			return io.EOF
 		}
 		if err != nil {
@@ -229,6 +234,8 @@ func (s *xlsbSheet) fill(c *chunk) error {
 			}
 			s.row = int(rw) + 1
 			c.rows = append(c.rows, rowSpan{num: int32(s.row), start: int32(len(c.cells)), end: int32(len(c.cells))})
+		case biff12.EndSheetData:
+			s.ended = true
 		case biff12.CellBlank:
 		case biff12.CellRk, biff12.CellError, biff12.CellBool, biff12.CellReal, biff12.CellSt, biff12.CellIsst,
 			biff12.FmlaString, biff12.FmlaNum, biff12.FmlaBool, biff12.FmlaError, biff12.CellRString:

@@ -1,0 +1,379 @@
+// Package ods reads the tables of an OpenDocument spreadsheet's
+// content.xml ([ODF 1.2] part 1, section 9): the tables, their rows and
+// their cells, in document order, as a stream of events. Repeated rows
+// and cells stay one event with a count; nothing is expanded. Turning
+// cells into values is the caller's business.
+package ods
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/sheetstream/sheetstream/internal/xmlscan"
+)
+
+// Kind is the kind of an event.
+type Kind uint8
+
+const (
+	TableStart Kind = iota + 1 // a table (a sheet): Name, Style
+	RowStart                   // a row: Repeat
+	Cell                       // a cell of the current row
+	RowEnd
+	TableEnd
+	HiddenStyle // an automatic table style that hides its tables: Style
+)
+
+// Event is one thing read from content.xml. Its byte slices stay valid
+// until the next call to Next.
+type Event struct {
+	Kind   Kind
+	Name   []byte // TableStart: the table's name
+	Style  []byte // TableStart, HiddenStyle: the style's name
+	Repeat int    // RowStart, Cell: how many rows or columns it stands for, at least 1
+
+	// Cells.
+	ValueType []byte // office:value-type: float, percentage, currency, date, time, boolean, string; "error" (calcext) wins; empty for none
+	Value     []byte // office:value, date-value, time-value, boolean-value or string-value, as the type says; nil if absent
+	Text      []byte // the text paragraphs, joined by newlines
+	Formula   bool
+	Covered   bool // a covered-table-cell, hidden under a merged cell
+	ColSpan   int  // merged: columns and rows the cell spans, 1 if not merged
+	RowSpan   int
+	Link      []byte // the target of the first link in the cell's text
+}
+
+// ErrMalformed: content.xml is not well-formed, or an element is too
+// large to read.
+var ErrMalformed = errors.New("ods: malformed content.xml")
+
+// Reader reads events from a content.xml stream.
+type Reader struct {
+	sp       *xmlscan.Splitter
+	sc       xmlscan.Scanner
+	buf      []byte
+	text     []byte
+	tables   int // tables open: one, or more for a table in a cell
+	inStyles bool
+	style    []byte // the table style being read
+	maxText  int
+	done     bool
+	pending  *Event
+	failed   error
+	queued   Event
+}
+
+// NewReader reads content.xml from r. maxElement bounds the XML of one
+// row (and of anything else read whole); maxText bounds a cell's text.
+func NewReader(r io.Reader, maxDepth, maxElement, maxText int) *Reader {
+	rd := &Reader{sp: xmlscan.NewSplitter(r, 256<<10, maxElement, "table-row", "table", "style"), maxText: maxText}
+	rd.sc.MaxDepth = maxDepth
+	return rd
+}
+
+// next scans the next token, reading the next piece of the stream when
+// the current one is used up.
+func (r *Reader) next() xmlscan.Kind {
+	for {
+		k := r.sc.Next()
+		if k != xmlscan.EOF {
+			return k
+		}
+		if r.sc.Err() != nil || r.done {
+			return xmlscan.EOF
+		}
+		piece, err := r.sp.Next(r.buf)
+		r.buf = piece
+		if err == io.EOF {
+			r.done = true
+			return xmlscan.EOF
+		}
+		if err != nil {
+			r.done = true
+			r.sc.Reset(nil)
+			r.failed = fmt.Errorf("%w: %w", ErrMalformed, err)
+			return xmlscan.EOF
+		}
+		r.sc.Reset(piece)
+	}
+}
+
+// Next returns the next event, or io.EOF after the last.
+func (r *Reader) Next() (Event, error) {
+	if r.pending != nil {
+		ev := *r.pending
+		r.pending = nil
+		return ev, nil
+	}
+	for {
+		k := r.next()
+		switch k {
+		case xmlscan.EOF:
+			if r.failed != nil {
+				return Event{}, r.failed
+			}
+			if err := r.sc.Err(); err != nil {
+				return Event{}, fmt.Errorf("%w: %w", ErrMalformed, err)
+			}
+			if r.tables > 0 {
+				// Cut short: what was read must not pass for the table.
+				return Event{}, fmt.Errorf("%w: it ends inside a table", ErrMalformed)
+			}
+			return Event{}, io.EOF
+		case xmlscan.Start, xmlscan.Empty:
+			empty := k == xmlscan.Empty
+			name := r.sc.Name()
+			switch {
+			case is(name, "table"):
+				r.tables++
+				if r.tables > 1 {
+					continue // a table inside a cell's drawing: not a sheet
+				}
+				ev := Event{Kind: TableStart, Name: r.attr("table:name"), Style: r.attr("table:style-name")}
+				if empty {
+					r.tables--
+					r.queued = Event{Kind: TableEnd}
+					r.pending = &r.queued
+				}
+				return ev, nil
+			case r.tables == 1 && is(name, "table-row"):
+				ev := Event{Kind: RowStart, Repeat: r.count("table:number-rows-repeated")}
+				if empty {
+					r.queued = Event{Kind: RowEnd}
+					r.pending = &r.queued
+				}
+				return ev, nil
+			case r.tables == 1 && (is(name, "table-cell") || is(name, "covered-table-cell")):
+				return r.cell(is(name, "covered-table-cell"), empty)
+			case is(name, "automatic-styles"):
+				r.inStyles = !empty
+			case r.inStyles && is(name, "style"):
+				if string(r.attrRaw("style:family")) == "table" {
+					r.style = append(r.style[:0], r.attr("style:name")...)
+				} else {
+					r.style = r.style[:0]
+				}
+			case r.inStyles && is(name, "table-properties"):
+				if len(r.style) > 0 && string(r.attrRaw("table:display")) == "false" {
+					return Event{Kind: HiddenStyle, Style: r.style}, nil
+				}
+			case is(name, "annotation"), is(name, "forms"):
+				if !empty {
+					r.skip()
+				}
+			}
+		case xmlscan.End:
+			name := r.sc.Name()
+			switch {
+			case is(name, "table"):
+				r.tables--
+				if r.tables == 0 {
+					return Event{Kind: TableEnd}, nil
+				}
+			case r.tables == 1 && is(name, "table-row"):
+				return Event{Kind: RowEnd}, nil
+			case is(name, "automatic-styles"):
+				r.inStyles = false
+			}
+		}
+	}
+}
+
+// is compares an element's local name: the scanner drops prefixes.
+func is(name []byte, want string) bool { return string(name) == want }
+
+// attrRaw is the raw value of the current tag's attribute with the given
+// full name; ODF's prefixes are fixed by convention, and a value type
+// appears both as office:value-type and calcext:value-type.
+func (r *Reader) attrRaw(full string) []byte {
+	for a := r.sc.RawAttrs(); ; {
+		name, value, rest, ok := xmlscan.NextAttr(a)
+		if !ok {
+			return nil
+		}
+		if string(name) == full {
+			return value
+		}
+		a = rest
+	}
+}
+
+// attr is attrRaw decoded, in the reader's scratch buffer (so valid only
+// until the next attr call... callers copy what they keep).
+func (r *Reader) attr(full string) []byte {
+	v := r.attrRaw(full)
+	if v == nil {
+		return nil
+	}
+	if bytes.IndexByte(v, '&') < 0 {
+		return v
+	}
+	out, _ := xmlscan.DecodeAttr(nil, v)
+	return out
+}
+
+// count reads a repeat or span count: at least 1; absurd values are the
+// caller's to bound.
+func (r *Reader) count(full string) int {
+	v := r.attrRaw(full)
+	if v == nil {
+		return 1
+	}
+	n, err := strconv.Atoi(string(v))
+	if err != nil || n < 1 {
+		return 1
+	}
+	return n
+}
+
+// skip passes over the rest of the element whose start tag was just
+// read, across pieces of the stream.
+func (r *Reader) skip() {
+	for depth := 1; depth > 0; {
+		switch r.next() {
+		case xmlscan.EOF:
+			return
+		case xmlscan.Start:
+			depth++
+		case xmlscan.End:
+			depth--
+		}
+	}
+}
+
+// SkipRow passes over the cells of the row a RowStart event began, and
+// its RowEnd.
+func (r *Reader) SkipRow() {
+	if r.pending != nil && r.pending.Kind == RowEnd {
+		r.pending = nil
+		return
+	}
+	r.skip()
+}
+
+// cell reads a table-cell or covered-table-cell with its text.
+func (r *Reader) cell(covered, empty bool) (Event, error) {
+	ev := Event{Kind: Cell, Covered: covered, Repeat: r.count("table:number-columns-repeated"),
+		ColSpan: r.count("table:number-columns-spanned"), RowSpan: r.count("table:number-rows-spanned")}
+	ev.ValueType = r.attrRaw("office:value-type")
+	if t := r.attrRaw("calcext:value-type"); string(t) == "error" {
+		ev.ValueType = t
+	}
+	switch string(ev.ValueType) {
+	case "float", "percentage", "currency":
+		ev.Value = r.attrRaw("office:value")
+	case "date":
+		ev.Value = r.attrRaw("office:date-value")
+	case "time":
+		ev.Value = r.attrRaw("office:time-value")
+	case "boolean":
+		ev.Value = r.attrRaw("office:boolean-value")
+	case "string":
+		ev.Value = r.attr("office:string-value")
+	}
+	ev.Formula = r.attrRaw("table:formula") != nil
+	if empty {
+		return ev, nil
+	}
+	r.text = r.text[:0]
+	var link []byte
+	paragraphs := 0
+	// Depth is counted here, not by the scanner, which starts over with
+	// each piece of the stream.
+	para := 0 // the depth of the paragraph being read; 0 outside one
+	for depth := 1; depth > 0; {
+		k := r.next()
+		switch k {
+		case xmlscan.EOF:
+			if r.failed != nil {
+				return ev, r.failed
+			}
+			if err := r.sc.Err(); err != nil {
+				return ev, fmt.Errorf("%w: %w", ErrMalformed, err)
+			}
+			return ev, fmt.Errorf("%w: it ends inside a cell", ErrMalformed)
+		case xmlscan.End:
+			if depth--; depth < para {
+				para = 0
+			}
+		case xmlscan.Start, xmlscan.Empty:
+			if k == xmlscan.Start {
+				depth++
+			}
+			name := r.sc.Name()
+			switch {
+			case is(name, "p"), is(name, "h"):
+				if paragraphs > 0 {
+					r.text = append(r.text, '\n')
+				}
+				paragraphs++
+				if k == xmlscan.Start && para == 0 {
+					para = depth
+				}
+			case is(name, "s"):
+				r.text = append(r.text, bytes.Repeat([]byte{' '}, min(r.count("text:c"), r.maxText+1))...)
+			case is(name, "tab"):
+				r.text = append(r.text, '\t')
+			case is(name, "line-break"):
+				r.text = append(r.text, '\n')
+			case is(name, "a"):
+				if link == nil {
+					link = append([]byte{}, r.attr("xlink:href")...)
+				}
+			case is(name, "annotation"), is(name, "frame"), is(name, "custom-shape"), is(name, "note"), is(name, "ruby-text"):
+				if k == xmlscan.Start {
+					r.skip()
+					depth--
+				}
+			}
+		case xmlscan.Text:
+			if para == 0 {
+				continue // white space between elements
+			}
+			var err error
+			start := len(r.text)
+			if r.text, err = xmlscan.AppendDecoded(r.text, r.sc.Raw()); err != nil {
+				return ev, fmt.Errorf("%w: %w", ErrMalformed, err)
+			}
+			r.text = append(r.text[:start], collapse(r.text[start:])...)
+		case xmlscan.CData:
+			if para > 0 {
+				r.text = append(r.text, r.sc.Raw()...)
+			}
+		}
+		if len(r.text) > r.maxText {
+			return ev, fmt.Errorf("%w: a cell's text over %d bytes", ErrMalformed, r.maxText)
+		}
+	}
+	if r.failed != nil {
+		return ev, r.failed
+	}
+	if err := r.sc.Err(); err != nil {
+		return ev, fmt.Errorf("%w: %w", ErrMalformed, err)
+	}
+	ev.Text, ev.Link = r.text, link
+	return ev, nil
+}
+
+// collapse replaces each run of XML white space with one space, as ODF
+// reads paragraph text (its spaces beyond the first are text:s
+// elements).
+func collapse(b []byte) []byte {
+	out := b[:0]
+	space := false
+	for _, c := range b {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			if !space {
+				out = append(out, ' ')
+			}
+			space = true
+			continue
+		}
+		out = append(out, c)
+		space = false
+	}
+	return out
+}
