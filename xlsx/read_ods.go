@@ -276,6 +276,12 @@ func (s *odsSheet) value(c *chunk, ev ods.Event) (Value, bool, error) {
 	}
 	switch string(ev.ValueType) {
 	case "float", "percentage", "currency":
+		if code, ok := odsErrors[string(ev.Text)]; ok && ev.Formula {
+			// A formula's error shown over a placeholder value, as
+			// SheetJS writes one.
+			v.typ, v.text = TypeError, code
+			break
+		}
 		f, ok := parseNumber(trimSpace(ev.Value))
 		if !ok {
 			return v, false, fmt.Errorf("%w: number %q", ErrMalformed, ev.Value)
@@ -299,7 +305,13 @@ func (s *odsSheet) value(c *chunk, ev ods.Event) (Value, bool, error) {
 		if !ok {
 			return v, false, fmt.Errorf("%w: time %q", ErrMalformed, ev.Value)
 		}
-		v.typ, v.num, v.class = TypeNumber, days, fmtDuration
+		// A time of day, as LibreOffice writes one, is a time; longer or
+		// negative spans are elapsed times.
+		if days >= 0 && days < 1 {
+			v.typ, v.num, v.class = TypeDate, days, fmtTime
+		} else {
+			v.typ, v.num, v.class = TypeNumber, days, fmtDuration
+		}
 	case "boolean":
 		v.typ = TypeBool
 		if b := string(trimSpace(ev.Value)); b == "true" || b == "1" {

@@ -30,9 +30,10 @@ const odsTables = `<table:table table:name="Data &amp; more" table:style-name="t
 	`<table:table-cell office:value-type="string"><text:p>two  <text:s text:c="2"/>spaces</text:p><text:p>and <text:span>a</text:span> line</text:p>` +
 	`<office:annotation><text:p>a note</text:p></office:annotation></table:table-cell>` +
 	`<table:table-cell office:value-type="date" office:date-value="2024-02-29"/><table:table-cell office:value-type="date" office:date-value="2024-02-29T13:45:00"/>` +
-	`<table:table-cell office:value-type="time" office:time-value="PT25H30M00S"/><table:table-cell office:value-type="boolean" office:boolean-value="true"/>` +
+	`<table:table-cell office:value-type="time" office:time-value="PT25H30M00S"/><table:table-cell office:value-type="time" office:time-value="PT06H30M00S"/><table:table-cell office:value-type="boolean" office:boolean-value="true"/>` +
 	`<table:table-cell table:formula="of:=1/0" office:value-type="float" office:value="0" calcext:value-type="error"><text:p>#DIV/0!</text:p></table:table-cell>` +
-	`<table:table-cell table:number-columns-repeated="16370"/></table:table-row>` +
+	`<table:table-cell table:formula="of:=BESSELI(-1;-1)" office:value-type="float" office:value="0"><text:p>#NUM!</text:p></table:table-cell>` +
+	`<table:table-cell table:number-columns-repeated="16368"/></table:table-row>` +
 	`<table:table-row table:number-rows-repeated="3"><table:table-cell table:number-columns-repeated="1024"/></table:table-row>` +
 	`<table:table-row table:number-rows-repeated="3"><table:table-cell office:value-type="string" office:string-value="rep" table:number-columns-repeated="2"/></table:table-row>` +
 	`<table:table-header-rows><table:table-row><table:table-cell table:number-columns-spanned="2" table:number-rows-spanned="2" office:value-type="string">` +
@@ -60,7 +61,7 @@ func TestReadODS(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantCells := []string{"A1=number:1.5", "B1=number:0.25", "E1=string:two   spaces\nand a line", "F1=date:2024-02-29T00:00:00",
-		"G1=date:2024-02-29T13:45:00", "H1=number:1.0625", "I1=bool:TRUE", "J1=error:#DIV/0!",
+		"G1=date:2024-02-29T13:45:00", "H1=number:1.0625", "I1=date:06:30:00", "J1=bool:TRUE", "K1=error:#DIV/0!", "L1=error:#NUM!",
 		"A5=string:rep", "B5=string:rep", "A6=string:rep", "B6=string:rep", "A7=string:rep", "B7=string:rep",
 		"A8=string:link", "C8=string:1850-01-01"}
 	if !slices.Equal(got, wantCells) {
