@@ -178,6 +178,7 @@ type xlsbSheet struct {
 	first   bool
 	pending int  // a row header read past a full chunk, 1-based; 0 if none
 	row     int  // the row being filled, 1-based; 0 before the first
+	col     int  // the last cell's column, 0-based, for short cells; -1 at a row's start
 	ended   bool // BrtEndSheetData was read
 }
 
@@ -232,11 +233,21 @@ func (s *xlsbSheet) fill(c *chunk) error {
 				s.pending = int(rw) + 1
 				return nil
 			}
-			s.row = int(rw) + 1
+			s.row, s.col = int(rw)+1, -1
 			c.rows = append(c.rows, rowSpan{num: int32(s.row), start: int32(len(c.cells)), end: int32(len(c.cells))})
 		case biff12.EndSheetData:
 			s.ended = true
 		case biff12.CellBlank:
+			if col, _, _, err := biff12.Cell(b); err == nil {
+				s.col = int(col)
+			}
+		case biff12.ShortBlank:
+			s.col++
+		case biff12.ShortRk, biff12.ShortError, biff12.ShortBool, biff12.ShortReal, biff12.ShortSt, biff12.ShortIsst:
+			if err := s.cell(c, typ, b); err != nil {
+				closeRow()
+				return err
+			}
 		case biff12.CellRk, biff12.CellError, biff12.CellBool, biff12.CellReal, biff12.CellSt, biff12.CellIsst,
 			biff12.FmlaString, biff12.FmlaNum, biff12.FmlaBool, biff12.FmlaError, biff12.CellRString:
 			if err := s.cell(c, typ, b); err != nil {
@@ -295,10 +306,21 @@ var errorTexts = func() map[byte][]byte {
 
 // cell decodes one cell record into c.
 func (s *xlsbSheet) cell(c *chunk, typ int, b []byte) error {
-	col, style, rest, err := biff12.Cell(b)
-	if err != nil {
-		return s.fail(0, malformedBin(err))
+	var col, style uint32
+	var rest []byte
+	var err error
+	if typ >= biff12.ShortBlank && typ <= biff12.ShortIsst {
+		// The cell after the last one, whose record names no column.
+		style, rest, err = biff12.ShortCell(b)
+		col = uint32(s.col + 1)
+		typ -= biff12.ShortRk - biff12.CellRk // ShortRk..ShortIsst are CellRk..CellIsst, shifted
+	} else {
+		col, style, rest, err = biff12.Cell(b)
 	}
+	if err != nil {
+		return s.fail(s.col+2, malformedBin(err))
+	}
+	s.col = int(min(col, MaxColumns))
 	if col >= MaxColumns {
 		return s.fail(0, fmt.Errorf("%w: column %d", ErrMalformed, col+1))
 	}

@@ -238,3 +238,29 @@ func FuzzXLSBSheet(f *testing.F) {
 		}
 	})
 }
+
+// TestReadXLSBShortCells reads the short cell records Excel 2016 and
+// SheetJS write, whose column is the one after the previous cell's.
+func TestReadXLSBShortCells(t *testing.T) {
+	sheet := binRecords(nil).add(145).
+		add(0, u32(0), make([]byte, 13)).
+		add(6, binCell(1, 0), wide("b")).
+		add(17, u32(0), wide("c")).
+		add(13, u32(0), u32(5<<2|2)).
+		add(12, u32(0)).
+		add(16, u32(1), f64(45351)).
+		add(18, u32(0), u32(0)).
+		add(15, u32(0), []byte{1}).
+		add(14, u32(0), []byte{0x2A}).
+		add(0, u32(1), make([]byte, 13)).
+		add(13, u32(0), u32(7<<2|2)).
+		add(146)
+	got, err := readAll(t, pkg(t, xlsbParts(sheet)), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"B1=string:b", "C1=string:c", "D1=number:5", "F1=date:2024-02-29T00:00:00", "G1=string:shared", "H1=bool:TRUE", "I1=error:#N/A", "A2=number:7"}
+	if !slices.Equal(got, want) {
+		t.Errorf("cells\n got %q\nwant %q", got, want)
+	}
+}

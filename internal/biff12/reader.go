@@ -18,18 +18,28 @@ import (
 
 // Record types the readers of sheets, strings, styles and the workbook use.
 const (
-	RowHdr         = 0
-	CellBlank      = 1
-	CellRk         = 2
-	CellError      = 3
-	CellBool       = 4
-	CellReal       = 5
-	CellSt         = 6
-	CellIsst       = 7
-	FmlaString     = 8
-	FmlaNum        = 9
-	FmlaBool       = 10
-	FmlaError      = 11
+	RowHdr     = 0
+	CellBlank  = 1
+	CellRk     = 2
+	CellError  = 3
+	CellBool   = 4
+	CellReal   = 5
+	CellSt     = 6
+	CellIsst   = 7
+	FmlaString = 8
+	FmlaNum    = 9
+	FmlaBool   = 10
+	FmlaError  = 11
+	// The short cell records, which Excel 2016 and SheetJS write for a
+	// cell right after another in its row: a 4-byte head without the
+	// column.
+	ShortBlank     = 12
+	ShortRk        = 13
+	ShortError     = 14
+	ShortBool      = 15
+	ShortReal      = 16
+	ShortSt        = 17
+	ShortIsst      = 18
 	SSTItem        = 19
 	Fmt            = 44
 	XF             = 47
@@ -139,6 +149,14 @@ func Cell(b []byte) (col, style uint32, rest []byte, err error) {
 		return 0, 0, nil, fmt.Errorf("%w: a cell of %d bytes", ErrTruncated, len(b))
 	}
 	return binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]) & 0xFFFFFF, b[8:], nil
+}
+
+// ShortCell is the head of a short cell record: the index of its format.
+func ShortCell(b []byte) (style uint32, rest []byte, err error) {
+	if len(b) < 4 {
+		return 0, nil, fmt.Errorf("%w: a short cell of %d bytes", ErrTruncated, len(b))
+	}
+	return binary.LittleEndian.Uint32(b) & 0xFFFFFF, b[4:], nil
 }
 
 // RK decodes an RkNumber: a double's high 30 bits or a 30-bit integer,
