@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 )
 
 // Record types the workbook and sheet readers use.
@@ -70,11 +71,12 @@ type Record struct {
 // Reader frames records from a stream, joining each record's CONTINUE
 // records to it.
 type Reader struct {
-	r     *bufio.Reader
-	pos   int64
-	buf   []byte
-	conts [][]byte
-	next  struct {
+	r      *bufio.Reader
+	pos    int64
+	buf    []byte
+	conts  [][]byte
+	starts []int
+	next   struct {
 		ok   bool
 		typ  uint16
 		size int
@@ -92,20 +94,31 @@ func (r *Reader) header() (uint16, int, error) {
 		r.next.ok = false
 		return r.next.typ, r.next.size, nil
 	}
-	var h [4]byte
-	n, err := io.ReadFull(r.r, h[:])
-	if err == io.EOF {
+	h, err := r.r.Peek(4)
+	if len(h) == 0 && err == io.EOF {
 		return 0, 0, io.EOF
 	}
-	if err != nil {
-		return 0, 0, fmt.Errorf("%w: a record header of %d bytes", ErrTruncated, n)
+	if len(h) < 4 {
+		return 0, 0, fmt.Errorf("%w: a record header of %d bytes", ErrTruncated, len(h))
 	}
+	typ, size := binary.LittleEndian.Uint16(h), int(binary.LittleEndian.Uint16(h[2:]))
+	r.r.Discard(4)
 	r.pos += 4
-	typ, size := binary.LittleEndian.Uint16(h[:]), int(binary.LittleEndian.Uint16(h[2:]))
 	if size > maxRecord {
 		return 0, 0, fmt.Errorf("%w: record 0x%04X of %d bytes", ErrTooLarge, typ, size)
 	}
 	return typ, size, nil
+}
+
+// read appends size bytes of record typ to the buffer.
+func (r *Reader) read(typ uint16, size int) error {
+	start := len(r.buf)
+	r.buf = slices.Grow(r.buf, size)[:start+size]
+	if n, err := io.ReadFull(r.r, r.buf[start:]); err != nil {
+		return fmt.Errorf("%w: record 0x%04X claims %d bytes, %d remain", ErrTruncated, typ, size, n)
+	}
+	r.pos += int64(size)
+	return nil
 }
 
 // Next returns the next record; its slices stay valid until the next
@@ -118,17 +131,8 @@ func (r *Reader) Next() (Record, error) {
 	pos := r.pos - 4
 	r.buf = r.buf[:0]
 	r.conts = r.conts[:0]
-	starts := []int{}
-	read := func(size int) error {
-		start := len(r.buf)
-		r.buf = append(r.buf, make([]byte, size)...)
-		if n, err := io.ReadFull(r.r, r.buf[start:]); err != nil {
-			return fmt.Errorf("%w: record 0x%04X claims %d bytes, %d remain", ErrTruncated, typ, size, n)
-		}
-		r.pos += int64(size)
-		return nil
-	}
-	if err := read(size); err != nil {
+	r.starts = r.starts[:0]
+	if err := r.read(typ, size); err != nil {
 		return Record{}, err
 	}
 	main := len(r.buf)
@@ -147,16 +151,16 @@ func (r *Reader) Next() (Record, error) {
 		if len(r.buf)+nsize > maxWithConts {
 			return Record{}, fmt.Errorf("%w: record 0x%04X continues past %d bytes", ErrTooLarge, typ, maxWithConts)
 		}
-		starts = append(starts, len(r.buf))
-		if err := read(nsize); err != nil {
+		r.starts = append(r.starts, len(r.buf))
+		if err := r.read(typ, nsize); err != nil {
 			return Record{}, err
 		}
 	}
 	// Slice after reading: appending may have moved the buffer.
-	for i, s := range starts {
+	for i, s := range r.starts {
 		end := len(r.buf)
-		if i+1 < len(starts) {
-			end = starts[i+1]
+		if i+1 < len(r.starts) {
+			end = r.starts[i+1]
 		}
 		r.conts = append(r.conts, r.buf[s:end:end])
 	}

@@ -388,6 +388,10 @@ func (s *Stream) ReadAt(p []byte, off int64) (int, error) {
 			at = (int64(s.c.miniStream[big])+1)*s.c.sectorSize + m%s.c.sectorSize
 		} else {
 			at = (int64(s.sectors[idx])+1)*s.c.sectorSize + within
+			// Sectors that follow each other in the file are read at once.
+			for next := idx + 1; want < int64(len(p)-n) && next < int64(len(s.sectors)) && s.sectors[next] == s.sectors[next-1]+1; next++ {
+				want = min(int64(len(p)-n), want+unit, s.size-pos)
+			}
 		}
 		k, err := s.c.r.ReadAt(p[n:n+int(want)], at)
 		n += k

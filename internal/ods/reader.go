@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/sheetstream/sheetstream/internal/xmlscan"
 )
@@ -217,16 +216,17 @@ func (r *Reader) attr(full string) []byte {
 
 // count reads a repeat or span count: at least 1; absurd values are the
 // caller's to bound.
-func (r *Reader) count(full string) int {
-	v := r.attrRaw(full)
-	if v == nil {
-		return 1
+func (r *Reader) count(full string) int { return atoiCount(r.attrRaw(full)) }
+
+func atoiCount(v []byte) int {
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' || n > 1<<40 {
+			return 1
+		}
+		n = n*10 + int(c-'0')
 	}
-	n, err := strconv.Atoi(string(v))
-	if err != nil || n < 1 {
-		return 1
-	}
-	return n
+	return max(n, 1)
 }
 
 // skip passes over the rest of the element whose start tag was just
@@ -251,30 +251,80 @@ func (r *Reader) SkipRow() {
 		r.pending = nil
 		return
 	}
+	// A row is whole in its piece of the stream (pieces are cut before
+	// rows), so its end tag is found without reading its cells; a row
+	// holding another table's rows, or written with other prefixes, is
+	// read through.
+	rest := r.sc.Rest()
+	if i := bytes.Index(rest, rowEnd); i >= 0 && bytes.Index(rest[:i], rowStart) < 0 {
+		r.sc.AdvanceOut(i + len(rowEnd))
+		return
+	}
 	r.skip()
 }
 
+var (
+	rowStart = []byte("<table:table-row")
+	rowEnd   = []byte("</table:table-row>")
+)
+
 // cell reads a table-cell or covered-table-cell with its text.
 func (r *Reader) cell(covered, empty bool) (Event, error) {
-	ev := Event{Kind: Cell, Covered: covered, Repeat: r.count("table:number-columns-repeated"),
-		ColSpan: r.count("table:number-columns-spanned"), RowSpan: r.count("table:number-rows-spanned")}
-	ev.ValueType = r.attrRaw("office:value-type")
-	if t := r.attrRaw("calcext:value-type"); string(t) == "error" {
-		ev.ValueType = t
+	ev := Event{Kind: Cell, Covered: covered, Repeat: 1, ColSpan: 1, RowSpan: 1}
+	// One pass over the attributes: cells are most of the document.
+	var values [5][]byte // value, date-value, time-value, boolean-value, string-value
+	for a := r.sc.RawAttrs(); ; {
+		name, value, rest, ok := xmlscan.NextAttr(a)
+		if !ok {
+			break
+		}
+		a = rest
+		switch string(name) {
+		case "office:value-type":
+			if string(ev.ValueType) != "error" {
+				ev.ValueType = value
+			}
+		case "calcext:value-type":
+			if string(value) == "error" {
+				ev.ValueType = value
+			}
+		case "office:value":
+			values[0] = value
+		case "office:date-value":
+			values[1] = value
+		case "office:time-value":
+			values[2] = value
+		case "office:boolean-value":
+			values[3] = value
+		case "office:string-value":
+			values[4] = value
+		case "table:formula":
+			ev.Formula = true
+		case "table:number-columns-repeated":
+			ev.Repeat = atoiCount(value)
+		case "table:number-columns-spanned":
+			ev.ColSpan = atoiCount(value)
+		case "table:number-rows-spanned":
+			ev.RowSpan = atoiCount(value)
+		}
 	}
 	switch string(ev.ValueType) {
 	case "float", "percentage", "currency":
-		ev.Value = r.attrRaw("office:value")
+		ev.Value = values[0]
 	case "date":
-		ev.Value = r.attrRaw("office:date-value")
+		ev.Value = values[1]
 	case "time":
-		ev.Value = r.attrRaw("office:time-value")
+		ev.Value = values[2]
 	case "boolean":
-		ev.Value = r.attrRaw("office:boolean-value")
+		ev.Value = values[3]
 	case "string":
-		ev.Value = r.attr("office:string-value")
+		if v := values[4]; v != nil && bytes.IndexByte(v, '&') >= 0 {
+			ev.Value, _ = xmlscan.DecodeAttr(nil, v)
+		} else {
+			ev.Value = v
+		}
 	}
-	ev.Formula = r.attrRaw("table:formula") != nil
+
 	if empty {
 		return ev, nil
 	}

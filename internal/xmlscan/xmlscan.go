@@ -258,6 +258,16 @@ func (s *Scanner) Rest() []byte { return s.buf[s.pos:] }
 // so the depth does not change.
 func (s *Scanner) Advance(n int) { s.pos += min(n, len(s.buf)-s.pos) }
 
+// AdvanceOut skips n bytes of Rest that end the element whose start tag
+// was the last token read, its end tag included, so the depth is the
+// element's parent's.
+func (s *Scanner) AdvanceOut(n int) {
+	s.pos += min(n, len(s.buf)-s.pos)
+	if s.depth > 0 {
+		s.depth--
+	}
+}
+
 // Simple reads an element such as <v>42</v> at the current position: the
 // given unprefixed name, no attributes, and text with nothing to decode.
 // It consumes the element and returns its text, or returns ok=false and
