@@ -256,7 +256,7 @@ func (r *Reader) SkipRow() {
 	// holding another table's rows, or written with other prefixes, is
 	// read through.
 	rest := r.sc.Rest()
-	if i := bytes.Index(rest, rowEnd); i >= 0 && bytes.Index(rest[:i], rowStart) < 0 {
+	if i := bytes.Index(rest, rowEnd); i >= 0 && !bytes.Contains(rest[:i], rowStart) {
 		r.sc.AdvanceOut(i + len(rowEnd))
 		return
 	}
