@@ -146,8 +146,9 @@ type Workbook struct {
 	total  atomic.Int64
 
 	format       Format
-	xls          *xlsBook // the workbook stream of a .xls
-	encryption   string   // how the package was encrypted, "" if it was not
+	xls          *xlsBook   // the workbook stream of a .xls
+	odsTables    []odsTable // where each .ods table's content starts
+	encryption   string     // how the package was encrypted, "" if it was not
 	workbookPart string
 	sheets       []SheetInfo
 	names        []DefinedName
@@ -220,8 +221,6 @@ func (wb *Workbook) openRowSource(p *sheetParser, index int) (rowSource, error) 
 		return wb.openXLSBSheet(p)
 	case FormatXLS:
 		return wb.openXLSSheet(p, index)
-	case FormatODS:
-		return wb.openODSSheet(p, index)
 	}
 	return nil, wb.errorf(p.part, fmt.Errorf("%w: no reader for %s sheets", ErrMalformed, wb.format))
 }

@@ -2,15 +2,18 @@ package xlsx
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/sheetstream/sheetstream/internal/isotime"
 	"github.com/sheetstream/sheetstream/internal/ods"
+	"github.com/sheetstream/sheetstream/internal/xmlscan"
 )
 
 // OpenDocument spreadsheets (.ods) keep every sheet in content.xml, one
@@ -63,6 +66,7 @@ func (wb *Workbook) loadODS() error {
 		case ods.HiddenStyle:
 			hidden[string(ev.Style)] = true
 		case ods.TableStart:
+			wb.odsTables = append(wb.odsTables, odsTable{content: ev.Offset, empty: ev.Empty})
 			info := SheetInfo{Index: len(wb.sheets), Name: string(ev.Name), Part: odsContent}
 			if hidden[string(ev.Style)] {
 				info.State = SheetHidden
@@ -78,182 +82,215 @@ func (wb *Workbook) loadODS() error {
 	return nil
 }
 
-// odsSheet decodes one table's rows.
-type odsSheet struct {
-	p      *sheetParser
-	rd     *ods.Reader
-	closer io.Closer
-	row    int // the next row's number, 1-based
-	col    int // the next cell's column, 1-based
-	inRow  bool
-	repeat int // the current row's repeat count
-	// A row repeated with cells: its cells, kept for the chunks after the
-	// one it was read into, and how many copies are left.
-	copies []Value
-	left   int
-	made   int64 // cells repeats made, against Limits.MaxRepeatedCells
-	done   bool
+// odsTable is where a table's content starts in content.xml.
+type odsTable struct {
+	content int64
+	empty   bool
 }
 
-func (wb *Workbook) openODSSheet(p *sheetParser, index int) (rowSource, error) {
-	rd, closer, err := wb.odsReader()
+// odsRows reads one table of content.xml as the XML sheets are read: one
+// goroutine inflates the part and cuts it into pieces before rows,
+// keeping those of the table; workers turn pieces into rows. A worker
+// does not know where its piece starts, so its rows are numbered from the
+// chunk's start (with the empty rows between them as gaps) and Next
+// places them.
+func (wb *Workbook) odsRows(ctx context.Context, info SheetInfo, p *sheetParser) (*Rows, error) {
+	rc, _, err := wb.openPart(odsContent)
 	if err != nil {
 		return nil, err
 	}
-	for n := -1; n < index; {
-		ev, err := rd.Next()
-		if err != nil {
-			closer.Close()
-			if err == io.EOF {
-				err = fmt.Errorf("%w: table %d is missing", ErrMalformed, index+1)
+	n := wb.opts.Workers + 2
+	r := wb.newRows(ctx, info, rc, n)
+	r.needEnd = true
+	jobs := make(chan *chunk, n)
+	made := &atomic.Int64{}
+	for range wb.opts.Workers {
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			rd := ods.NewPieceReader(wb.limits.MaxDepth, wb.limits.MaxStringSize)
+			for c := range jobs {
+				p.parseODS(c, rd, made)
+				c.ready <- struct{}{}
 			}
-			return nil, p.errorf(0, 0, malformedODS(err))
-		}
-		switch ev.Kind {
-		case ods.TableStart:
-			n++
-		case ods.RowStart:
-			rd.SkipRow()
-		}
+		}()
 	}
-	return &odsSheet{p: p, rd: rd, closer: closer, row: 1}, nil
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		r.splitODS(rc, jobs, p, wb.odsTables[info.Index])
+	}()
+	return r, nil
 }
 
-func (s *odsSheet) Close() error { return s.closer.Close() }
-
-func (s *odsSheet) fill(c *chunk) error {
-	if s.left > 0 && !s.emitCopies(c) {
-		return nil
+// splitODS inflates content.xml and hands out the pieces of the target
+// table's content, from after its start tag on; the worker that meets
+// its end tag marks its chunk the last, and Next stops there.
+func (r *Rows) splitODS(rc io.Reader, jobs chan<- *chunk, p *sheetParser, table odsTable) {
+	defer close(r.order)
+	defer close(jobs)
+	sp := xmlscan.NewSplitter(rc, r.wb.opts.ChunkSize, r.wb.limits.MaxRowSize, "table-row", "table")
+	var buf []byte
+	var at int64 // offset of the current piece in content.xml
+	first := true
+	send := func(content []byte, err error) bool {
+		var c *chunk
+		select {
+		case c = <-r.free:
+		case <-r.ctx.Done():
+			return false
+		}
+		c.reset()
+		c.xml = append(c.xml[:0], content...)
+		c.first, first = first, false
+		if err != nil || content == nil {
+			c.err, c.last = err, err == nil
+			c.ready <- struct{}{}
+			r.order <- c
+			return false
+		}
+		jobs <- c
+		r.order <- c
+		return true
 	}
-	if s.done {
-		return io.EOF
+	if table.empty {
+		send(nil, nil)
+		return
 	}
 	for {
-		if !s.inRow && (len(c.cells) >= fillChunkCells || len(c.rows) >= fillChunkCells) {
-			return nil
-		}
-		ev, err := s.rd.Next()
+		piece, err := sp.Next(buf)
+		buf = piece
 		if err == io.EOF {
-			s.done = true
-			return io.EOF
+			send(nil, p.errorf(0, 0, fmt.Errorf("%w: content.xml ends inside the table", ErrMalformed)))
+			return
 		}
 		if err != nil {
-			return s.p.errorf(s.row, s.col, malformedODS(err))
+			if errors.Is(err, xmlscan.ErrPieceTooLarge) {
+				err = fmt.Errorf("%w: a row over %d bytes of XML (Limits.MaxRowSize): %w", ErrLimit, r.wb.limits.MaxRowSize, err)
+			}
+			send(nil, p.errorf(0, 0, err))
+			return
+		}
+		start, end := at, at+int64(len(piece))
+		at = end
+		if end <= table.content {
+			continue
+		}
+		if !send(piece[max(table.content-start, 0):], nil) {
+			return
+		}
+	}
+}
+
+// parseODS turns a piece of a table's content into rows numbered from
+// the chunk's start.
+func (p *sheetParser) parseODS(c *chunk, rd *ods.Reader, made *atomic.Int64) {
+	rd.ResetPiece(c.xml)
+	rel, gap := 0, 0 // rows before the current one in this chunk; empty rows since the last row with cells
+	cur, col, repeat := 0, 1, 1
+	inRow := false
+	fail := func(col int, err error) {
+		c.err = p.errorf(-cur, col, err) // Next makes the row absolute
+	}
+	count := func(n int64) bool {
+		if made.Add(n) > p.limits.MaxRepeatedCells {
+			fail(0, fmt.Errorf("%w: repeated rows and cells make more than %d cells (Limits.MaxRepeatedCells)", ErrLimit, p.limits.MaxRepeatedCells))
+			return false
+		}
+		return true
+	}
+	for {
+		ev, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			fail(col, malformedODS(err))
+			return
 		}
 		switch ev.Kind {
 		case ods.TableEnd:
-			s.done = true
-			return io.EOF
+			c.last = true
+			if inRow {
+				fail(col, fmt.Errorf("%w: a row cut short", ErrMalformed))
+			}
+			return
 		case ods.RowStart:
-			s.inRow, s.col, s.repeat = true, 1, ev.Repeat
-			c.rows = append(c.rows, rowSpan{num: int32(min(s.row, MaxRows+1)), start: int32(len(c.cells)), end: int32(len(c.cells))})
+			inRow, col, repeat, cur = true, 1, ev.Repeat, rel+1
+			c.rows = append(c.rows, rowSpan{start: int32(len(c.cells)), end: int32(len(c.cells)), gap: int32(min(gap, MaxRows+1))})
 		case ods.Cell:
-			if !s.inRow {
+			if !inRow {
 				continue
 			}
-			if err := s.cell(c, ev); err != nil {
-				return err
+			added, err := p.odsCell(c, ev, cur, col)
+			if err != nil {
+				fail(col, err)
+				return
 			}
+			if added && ev.Repeat > 1 && !count(int64(ev.Repeat-1)) {
+				return
+			}
+			col += ev.Repeat
 		case ods.RowEnd:
-			if !s.inRow {
+			if !inRow {
 				continue
 			}
-			s.inRow = false
+			inRow = false
+			rel += repeat
 			sp := &c.rows[len(c.rows)-1]
 			sp.end = int32(len(c.cells))
 			if sp.start == sp.end {
-				// Empty rows, repeated or not, only move the row number on.
 				c.rows = c.rows[:len(c.rows)-1]
-				s.row += s.repeat
+				gap += repeat
 				continue
 			}
-			if s.row > MaxRows {
-				return s.p.errorf(s.row, 0, fmt.Errorf("%w: a row with cells past row %d", ErrMalformed, MaxRows))
-			}
-			s.row++
-			if s.repeat > 1 {
-				// The copies share the first one's cells in this chunk, and
-				// a kept copy of them in the chunks after.
-				cells := c.cells[sp.start:sp.end]
-				if err := s.count(int64(s.repeat-1) * int64(len(cells))); err != nil {
-					return err
-				}
-				s.copies = append(s.copies[:0], cells...)
-				for i := range s.copies {
-					s.copies[i].text = append([]byte(nil), s.copies[i].text...)
-				}
-				s.left = min(s.repeat-1, MaxRows+1-s.row)
-				if !s.emitCopies(c) {
-					return nil
+			gap = 0
+			if repeat > 1 {
+				sp.repeat = int32(min(repeat-1, MaxRows))
+				if !count(int64(repeat-1) * int64(sp.end-sp.start)) {
+					return
 				}
 			}
 		}
 	}
+	if inRow {
+		fail(col, fmt.Errorf("%w: a row cut short", ErrMalformed))
+		return
+	}
+	if gap > 0 {
+		// Empty rows at the end of the piece still move the row number on.
+		c.rows = append(c.rows, rowSpan{start: int32(len(c.cells)), end: int32(len(c.cells)), gap: int32(min(gap, MaxRows+1) - 1)})
+	}
 }
 
-// count adds cells made by repeats, within the limit.
-func (s *odsSheet) count(n int64) error {
-	s.made += n
-	if s.made > s.p.limits.MaxRepeatedCells {
-		return s.p.errorf(s.row, s.col, fmt.Errorf("%w: repeated rows and cells make more than %d cells (Limits.MaxRepeatedCells)", ErrLimit, s.p.limits.MaxRepeatedCells))
+// odsCell adds a cell, as many times as it repeats, to the current row
+// (row cur of the chunk, column col), with its merge and link, and
+// reports whether it had a value.
+func (p *sheetParser) odsCell(c *chunk, ev ods.Event, cur, col int) (bool, error) {
+	if (ev.ColSpan > 1 || ev.RowSpan > 1) && col <= MaxColumns {
+		c.relMerges = append(c.relMerges, Range{cur, col, cur + min(ev.RowSpan, MaxRows) - 1, min(col+ev.ColSpan-1, MaxColumns)})
 	}
-	return nil
-}
-
-// emitCopies adds copies of a repeated row to c while it has room, and
-// reports whether all were added.
-func (s *odsSheet) emitCopies(c *chunk) bool {
-	start := int32(len(c.cells))
-	c.cells = append(c.cells, s.copies...)
-	end := int32(len(c.cells))
-	for s.left > 0 {
-		if len(c.rows) >= fillChunkCells {
-			return false
-		}
-		c.rows = append(c.rows, rowSpan{num: int32(s.row), start: start, end: end})
-		s.row++
-		s.left--
-	}
-	return true
-}
-
-// cell adds a cell, as many times as it repeats, to the current row.
-func (s *odsSheet) cell(c *chunk, ev ods.Event) error {
-	col := s.col
-	s.col += ev.Repeat
-	if ev.ColSpan > 1 || ev.RowSpan > 1 {
-		rg := Range{s.row, col, min(s.row+ev.RowSpan-1, MaxRows), min(col+ev.ColSpan-1, MaxColumns)}
-		if col <= MaxColumns && s.row <= MaxRows {
-			c.merges = append(c.merges, rg.String())
-		}
-	}
-	v, ok, err := s.value(c, ev)
-	if err != nil {
-		return s.p.errorf(s.row, col, err)
-	}
-	if !ok || ev.Covered && v.typ == TypeEmpty {
-		return nil
+	v, ok, err := odsValue(c, ev)
+	if err != nil || !ok {
+		return false, err
 	}
 	if col+ev.Repeat-1 > MaxColumns {
-		return s.p.errorf(s.row, col, fmt.Errorf("%w: a cell repeated past the last column (XFD)", ErrMalformed))
+		return false, fmt.Errorf("%w: a cell repeated past the last column (XFD)", ErrMalformed)
 	}
-	if ev.Link != nil && col <= MaxColumns && s.row <= MaxRows {
-		l := rawLink{ref: CellName(s.row, col)}
+	if ev.Link != nil {
+		l := rawLink{relRow: cur, col: col}
 		if target, ok := strings.CutPrefix(string(ev.Link), "#"); ok {
 			l.location = target
 		} else {
 			l.url = target
 		}
-		c.links = append(c.links, l)
-	}
-	if err := s.count(int64(ev.Repeat - 1)); err != nil {
-		return err
+		c.relLinks = append(c.relLinks, l)
 	}
 	for i := range ev.Repeat {
 		v.col = int32(col + i)
 		c.cells = append(c.cells, v)
 	}
-	return nil
+	return true, nil
 }
 
 // odsErrors maps error texts to the codes Excel shows.
@@ -265,9 +302,9 @@ var odsErrors = func() map[string][]byte {
 	return m
 }()
 
-// value types a cell by its office:value-type; ok is false for a cell
+// odsValue types a cell by its office:value-type; ok is false for a cell
 // without a value.
-func (s *odsSheet) value(c *chunk, ev ods.Event) (Value, bool, error) {
+func odsValue(c *chunk, ev ods.Event) (Value, bool, error) {
 	v := Value{date1904: false}
 	text := func() []byte {
 		start := len(c.arena)

@@ -86,6 +86,15 @@ func TestReadODS(t *testing.T) {
 	if l := rows.Hyperlinks(); len(l) != 1 || l[0].URL != "https://example.com/" || l[0].Range.String() != "A8" {
 		t.Errorf("links %+v", l)
 	}
+	// The second table, read from where the first one ends.
+	hidden, err := wb.Rows(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hidden.Close()
+	if !hidden.Next() || hidden.Row().Num != 1 || hidden.Row().Cells[0].String() != "7" || hidden.Next() || hidden.Err() != nil {
+		t.Errorf("second table: %v %v", hidden.Row(), hidden.Err())
+	}
 }
 
 // TestReadODSRepeats reads a row repeated far past one chunk: each copy

@@ -41,6 +41,9 @@ type Rows struct {
 	next    int
 	row     Row
 	lastNum int
+	base    int  // lastNum before the current chunk, for its relative rows
+	copies  int  // copies of the current row still to hand out
+	needEnd bool // the rows end at a chunk marked last, never at the stream's end
 	err     error
 	done    bool
 
@@ -52,13 +55,16 @@ type Rows struct {
 }
 
 type rowSpan struct {
-	num        int32 // 0: one after the previous row
-	start, end int32 // cells[start:end]
+	num        int32 // 0: one after the previous row, and gap more
+	start, end int32 // cells[start:end]; empty for a run of empty rows
+	gap        int32 // rows skipped before this one, when num is 0
+	repeat     int32 // copies of the row that follow it (.ods)
 }
 
 type rawLink struct {
 	ref, rid, location, display, tooltip string
 	url                                  string // when the format holds it in place of rid
+	relRow, col                          int    // in place of ref, in relLinks
 }
 
 // A rowSource decodes the rows of a sheet stored in a format other than
@@ -87,6 +93,12 @@ type chunk struct {
 	links  []rawLink
 	dim    string
 	err    error
+	// Merges and links at rows relative to the chunk's start (1 is the
+	// first row after the previous chunk's last), from parsers that do not
+	// know where their chunk starts.
+	relMerges []Range
+	relLinks  []rawLink
+	last      bool // the sheet ends in this chunk, whatever follows it
 }
 
 // Rows starts reading the sheet at index (0-based, as Sheets lists it).
@@ -125,6 +137,10 @@ func (wb *Workbook) Rows(ctx context.Context, index int) (*Rows, error) {
 			re.Sheet = info.Name
 		}
 		return err
+	}
+	if wb.format == FormatODS {
+		r, err := wb.odsRows(ctx, info, p)
+		return r, nameSheet(err)
 	}
 	if wb.format != FormatXLSX {
 		src, err := wb.openRowSource(p, index)
@@ -176,6 +192,13 @@ func (wb *Workbook) newRows(ctx context.Context, info SheetInfo, rc io.Closer, n
 	return r
 }
 
+// reset empties a chunk for reuse.
+func (c *chunk) reset() {
+	c.rows, c.cells, c.arena = c.rows[:0], c.cells[:0], c.arena[:0]
+	c.merges, c.links, c.dim, c.err = c.merges[:0], c.links[:0], "", nil
+	c.relMerges, c.relLinks, c.last = c.relMerges[:0], c.relLinks[:0], false
+}
+
 // decode fills chunks from a rowSource and hands them out in order.
 func (r *Rows) decode(src rowSource) {
 	defer close(r.order)
@@ -186,8 +209,7 @@ func (r *Rows) decode(src rowSource) {
 		case <-r.ctx.Done():
 			return
 		}
-		c.rows, c.cells, c.arena = c.rows[:0], c.cells[:0], c.arena[:0]
-		c.merges, c.links, c.dim, c.err = c.merges[:0], c.links[:0], "", nil
+		c.reset()
 		err := src.fill(c)
 		if err != nil && err != io.EOF {
 			c.err = err
@@ -242,26 +264,55 @@ func (r *Rows) split(rc io.Reader, jobs chan<- *chunk, p *sheetParser) {
 func (r *Rows) Next() bool {
 	for {
 		if r.cur != nil {
+			if r.copies > 0 {
+				// A repeated row: the same cells, one row on.
+				r.copies--
+				r.lastNum++
+				if r.lastNum > MaxRows {
+					r.fail(&ReadError{File: r.wb.file, Part: r.info.Part, Sheet: r.info.Name, Row: r.lastNum, Err: fmt.Errorf("%w: row %d", ErrMalformed, r.lastNum)})
+					return false
+				}
+				r.row.Num = r.lastNum
+				return true
+			}
 			for r.next < len(r.cur.rows) {
 				sp := r.cur.rows[r.next]
 				r.next++
 				num := int(sp.num)
 				if num == 0 {
-					num = r.lastNum + 1
+					num = r.lastNum + 1 + int(sp.gap)
 				}
 				r.lastNum = num
+				if sp.start == sp.end {
+					continue
+				}
 				if num > MaxRows {
 					r.fail(&ReadError{File: r.wb.file, Part: r.info.Part, Sheet: r.info.Name, Row: num, Err: fmt.Errorf("%w: row %d", ErrMalformed, num)})
 					return false
 				}
-				if sp.start == sp.end {
-					continue
-				}
 				r.row = Row{Num: num, Cells: r.cur.cells[sp.start:sp.end:sp.end]}
+				r.copies = int(sp.repeat)
 				return true
 			}
 			c := r.cur
 			r.cur = nil
+			for _, m := range c.relMerges {
+				m.FirstRow += r.base
+				m.LastRow += r.base
+				if m.FirstRow <= MaxRows {
+					m.LastRow = min(m.LastRow, MaxRows)
+					r.merges = append(r.merges, m)
+				}
+			}
+			for _, l := range c.relLinks {
+				if row := r.base + l.relRow; row <= MaxRows {
+					l.ref = CellName(row, l.col)
+					r.rawLinks = append(r.rawLinks, l)
+				}
+			}
+			if re := (*ReadError)(nil); errors.As(c.err, &re) && re.Row < 0 {
+				re.Row = r.base - re.Row // a row relative to the chunk
+			}
 			if c.dim != "" && !r.hasDim {
 				r.dim, r.hasDim = parseDimension(c.dim)
 			}
@@ -284,9 +335,16 @@ func (r *Rows) Next() bool {
 					err = &ReadError{File: r.wb.file, Part: r.info.Part, Sheet: r.info.Name, Err: fmt.Errorf("%w: %s", ErrLimit, over)}
 				}
 			}
+			last := c.last
 			r.free <- c
 			if err != nil {
 				r.fail(err)
+				return false
+			}
+			if last {
+				r.done = true
+				r.finish()
+				r.cancel() // the rest of the stream holds other sheets
 				return false
 			}
 		}
@@ -299,12 +357,16 @@ func (r *Rows) Next() bool {
 				r.fail(err)
 				return false
 			}
+			if r.needEnd {
+				r.fail(&ReadError{File: r.wb.file, Part: r.info.Part, Sheet: r.info.Name, Err: fmt.Errorf("%w: the sheet's end is missing", ErrMalformed)})
+				return false
+			}
 			r.done = true
 			r.finish()
 			return false
 		}
 		<-c.ready
-		r.cur, r.next = c, 0
+		r.cur, r.next, r.base = c, 0, r.lastNum
 	}
 }
 

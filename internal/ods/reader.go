@@ -31,6 +31,8 @@ const (
 type Event struct {
 	Kind   Kind
 	Name   []byte // TableStart: the table's name
+	Offset int64  // TableStart: the offset in the stream of the table's content, after its start tag
+	Empty  bool   // TableStart: an empty element, <table:table .../>
 	Style  []byte // TableStart, HiddenStyle: the style's name
 	Repeat int    // RowStart, Cell: how many rows or columns it stands for, at least 1
 
@@ -62,6 +64,8 @@ type Reader struct {
 	done     bool
 	pending  *Event
 	failed   error
+	piece    bool  // reading pieces of one table's content
+	consumed int64 // bytes of the stream in pieces before the current one
 	queued   Event
 }
 
@@ -71,6 +75,21 @@ func NewReader(r io.Reader, maxDepth, maxElement, maxText int) *Reader {
 	rd := &Reader{sp: xmlscan.NewSplitter(r, 256<<10, maxElement, "table-row", "table", "style"), maxText: maxText}
 	rd.sc.MaxDepth = maxDepth
 	return rd
+}
+
+// NewPieceReader reads the rows of one table from pieces of its content
+// that ResetPiece hands it, each cut before a row: the parallel reading
+// of one table, whose tags a splitter found.
+func NewPieceReader(maxDepth, maxText int) *Reader {
+	rd := &Reader{maxText: maxText, piece: true}
+	rd.sc.MaxDepth = maxDepth
+	return rd
+}
+
+// ResetPiece starts reading a piece of a table's content.
+func (r *Reader) ResetPiece(piece []byte) {
+	r.sc.Reset(piece)
+	r.tables, r.done, r.failed, r.pending, r.inStyles = 1, true, nil, nil, false
 }
 
 // next scans the next token, reading the next piece of the stream when
@@ -84,6 +103,7 @@ func (r *Reader) next() xmlscan.Kind {
 		if r.sc.Err() != nil || r.done {
 			return xmlscan.EOF
 		}
+		r.consumed += int64(len(r.buf))
 		piece, err := r.sp.Next(r.buf)
 		r.buf = piece
 		if err == io.EOF {
@@ -117,7 +137,7 @@ func (r *Reader) Next() (Event, error) {
 			if err := r.sc.Err(); err != nil {
 				return Event{}, fmt.Errorf("%w: %w", ErrMalformed, err)
 			}
-			if r.tables > 0 {
+			if r.tables > 0 && !r.piece {
 				// Cut short: what was read must not pass for the table.
 				return Event{}, fmt.Errorf("%w: it ends inside a table", ErrMalformed)
 			}
@@ -132,6 +152,9 @@ func (r *Reader) Next() (Event, error) {
 					continue // a table inside a cell's drawing: not a sheet
 				}
 				ev := Event{Kind: TableStart, Name: r.attr("table:name"), Style: r.attr("table:style-name")}
+				// Where the table's content starts in the stream.
+				ev.Offset = r.consumed + int64(r.sc.Offset()+len(r.sc.Token()))
+				ev.Empty = empty
 				if empty {
 					r.tables--
 					r.queued = Event{Kind: TableEnd}

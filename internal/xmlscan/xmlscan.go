@@ -76,6 +76,9 @@ func (s *Scanner) Err() error { return s.err }
 // Offset is the byte offset of the current token in the buffer.
 func (s *Scanner) Offset() int { return s.at }
 
+// Token is the current token's raw bytes, such as a whole start tag.
+func (s *Scanner) Token() []byte { return s.buf[s.at:s.pos] }
+
 // Name is the local name of the current tag.
 func (s *Scanner) Name() []byte { return s.name }
 
