@@ -24,15 +24,6 @@ import (
 
 const odsContent = "content.xml"
 
-// odsReader opens content.xml's events.
-func (wb *Workbook) odsReader() (*ods.Reader, io.Closer, error) {
-	rc, _, err := wb.openPart(odsContent)
-	if err != nil {
-		return nil, nil, err
-	}
-	return ods.NewReader(rc, wb.limits.MaxDepth, wb.limits.MaxRowSize, wb.limits.MaxStringSize), rc, nil
-}
-
 func malformedODS(err error) error {
 	if errors.Is(err, ods.ErrMalformed) {
 		return fmt.Errorf("%w: %w", ErrMalformed, err)
@@ -48,11 +39,13 @@ func (wb *Workbook) loadODS() error {
 	if manifest, err := wb.readPart("META-INF/manifest.xml"); err == nil && bytes.Contains(manifest, []byte("encryption-data")) {
 		return wb.errorf(odsContent, fmt.Errorf("%w: a password-protected .ods (its parts are encrypted), which sheetstream does not decrypt; save it without a password", ErrUnsupportedEncryption))
 	}
-	rd, closer, err := wb.odsReader()
+	rc, _, err := wb.openPart(odsContent)
 	if err != nil {
 		return err
 	}
-	defer closer.Close()
+	ra := newReadAhead(rc, 256<<10, 2)
+	defer ra.Close()
+	rd := ods.NewReader(ra, wb.limits.MaxDepth, wb.limits.MaxRowSize, wb.limits.MaxStringSize)
 	hidden := map[string]bool{}
 	for {
 		ev, err := rd.Next()
@@ -72,6 +65,9 @@ func (wb *Workbook) loadODS() error {
 				info.State = SheetHidden
 			}
 			wb.sheets = append(wb.sheets, info)
+			if err := rd.SkipTable(); err != nil {
+				return wb.errorf(odsContent, malformedODS(err))
+			}
 		case ods.RowStart:
 			rd.SkipRow()
 		}

@@ -22,7 +22,8 @@ func (wb *Workbook) records(part string) (*biff12.Reader, io.Closer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return biff12.NewReader(pr, wb.maxRecord()), pr, nil
+	ra := newReadAhead(pr, 256<<10, 2)
+	return biff12.NewReader(ra, wb.maxRecord()), ra, nil
 }
 
 // malformedBin wraps a record-level error of a binary part.

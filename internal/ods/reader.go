@@ -100,24 +100,33 @@ func (r *Reader) next() xmlscan.Kind {
 		if k != xmlscan.EOF {
 			return k
 		}
-		if r.sc.Err() != nil || r.done {
+		if !r.load() {
 			return xmlscan.EOF
 		}
-		r.consumed += int64(len(r.buf))
-		piece, err := r.sp.Next(r.buf)
-		r.buf = piece
-		if err == io.EOF {
-			r.done = true
-			return xmlscan.EOF
-		}
-		if err != nil {
-			r.done = true
-			r.sc.Reset(nil)
-			r.failed = fmt.Errorf("%w: %w", ErrMalformed, err)
-			return xmlscan.EOF
-		}
-		r.sc.Reset(piece)
 	}
+}
+
+// load reads the next piece of the stream into the scanner; false at the
+// end or on an error, which r.failed keeps.
+func (r *Reader) load() bool {
+	if r.sc.Err() != nil || r.done {
+		return false
+	}
+	r.consumed += int64(len(r.buf))
+	piece, err := r.sp.Next(r.buf)
+	r.buf = piece
+	if err == io.EOF {
+		r.done = true
+		return false
+	}
+	if err != nil {
+		r.done = true
+		r.sc.Reset(nil)
+		r.failed = fmt.Errorf("%w: %w", ErrMalformed, err)
+		return false
+	}
+	r.sc.Reset(piece)
+	return true
 }
 
 // Next returns the next event, or io.EOF after the last.
@@ -267,6 +276,52 @@ func (r *Reader) skip() {
 	}
 }
 
+// SkipTable passes over the rows of the table a TableStart event began,
+// and its end tag, without reading them: tags are searched for, not
+// scanned. It assumes the tables' namespace prefix is "table", as every
+// producer writes it, and start tags with a space after the name.
+func (r *Reader) SkipTable() error {
+	if r.pending != nil && r.pending.Kind == TableEnd {
+		r.pending = nil // an empty table
+		return nil
+	}
+	depth := 1
+	for {
+		rest := r.sc.Rest()
+		for i := 0; ; {
+			end := tableEnd.index(rest[i:])
+			limit := rest[i:]
+			if end >= 0 {
+				limit = limit[:end]
+			}
+			if start := tableStart.index(limit); start >= 0 {
+				depth++ // a table in a cell's drawing
+				i += start + len(tableStart.pat)
+				continue
+			}
+			if end < 0 {
+				break
+			}
+			i += end + len(tableEnd.pat)
+			if depth--; depth == 0 {
+				r.sc.AdvanceOut(i)
+				r.tables--
+				return nil
+			}
+		}
+		r.sc.Advance(len(rest))
+		if !r.load() {
+			if r.failed != nil {
+				return r.failed
+			}
+			if err := r.sc.Err(); err != nil {
+				return fmt.Errorf("%w: %w", ErrMalformed, err)
+			}
+			return fmt.Errorf("%w: it ends inside a table", ErrMalformed)
+		}
+	}
+}
+
 // SkipRow passes over the cells of the row a RowStart event began, and
 // its RowEnd.
 func (r *Reader) SkipRow() {
@@ -287,9 +342,44 @@ func (r *Reader) SkipRow() {
 }
 
 var (
-	rowStart = []byte("<table:table-row")
-	rowEnd   = []byte("</table:table-row>")
+	rowStart   = []byte("<table:table-row")
+	rowEnd     = []byte("</table:table-row>")
+	tableStart = newFinder("<table:table ")
+	tableEnd   = newFinder("</table:table>")
 )
+
+// finder looks for one pattern with Horspool's skips: XML repeats the
+// pattern's prefix in every <table:table-cell>, which keeps a search by
+// its first byte stopping.
+type finder struct {
+	pat  []byte
+	skip [256]int
+}
+
+func newFinder(pat string) *finder {
+	f := &finder{pat: []byte(pat)}
+	for i := range f.skip {
+		f.skip[i] = len(pat)
+	}
+	for i := 0; i < len(pat)-1; i++ {
+		f.skip[pat[i]] = len(pat) - 1 - i
+	}
+	return f
+}
+
+// index is the first offset of the pattern in b, or -1.
+func (f *finder) index(b []byte) int {
+	n := len(f.pat)
+	last := f.pat[n-1]
+	for i := n - 1; i < len(b); {
+		c := b[i]
+		if c == last && string(b[i-n+1:i+1]) == string(f.pat) {
+			return i - n + 1
+		}
+		i += f.skip[c]
+	}
+	return -1
+}
 
 // cell reads a table-cell or covered-table-cell with its text.
 func (r *Reader) cell(covered, empty bool) (Event, error) {
@@ -347,8 +437,17 @@ func (r *Reader) cell(covered, empty bool) (Event, error) {
 			ev.Value = v
 		}
 	}
-
 	if empty {
+		return ev, nil
+	}
+	// Most cells hold one plain paragraph: <text:p>1.5</text:p> and the
+	// cell's end tag, read straight from the bytes.
+	if text, n, ok := plainParagraph(r.sc.Rest()); ok {
+		if len(text) > r.maxText {
+			return ev, fmt.Errorf("%w: a cell's text over %d bytes", ErrMalformed, r.maxText)
+		}
+		r.sc.AdvanceOut(n)
+		ev.Text = text
 		return ev, nil
 	}
 	r.text = r.text[:0]
@@ -429,6 +528,36 @@ func (r *Reader) cell(covered, empty bool) (Event, error) {
 	}
 	ev.Text, ev.Link = r.text, link
 	return ev, nil
+}
+
+var (
+	paragraphStart = []byte("<text:p>")
+	paragraphEnd   = []byte("</text:p></table:table-cell>")
+)
+
+// plainParagraph reads <text:p>text</text:p></table:table-cell> at the
+// start of b, where the text has nothing to decode and no white space to
+// collapse: the text and the bytes consumed.
+func plainParagraph(b []byte) ([]byte, int, bool) {
+	if !bytes.HasPrefix(b, paragraphStart) {
+		return nil, 0, false
+	}
+	b = b[len(paragraphStart):]
+	i := 0
+	for ; i < len(b) && b[i] != '<'; i++ {
+		switch b[i] {
+		case '&', '\t', '\n', '\r':
+			return nil, 0, false
+		case ' ':
+			if i == 0 || b[i-1] == ' ' {
+				return nil, 0, false
+			}
+		}
+	}
+	if i > 0 && b[i-1] == ' ' || !bytes.HasPrefix(b[i:], paragraphEnd) {
+		return nil, 0, false
+	}
+	return b[:i], len(paragraphStart) + i + len(paragraphEnd), true
 }
 
 // collapse replaces each run of XML white space with one space, as ODF
