@@ -461,3 +461,78 @@ func TestPipes(t *testing.T) {
 		t.Errorf("garbage on standard input: %v %s", err, out)
 	}
 }
+
+// TestLegacyCLI runs info and cat on every file of the legacy corpus
+// (.xls, .xlsb, .ods): each reads, with info naming the format its bytes
+// are, or exits 1 with one line naming the file, as legacy-failures.tsv
+// expects; and import loads the same sheet from each format.
+func TestLegacyCLI(t *testing.T) {
+	dir := testenv.LegacyCorpus(t)
+	manifest, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	failing := map[string]bool{}
+	list, err := os.ReadFile(filepath.Join("..", "..", "xlsx", "testdata", "legacy-failures.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(list), "\n") {
+		if l != "" && l[0] != '#' {
+			failing[strings.Split(l, "\t")[0]] = true
+		}
+	}
+	type file struct{ name, format string }
+	var files []file
+	for i, line := range strings.Split(string(manifest), "\n") {
+		if f := strings.Split(line, "\t"); i > 0 && len(f) > 2 {
+			files = append(files, file{f[1], f[2]})
+		}
+	}
+	bin := buildCLI(t)
+	var mu sync.Mutex
+	jobs := make(chan file)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range jobs {
+				path := filepath.Join(dir, f.name)
+				for _, args := range [][]string{{"info", path}, {"cat", "--cells", "--format", "jsonl", "--all-sheets", path}} {
+					var stdout, stderr bytes.Buffer
+					cmd := exec.Command(bin, args...)
+					cmd.Stdout, cmd.Stderr = &stdout, &stderr
+					err := cmd.Run()
+					msg := strings.TrimSpace(stderr.String())
+					mu.Lock()
+					switch {
+					case strings.Contains(msg, "goroutine") || strings.Contains(msg, "panic"):
+						t.Errorf("%s %s: crashed:\n%s", args[0], f.name, msg)
+					case failing[f.name] && (err == nil || cmd.ProcessState.ExitCode() != 1 || strings.Contains(msg, "\n") || !strings.Contains(msg, filepath.Base(f.name))):
+						t.Errorf("%s %s: want exit 1 with one line naming the file; got %v, %q", args[0], f.name, err, msg)
+					case !failing[f.name] && err != nil:
+						t.Errorf("%s %s: %v: %s", args[0], f.name, err, msg)
+					case !failing[f.name] && args[0] == "info" && !strings.Contains(stdout.String(), "format:    "+f.format+" ("):
+						t.Errorf("info %s: the format is not %s:\n%s", f.name, f.format, stdout.String())
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for _, f := range files {
+		jobs <- f
+	}
+	close(jobs)
+	wg.Wait()
+
+	db := "sqlite:" + filepath.Join(t.TempDir(), "legacy.db")
+	for _, ext := range []string{"xls", "xlsb", "ods"} {
+		path := filepath.Join(dir, "calamine", "issues."+ext)
+		msg, err := exec.Command(bin, "import", path, "--db", db, "--table", "issue2_"+ext, "--sheet", "issue2").CombinedOutput()
+		if err != nil || !strings.Contains(string(msg), "imported 2 rows") || !strings.Contains(string(msg), "(1 integer, a text)") {
+			t.Errorf("import %s: %v\n%s", path, err, msg)
+		}
+	}
+}
