@@ -138,6 +138,7 @@ stage_fuzz() {
   fuzz ./internal/biff12/ FuzzReader 100000x
   fuzz ./xlsx/ FuzzXLSBSheet 8000x
   fuzz ./internal/biff8/ FuzzCursor 50000x
+  fuzz ./internal/biff8/ FuzzFormulaText 50000x
   fuzz ./xlsx/ FuzzXLSSheet 8000x
   fuzz ./internal/ods/ FuzzReader 50000x
   fuzz ./xlsx/ FuzzODSContent 5000x

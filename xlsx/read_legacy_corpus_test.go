@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -272,7 +273,7 @@ func TestLegacySameAsXLSX(t *testing.T) {
 	legacy := testenv.LegacyCorpus(t)
 	modern := testenv.Corpus(t)
 	expected := legacyFailures(t)
-	compared, cells := 0, 0
+	compared, cells, names := 0, 0, 0
 	for _, name := range legacyFiles(t, legacy) {
 		if !strings.HasPrefix(name, "sheetjs_test_files/") || expected[name].err != nil {
 			continue
@@ -290,6 +291,9 @@ func TestLegacySameAsXLSX(t *testing.T) {
 		if why, ok := sameAsXLSXExcept[name]; ok {
 			t.Logf("%s: not compared: %s", name, why)
 			continue
+		}
+		if strings.HasSuffix(strings.ToLower(name), ".xls") {
+			names += sameNames(t, filepath.Join(legacy, name), twin)
 		}
 		want, err := sheetCells(twin)
 		if err != nil {
@@ -317,7 +321,37 @@ func TestLegacySameAsXLSX(t *testing.T) {
 	if compared < 60 {
 		t.Errorf("compared %d files with their .xlsx copies; want at least 60", compared)
 	}
-	t.Logf("%d files, %d cells the same as in their .xlsx copies", compared, cells)
+	if names < 20 {
+		t.Errorf("compared %d defined names with the .xlsx copies; want at least 20", names)
+	}
+	t.Logf("%d files, %d cells and %d defined names the same as in their .xlsx copies", compared, cells, names)
+}
+
+// sameNames checks that each defined name read from a .xls is in its
+// .xlsx copy, the same, and returns how many it compared. (Names the
+// reader leaves out, and the .xlsx's structured references, are not
+// compared.)
+func sameNames(t *testing.T, xls, twin string) int {
+	open := func(path string) []DefinedName {
+		wb, err := Open(path, ReadOptions{})
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			return nil
+		}
+		defer wb.Close()
+		return wb.DefinedNames()
+	}
+	got, want := open(xls), open(twin)
+	for _, n := range got {
+		i := slices.IndexFunc(want, func(w DefinedName) bool { return w.Name == n.Name && w.Sheet == n.Sheet })
+		switch {
+		case i < 0:
+			t.Errorf("%s: defined name %q (sheet %q) is not in the .xlsx copy", xls, n.Name, n.Sheet)
+		case want[i].RefersTo != n.RefersTo && !strings.Contains(want[i].RefersTo, "["):
+			t.Errorf("%s: defined name %q refers to %q; the .xlsx copy says %q", xls, n.Name, n.RefersTo, want[i].RefersTo)
+		}
+	}
+	return len(got)
 }
 
 func fileExists(path string) bool {

@@ -81,6 +81,10 @@ func (wb *Workbook) loadXLS(st sizedReaderAt, name string) error {
 	var ids []int
 	var sheets []listedSheet
 	var kinds []SheetKind
+	var allSheets []string // every BOUNDSHEET, modules too, as tab indexes count them
+	var names []biff8.DefinedName
+	var xtis []biff8.XTI
+	books, selfBook := 0, -1
 	var cur biff8.Cursor
 	var text []byte
 	dec := biff8.CodePageDecoder(book.codepage)
@@ -139,6 +143,7 @@ func (wb *Workbook) loadXLS(st sizedReaderAt, name string) error {
 			if err != nil {
 				return wb.errorf(name, malformedXLS(err))
 			}
+			allSheets = append(allSheets, string(text))
 			kind := SheetKindWorksheet
 			switch rec.Data[5] {
 			case 1:
@@ -162,6 +167,22 @@ func (wb *Workbook) loadXLS(st sizedReaderAt, name string) error {
 			if err := wb.readSSTXLS(&cur, sst); err != nil {
 				return err
 			}
+		case biff8.SupBook:
+			// The workbook's own: the sheet count, then 0x0401.
+			if len(rec.Data) == 4 && biff8.Uint16(rec.Data, 2) == 0x0401 && selfBook < 0 {
+				selfBook = books
+			}
+			books++
+		case biff8.ExternSheet:
+			if !book.biff5 {
+				xtis = biff8.ReadExternSheet(rec)
+			}
+		case biff8.Name:
+			if !book.biff5 {
+				if n, err := biff8.ReadName(rec); err == nil {
+					names = append(names, n)
+				}
+			}
 		}
 	}
 	if len(sheets) == 0 {
@@ -170,10 +191,46 @@ func (wb *Workbook) loadXLS(st sizedReaderAt, name string) error {
 	for i, l := range sheets {
 		wb.sheets = append(wb.sheets, SheetInfo{Index: i, Name: l.name, State: l.state, Kind: kinds[i], Part: name})
 	}
+	wb.names = xlsNames(names, xtis, selfBook, allSheets)
 	styles := newReadStyles(ids, custom)
 	wb.sstOnce.Do(func() { wb.sst = sst })
 	wb.stylesOnce.Do(func() { wb.styles = styles })
 	return nil
+}
+
+// xlsNames turns NAME records into defined names, their formulas into
+// text; names whose formulas hold other tokens than references, unions
+// and constants (functions, external books) are left out.
+func xlsNames(names []biff8.DefinedName, xtis []biff8.XTI, selfBook int, sheets []string) []DefinedName {
+	sheet := func(ixti int) (string, bool) {
+		if ixti >= len(xtis) || xtis[ixti].Book != selfBook {
+			return "", false
+		}
+		x := xtis[ixti]
+		if x.FirstTab < 0 || x.FirstTab >= len(sheets) || x.LastTab >= len(sheets) {
+			return "", true // a deleted sheet: #REF!
+		}
+		if x.LastTab > x.FirstTab {
+			return sheets[x.FirstTab] + ":" + sheets[x.LastTab], true
+		}
+		return sheets[x.FirstTab], true
+	}
+	var out []DefinedName
+	for _, n := range names {
+		if strings.HasPrefix(n.Name, "_xlfn.") {
+			continue // placeholders for functions newer than the format
+		}
+		text, ok := biff8.FormulaText(n.Formula, sheet)
+		if !ok {
+			continue
+		}
+		dn := DefinedName{Name: n.Name, RefersTo: text, Hidden: n.Hidden}
+		if n.Sheet >= 0 && n.Sheet < len(sheets) {
+			dn.Sheet = sheets[n.Sheet]
+		}
+		out = append(out, dn)
+	}
+	return out
 }
 
 // readSSTXLS reads the SST record's strings. The counts it begins with

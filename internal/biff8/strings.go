@@ -161,8 +161,30 @@ func (c *Cursor) UnicodeString(dst []byte, lenBytes, maxBytes int) ([]byte, erro
 		}
 		ext = int(n)
 	}
+	dst, err = c.chars(dst, cch, flags&0x01 != 0, maxBytes)
+	if err != nil {
+		return dst, err
+	}
+	if err := c.Skip(4*runs + ext); err != nil {
+		return dst, err
+	}
+	return dst, nil
+}
+
+// Chars appends cch characters after their flags byte (an
+// XLUnicodeStringNoCch) to dst as UTF-8.
+func (c *Cursor) Chars(dst []byte, cch, maxBytes int) ([]byte, error) {
+	flags, err := c.Uint8()
+	if err != nil {
+		return dst, err
+	}
+	return c.chars(dst, cch, flags&0x01 != 0, maxBytes)
+}
+
+// chars appends cch characters, compressed or UTF-16 as wide says until a
+// continuation's flags byte says otherwise.
+func (c *Cursor) chars(dst []byte, cch int, wide bool, maxBytes int) ([]byte, error) {
 	start := len(dst)
-	wide := flags&0x01 != 0
 	for cch > 0 {
 		if len(c.b) == 0 {
 			// Characters carried on: the next segment starts with flags.
@@ -194,9 +216,6 @@ func (c *Cursor) UnicodeString(dst []byte, lenBytes, maxBytes int) ([]byte, erro
 		if len(dst)-start > maxBytes {
 			return dst, fmt.Errorf("%w: a string over %d bytes", ErrTooLarge, maxBytes)
 		}
-	}
-	if err := c.Skip(4*runs + ext); err != nil {
-		return dst, err
 	}
 	return dst, nil
 }
