@@ -23,3 +23,4 @@ echo; echo "# Service (S1)"; ./serve.sh
 echo; echo "# Service under faults and 256 downloads at once (S2)"; ./faults.sh
 echo; echo "# Encrypted workbooks (W1 and R1, plain and encrypted)"; ./encrypt.sh -n "$runs"
 echo; echo "# Imports (I1)"; ./import.sh -n "$runs"
+echo; echo "# Legacy formats (L1-L3)"; ./legacy.sh -n "$runs"
