@@ -64,9 +64,12 @@ type Reader struct {
 	done     bool
 	pending  *Event
 	failed   error
-	piece    bool  // reading pieces of one table's content
-	consumed int64 // bytes of the stream in pieces before the current one
-	queued   Event
+	piece    bool // reading pieces of one table's content
+	// The last table's start tag is "<table:table ", as SkipTable
+	// searches for.
+	plainTable bool
+	consumed   int64 // bytes of the stream in pieces before the current one
+	queued     Event
 }
 
 // NewReader reads content.xml from r. maxElement bounds the XML of one
@@ -161,6 +164,7 @@ func (r *Reader) Next() (Event, error) {
 					continue // a table inside a cell's drawing: not a sheet
 				}
 				ev := Event{Kind: TableStart, Name: r.attr("table:name"), Style: r.attr("table:style-name")}
+				r.plainTable = bytes.HasPrefix(r.sc.Token(), tableStart.pat)
 				// Where the table's content starts in the stream.
 				ev.Offset = r.consumed + int64(r.sc.Offset()+len(r.sc.Token()))
 				ev.Empty = empty
@@ -283,6 +287,18 @@ func (r *Reader) skip() {
 func (r *Reader) SkipTable() error {
 	if r.pending != nil && r.pending.Kind == TableEnd {
 		r.pending = nil // an empty table
+		return nil
+	}
+	if !r.plainTable {
+		// Another prefix: the tags are read through.
+		r.skip()
+		r.tables--
+		if r.failed != nil {
+			return r.failed
+		}
+		if err := r.sc.Err(); err != nil {
+			return fmt.Errorf("%w: %w", ErrMalformed, err)
+		}
 		return nil
 	}
 	depth := 1

@@ -111,3 +111,33 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// TestSkipTable skips tables by their end tags, nested ones included,
+// and by their tokens when the prefix is not "table".
+func TestSkipTable(t *testing.T) {
+	for _, doc := range []string{
+		`<office:spreadsheet><table:table table:name="A"><table:table-row><table:table-cell><draw:frame><table:table table:name="in"></table:table></draw:frame></table:table-cell></table:table-row></table:table><table:table table:name="B"/><table:table table:name="C"><table:table-row/></table:table></office:spreadsheet>`,
+		`<office:spreadsheet><t:table t:name="A"><t:table-row><t:table-cell/></t:table-row></t:table><t:table t:name="B"></t:table><t:table t:name="C"></t:table></office:spreadsheet>`,
+	} {
+		r := NewReader(strings.NewReader(doc), 64, 1<<16, 1<<10)
+		var names []string
+		for {
+			ev, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Kind == TableStart {
+				names = append(names, string(ev.Name)+string(r.attrRaw("t:name")))
+				if err := r.SkipTable(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if strings.Join(names, ",") != "A,B,C" {
+			t.Errorf("%.40s...: tables %q", doc, names)
+		}
+	}
+}
