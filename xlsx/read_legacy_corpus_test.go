@@ -292,7 +292,7 @@ func TestLegacySameAsXLSX(t *testing.T) {
 			t.Logf("%s: not compared: %s", name, why)
 			continue
 		}
-		if strings.HasSuffix(strings.ToLower(name), ".xls") {
+		if ext := strings.ToLower(filepath.Ext(name)); ext == ".xls" || ext == ".xlsb" {
 			names += sameNames(t, filepath.Join(legacy, name), twin)
 		}
 		want, err := sheetCells(twin)
@@ -327,7 +327,7 @@ func TestLegacySameAsXLSX(t *testing.T) {
 	t.Logf("%d files, %d cells and %d defined names the same as in their .xlsx copies", compared, cells, names)
 }
 
-// sameNames checks that each defined name read from a .xls is in its
+// sameNames checks that each defined name read from a .xls or .xlsb is in its
 // .xlsx copy, the same, and returns how many it compared. (Names the
 // reader leaves out, and the .xlsx's structured references, are not
 // compared.)

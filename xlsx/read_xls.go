@@ -202,19 +202,7 @@ func (wb *Workbook) loadXLS(st sizedReaderAt, name string) error {
 // text; names whose formulas hold other tokens than references, unions
 // and constants (functions, external books) are left out.
 func xlsNames(names []biff8.DefinedName, xtis []biff8.XTI, selfBook int, sheets []string) []DefinedName {
-	sheet := func(ixti int) (string, bool) {
-		if ixti >= len(xtis) || xtis[ixti].Book != selfBook {
-			return "", false
-		}
-		x := xtis[ixti]
-		if x.FirstTab < 0 || x.FirstTab >= len(sheets) || x.LastTab >= len(sheets) {
-			return "", true // a deleted sheet: #REF!
-		}
-		if x.LastTab > x.FirstTab {
-			return sheets[x.FirstTab] + ":" + sheets[x.LastTab], true
-		}
-		return sheets[x.FirstTab], true
-	}
+	sheet := xtiSheets(xtis, selfBook, sheets)
 	var out []DefinedName
 	for _, n := range names {
 		if strings.HasPrefix(n.Name, "_xlfn.") {
@@ -231,6 +219,25 @@ func xlsNames(names []biff8.DefinedName, xtis []biff8.XTI, selfBook int, sheets 
 		out = append(out, dn)
 	}
 	return out
+}
+
+// xtiSheets names the sheets a 3-D reference's ixti points to: one sheet,
+// a span (First:Last), "" for a deleted one (#REF!); false for another
+// workbook's.
+func xtiSheets(xtis []biff8.XTI, self int, sheets []string) func(ixti int) (string, bool) {
+	return func(ixti int) (string, bool) {
+		if ixti >= len(xtis) || xtis[ixti].Book != self {
+			return "", false
+		}
+		x := xtis[ixti]
+		if x.FirstTab < 0 || x.FirstTab >= len(sheets) || x.LastTab >= len(sheets) {
+			return "", true
+		}
+		if x.LastTab > x.FirstTab {
+			return sheets[x.FirstTab] + ":" + sheets[x.LastTab], true
+		}
+		return sheets[x.FirstTab], true
+	}
 }
 
 // readSSTXLS reads the SST record's strings. The counts it begins with

@@ -1,11 +1,15 @@
 package xlsx
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/sheetstream/sheetstream/internal/biff12"
+	"github.com/sheetstream/sheetstream/internal/biff8"
 )
 
 // The binary workbook (.xlsb) is the XLSX package with BIFF12 records in
@@ -42,6 +46,9 @@ func (wb *Workbook) readWorkbookBin() error {
 	}
 	defer closer.Close()
 	var sheets []listedSheet
+	var names []binName
+	var xtis []biff8.XTI
+	links, self := 0, -1
 	for {
 		typ, b, err := rr.Next()
 		if err == io.EOF {
@@ -51,6 +58,17 @@ func (wb *Workbook) readWorkbookBin() error {
 			return wb.errorf(wb.workbookPart, malformedBin(err))
 		}
 		switch typ {
+		case biff12.SupSelf, biff12.SupSelf + 1, biff12.SupSelf + 2, biff12.SupSelf + 3, biff12.SupSelf + 4:
+			if typ == biff12.SupSelf && self < 0 {
+				self = links
+			}
+			links++
+		case biff12.ExternSheet:
+			xtis = binExternSheet(b)
+		case biff12.Name:
+			if n, err := binDefinedName(b); err == nil {
+				names = append(names, n)
+			}
 		case biff12.WbProp:
 			wb.date1904 = len(b) > 0 && b[0]&1 != 0
 		case biff12.BundleSh:
@@ -66,7 +84,81 @@ func (wb *Workbook) readWorkbookBin() error {
 		// must not pass for the file's content.
 		return wb.errorf(wb.workbookPart, fmt.Errorf("%w: the workbook lists no sheets", ErrMalformed))
 	}
+	all := make([]string, len(sheets))
+	for i, l := range sheets {
+		all[i] = l.name
+	}
+	wb.names = binNames(names, xtis, self, all)
 	return wb.placeSheets(sheets, ".bin")
+}
+
+// binName is a BrtName: name, sheet index (-1: the workbook's), flags,
+// formula tokens.
+type binName struct {
+	name            string
+	sheet           int
+	hidden, builtin bool
+	formula         []byte
+}
+
+// binDefinedName reads a BrtName: flags, shortcut key, sheet, name, then
+// the formula's size and tokens.
+func binDefinedName(b []byte) (binName, error) {
+	if len(b) < 9 {
+		return binName{}, biff12.ErrTruncated
+	}
+	flags := binary.LittleEndian.Uint32(b)
+	n := binName{hidden: flags&1 != 0, builtin: flags&0x20 != 0, sheet: int(int32(binary.LittleEndian.Uint32(b[5:])))}
+	name, rest, err := biff12.String(nil, b[9:])
+	if err != nil {
+		return n, err
+	}
+	n.name = string(name)
+	cce, rest, err := biff12.Uint32(rest)
+	if err != nil || uint64(cce) > uint64(len(rest)) {
+		return n, biff12.ErrTruncated
+	}
+	n.formula = bytes.Clone(rest[:cce]) // the record buffer is reused
+	return n, nil
+}
+
+// binExternSheet reads a BrtExternSheet: the supporting link and sheets
+// of each 3-D reference's ixti.
+func binExternSheet(b []byte) []biff8.XTI {
+	n, b, err := biff12.Uint32(b)
+	if err != nil {
+		return nil
+	}
+	out := make([]biff8.XTI, 0, min(int(n), len(b)/12))
+	for range min(int(n), len(b)/12) {
+		le := binary.LittleEndian
+		out = append(out, biff8.XTI{Book: int(le.Uint32(b)), FirstTab: int(int32(le.Uint32(b[4:]))), LastTab: int(int32(le.Uint32(b[8:])))})
+		b = b[12:]
+	}
+	return out
+}
+
+// binNames turns BrtName records into defined names, as xlsNames does.
+func binNames(names []binName, xtis []biff8.XTI, self int, sheets []string) []DefinedName {
+	var out []DefinedName
+	for _, n := range names {
+		if strings.HasPrefix(n.name, "_xlfn.") {
+			continue
+		}
+		text, ok := biff8.FormulaTextBIFF12(n.formula, xtiSheets(xtis, self, sheets))
+		if !ok {
+			continue
+		}
+		dn := DefinedName{Name: n.name, RefersTo: text, Hidden: n.hidden}
+		if n.builtin && !strings.HasPrefix(dn.Name, "_xlnm.") {
+			dn.Name = "_xlnm." + dn.Name
+		}
+		if n.sheet >= 0 && n.sheet < len(sheets) {
+			dn.Sheet = sheets[n.sheet]
+		}
+		out = append(out, dn)
+	}
+	return out
 }
 
 // bundleSheet reads a BrtBundleSh: state, tab id, relationship id, name.

@@ -59,6 +59,12 @@ func xlsbParts(sheet binRecords) map[string]string {
 		add(153, u32(0), u32(0)).
 		add(156, u32(0), u32(1), wide("rId1"), wide("Data")).
 		add(156, u32(1), u32(2), wide("rId2"), wide("Hidden")).
+		add(357).
+		add(362, u32(1), u32(0), u32(0), u32(0)).
+		// Print_Area on Data: A1:E3; and a name whose formula calls a
+		// function, which is left out.
+		add(39, u32(0x20), []byte{0}, u32(0), wide("Print_Area"), u32(15), []byte{0x3B, 0, 0}, u32(0), u32(2), u16(0), u16(4), u32(0)).
+		add(39, u32(0), []byte{0}, u32(0xFFFFFFFF), wide("Total"), u32(3), []byte{0x41, 4, 0}, u32(0)).
 		add(132)
 	styles := binRecords(nil).add(615, u32(1)).add(44, u16(164), wide(`yyyy\-mm\-dd`)).add(616).
 		add(617, u32(3)).add(47, u16(0), u16(0), make([]byte, 12)).add(47, u16(0), u16(164), make([]byte, 12)).
@@ -120,6 +126,9 @@ func TestReadXLSB(t *testing.T) {
 	}
 	if wb.Format() != FormatXLSB {
 		t.Errorf("format %v", wb.Format())
+	}
+	if got, want := wb.DefinedNames(), []DefinedName{{Name: "_xlnm.Print_Area", RefersTo: "Data!$A$1:$E$3", Sheet: "Data"}}; !slices.Equal(got, want) {
+		t.Errorf("names %+v, want %+v", got, want)
 	}
 	want := []SheetInfo{{Index: 0, Name: "Data", Part: "xl/worksheets/sheet1.bin"}, {Index: 1, Name: "Hidden", State: SheetHidden, Part: "xl/worksheets/sheet2.bin"}}
 	if got := wb.Sheets(); !slices.Equal(got, want) {

@@ -44,6 +44,7 @@ const (
 	Fmt            = 44
 	XF             = 47
 	CellRString    = 62
+	Name           = 39
 	BeginSheetData = 145
 	EndSheetData   = 146
 	WsDim          = 148
@@ -52,6 +53,8 @@ const (
 	BeginSst       = 159
 	MergeCell      = 176
 	HLink          = 494
+	SupSelf        = 357 // the supporting links (this workbook, others) are 357-361
+	ExternSheet    = 362
 	BeginFmts      = 615
 	EndFmts        = 616
 	BeginCellXFs   = 617

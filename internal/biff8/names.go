@@ -92,6 +92,36 @@ func ReadExternSheet(rec Record) []XTI {
 // ixti (whose book is this workbook), "" for one it cannot name; ok is
 // false for other tokens.
 func FormulaText(f []byte, sheet func(ixti int) (string, bool)) (string, bool) {
+	return formulaText(f, sheet, biff8Grid)
+}
+
+// FormulaTextBIFF12 is FormulaText for .xlsb formulas, whose rows take
+// four bytes and columns fourteen bits.
+func FormulaTextBIFF12(f []byte, sheet func(ixti int) (string, bool)) (string, bool) {
+	return formulaText(f, sheet, biff12Grid)
+}
+
+// grid is the size of a sheet and of a reference's fields in a format.
+type grid struct {
+	rowBytes int
+	lastRow  uint32
+	colMask  uint16
+	lastCol  uint16
+}
+
+var (
+	biff8Grid  = grid{rowBytes: 2, lastRow: 0xFFFF, colMask: 0xFF, lastCol: 0xFF}
+	biff12Grid = grid{rowBytes: 4, lastRow: 0xFFFFF, colMask: 0x3FFF, lastCol: 0x3FFF}
+)
+
+func (g grid) row(b []byte) uint32 {
+	if g.rowBytes == 4 {
+		return binary.LittleEndian.Uint32(b)
+	}
+	return uint32(binary.LittleEndian.Uint16(b))
+}
+
+func formulaText(f []byte, sheet func(ixti int) (string, bool), g grid) (string, bool) {
 	var stack []string
 	pop := func() (string, bool) {
 		if len(stack) == 0 {
@@ -146,13 +176,14 @@ func FormulaText(f []byte, sheet func(ixti int) (string, bool)) (string, bool) {
 			if !ok {
 				return "", false
 			}
+			i += 2
 			var ref string
-			if base == 0x1A && need(6) {
-				ref = cellRef(le.Uint16(f[i+2:]), le.Uint16(f[i+4:]))
-				i += 6
-			} else if base == 0x1B && need(10) {
-				ref = areaRef(le.Uint16(f[i+2:]), le.Uint16(f[i+4:]), le.Uint16(f[i+6:]), le.Uint16(f[i+8:]))
-				i += 10
+			if base == 0x1A && need(g.rowBytes+2) {
+				ref = g.cellRef(g.row(f[i:]), le.Uint16(f[i+g.rowBytes:]))
+				i += g.rowBytes + 2
+			} else if base == 0x1B && need(2*g.rowBytes+4) {
+				ref = g.areaRef(g.row(f[i:]), g.row(f[i+g.rowBytes:]), le.Uint16(f[i+2*g.rowBytes:]), le.Uint16(f[i+2*g.rowBytes+2:]))
+				i += 2*g.rowBytes + 4
 			} else {
 				return "", false
 			}
@@ -161,18 +192,18 @@ func FormulaText(f []byte, sheet func(ixti int) (string, bool)) (string, bool) {
 			} else {
 				stack = append(stack, quoteSheet(name)+"!"+ref)
 			}
-		case ptg&0x60 != 0 && base == 0x1C && need(6): // PtgRefErr3d
+		case ptg&0x60 != 0 && base == 0x1C && need(2+g.rowBytes+2): // PtgRefErr3d
 			stack = append(stack, "#REF!")
-			i += 6
-		case ptg&0x60 != 0 && base == 0x1D && need(10): // PtgAreaErr3d
+			i += 2 + g.rowBytes + 2
+		case ptg&0x60 != 0 && base == 0x1D && need(2+2*g.rowBytes+4): // PtgAreaErr3d
 			stack = append(stack, "#REF!")
-			i += 10
-		case ptg&0x60 != 0 && base == 0x04 && need(4):
-			stack = append(stack, cellRef(le.Uint16(f[i:]), le.Uint16(f[i+2:])))
-			i += 4
-		case ptg&0x60 != 0 && base == 0x05 && need(8):
-			stack = append(stack, areaRef(le.Uint16(f[i:]), le.Uint16(f[i+2:]), le.Uint16(f[i+4:]), le.Uint16(f[i+6:])))
-			i += 8
+			i += 2 + 2*g.rowBytes + 4
+		case ptg&0x60 != 0 && base == 0x04 && need(g.rowBytes+2):
+			stack = append(stack, g.cellRef(g.row(f[i:]), le.Uint16(f[i+g.rowBytes:])))
+			i += g.rowBytes + 2
+		case ptg&0x60 != 0 && base == 0x05 && need(2*g.rowBytes+4):
+			stack = append(stack, g.areaRef(g.row(f[i:]), g.row(f[i+g.rowBytes:]), le.Uint16(f[i+2*g.rowBytes:]), le.Uint16(f[i+2*g.rowBytes+2:])))
+			i += 2*g.rowBytes + 4
 		default:
 			return "", false
 		}
@@ -183,29 +214,30 @@ func FormulaText(f []byte, sheet func(ixti int) (string, bool)) (string, bool) {
 	return stack[0], true
 }
 
-// column names a 0-based column, A to IV.
+// column names a 0-based column.
 func column(c int) string {
-	if c < 26 {
-		return string(rune('A' + c))
+	var b []byte
+	for c++; c > 0; c = (c - 1) / 26 {
+		b = append([]byte{byte('A' + (c-1)%26)}, b...)
 	}
-	return string(rune('A'+c/26-1)) + string(rune('A'+c%26))
+	return string(b)
 }
 
-// cellRef writes a reference's row and column field (the column's top
+// cellRef writes a reference's row and column fields (the column's top
 // bits say which are relative).
-func cellRef(row, col uint16) string {
-	return colPart(col) + rowPart(row, col)
+func (g grid) cellRef(row uint32, col uint16) string {
+	return g.colPart(col) + rowPart(row, col)
 }
 
-func colPart(col uint16) string {
-	s := column(int(col & 0xFF))
+func (g grid) colPart(col uint16) string {
+	s := column(int(col & g.colMask))
 	if col&0x4000 == 0 {
 		s = "$" + s
 	}
 	return s
 }
 
-func rowPart(row, col uint16) string {
+func rowPart(row uint32, col uint16) string {
 	s := strconv.Itoa(int(row) + 1)
 	if col&0x8000 == 0 {
 		s = "$" + s
@@ -214,14 +246,14 @@ func rowPart(row, col uint16) string {
 }
 
 // areaRef writes an area; whole rows and whole columns as Excel does.
-func areaRef(r1, r2, c1, c2 uint16) string {
+func (g grid) areaRef(r1, r2 uint32, c1, c2 uint16) string {
 	switch {
-	case c1&0xFF == 0 && c2&0xFF == 0xFF:
+	case c1&g.colMask == 0 && c2&g.colMask == g.lastCol:
 		return rowPart(r1, c1) + ":" + rowPart(r2, c2)
-	case r1 == 0 && r2 == 0xFFFF:
-		return colPart(c1) + ":" + colPart(c2)
+	case r1 == 0 && r2 == g.lastRow:
+		return g.colPart(c1) + ":" + g.colPart(c2)
 	}
-	return cellRef(r1, c1) + ":" + cellRef(r2, c2)
+	return g.cellRef(r1, c1) + ":" + g.cellRef(r2, c2)
 }
 
 // looksLikeRef reports whether a sheet name reads as a cell reference
