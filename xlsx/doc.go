@@ -133,10 +133,11 @@
 //
 //   - .xlsb, the Excel binary workbook: BIFF12 records in the same
 //     package, streamed like the XML sheets (formulas' cached values; their
-//     text is not decompiled);
+//     text is not decompiled, but defined names' references are);
 //   - .xls, Excel 97-2003 (BIFF8) and Excel 5.0/95 (BIFF5, text in its
 //     code page), from the compound file's Workbook stream; each sheet is
-//     read from its offset in the stream. Encrypted .xls files fail with
+//     read from its offset in the stream; BIFF8 defined names with
+//     references, areas and unions. Encrypted .xls files fail with
 //     ErrUnsupportedEncryption, Excel 2.x-4.0 files with ErrLegacyXLS;
 //   - .ods, OpenDocument spreadsheets: content.xml streamed with the same
 //     scanner. Repeated rows and cells are never expanded in memory (a
