@@ -67,9 +67,10 @@ type rawLink struct {
 	relRow, col                          int    // in place of ref, in relLinks
 }
 
-// A rowSource decodes the rows of a sheet stored in a format other than
-// XML (.xlsb, .xls, .ods): one goroutine fills chunks in order. Each
-// call returns whole rows, and io.EOF with the last.
+// A rowSource decodes the rows of a sheet stored as binary records (.xlsb,
+// .xls): one goroutine fills chunks in order. Each call returns whole
+// rows, and io.EOF with the last. (.ods tables are XML, parsed by workers
+// as XML sheets are: see odsRows.)
 type rowSource interface {
 	fill(c *chunk) error
 	Close() error
@@ -106,8 +107,8 @@ type chunk struct {
 //
 // Errors: ErrNoSheet for an index out of range; ErrMissingPart for a
 // listed sheet without a part; ErrXLSB for a binary sheet listed by an
-// XML workbook; errors reading
-// the shared strings and styles the sheet needs. Errors in the sheet's content come
+// XML workbook; errors reading the shared strings and styles the sheet
+// needs, or the start of a .xls sheet. Errors in the sheet's content come
 // from Rows.Err, each a *ReadError naming sheet, row and column.
 func (wb *Workbook) Rows(ctx context.Context, index int) (*Rows, error) {
 	if index < 0 || index >= len(wb.sheets) {
