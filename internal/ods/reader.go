@@ -164,7 +164,8 @@ func (r *Reader) Next() (Event, error) {
 					continue // a table inside a cell's drawing: not a sheet
 				}
 				ev := Event{Kind: TableStart, Name: r.attr("table:name"), Style: r.attr("table:style-name")}
-				r.plainTable = bytes.HasPrefix(r.sc.Token(), tableStart.pat)
+				at, _ := indexTableTag(r.sc.Token())
+				r.plainTable = at == 0
 				// Where the table's content starts in the stream.
 				ev.Offset = r.consumed + int64(r.sc.Offset()+len(r.sc.Token()))
 				ev.Empty = empty
@@ -281,9 +282,9 @@ func (r *Reader) skip() {
 }
 
 // SkipTable passes over the rows of the table a TableStart event began,
-// and its end tag, without reading them: tags are searched for, not
-// scanned. It assumes the tables' namespace prefix is "table", as every
-// producer writes it, and start tags with a space after the name.
+// and its end tag, without reading them: the table's tags are searched
+// for, not scanned. It assumes the tables' namespace prefix is "table",
+// as every producer writes it.
 func (r *Reader) SkipTable() error {
 	if r.pending != nil && r.pending.Kind == TableEnd {
 		r.pending = nil // an empty table
@@ -303,23 +304,27 @@ func (r *Reader) SkipTable() error {
 	}
 	depth := 1
 	for {
+		// Pieces are cut before start tags, so no tag straddles two.
 		rest := r.sc.Rest()
 		for i := 0; ; {
-			end := tableEnd.index(rest[i:])
-			limit := rest[i:]
-			if end >= 0 {
-				limit = limit[:end]
-			}
-			if start := tableStart.index(limit); start >= 0 {
-				depth++ // a table in a cell's drawing
-				i += start + len(tableStart.pat)
-				continue
-			}
-			if end < 0 {
+			at, isEnd := indexTableTag(rest[i:])
+			if at < 0 {
 				break
 			}
-			i += end + len(tableEnd.pat)
-			if depth--; depth == 0 {
+			i += at
+			close := tagClose(rest[i:])
+			if close < 0 {
+				return fmt.Errorf("%w: a <table:table> tag without its '>'", ErrMalformed)
+			}
+			selfClosing := rest[i+close-1] == '/'
+			i += close + 1
+			switch {
+			case isEnd:
+				depth--
+			case !selfClosing:
+				depth++ // a table in a cell's drawing
+			}
+			if depth == 0 {
 				r.sc.AdvanceOut(i)
 				r.tables--
 				return nil
@@ -358,41 +363,72 @@ func (r *Reader) SkipRow() {
 }
 
 var (
-	rowStart   = []byte("<table:table-row")
-	rowEnd     = []byte("</table:table-row>")
-	tableStart = newFinder("<table:table ")
-	tableEnd   = newFinder("</table:table>")
+	rowStart = []byte("<table:table-row")
+	rowEnd   = []byte("</table:table-row>")
 )
 
-// finder looks for one pattern with Horspool's skips: XML repeats the
-// pattern's prefix in every <table:table-cell>, which keeps a search by
-// its first byte stopping.
-type finder struct {
-	pat  []byte
-	skip [256]int
-}
+// tableTagName is the part of <table:table ...> and </table:table> that
+// indexTableTag looks for, with the byte after it.
+const tableTagName = "table:table"
 
-func newFinder(pat string) *finder {
-	f := &finder{pat: []byte(pat)}
-	for i := range f.skip {
-		f.skip[i] = len(pat)
+// tableTagShift holds, for each pair of bytes that can end a window of
+// len(tableTagName)+1 bytes, how far the window may move on (Wu and
+// Manber's search with two-byte blocks). Every cell of a table repeats
+// "<table:table-cell", which keeps one-byte skips short and a search by
+// the first byte stopping; the pair "e" + a tag's end is rare.
+var tableTagShift = func() (shift [1 << 16]uint8) {
+	m := len(tableTagName) + 1
+	for i := range shift {
+		shift[i] = uint8(m - 1)
 	}
-	for i := 0; i < len(pat)-1; i++ {
-		f.skip[pat[i]] = len(pat) - 1 - i
+	for j := 1; j < len(tableTagName); j++ {
+		pair := uint16(tableTagName[j-1])<<8 | uint16(tableTagName[j])
+		shift[pair] = min(shift[pair], uint8(m-1-j))
 	}
-	return f
-}
+	for _, c := range []byte(" \t\n\r>/") {
+		shift[uint16('e')<<8|uint16(c)] = 0
+	}
+	return shift
+}()
 
-// index is the first offset of the pattern in b, or -1.
-func (f *finder) index(b []byte) int {
-	n := len(f.pat)
-	last := f.pat[n-1]
-	for i := n - 1; i < len(b); {
-		c := b[i]
-		if c == last && string(b[i-n+1:i+1]) == string(f.pat) {
-			return i - n + 1
+// indexTableTag finds the first <table:table start tag or </table:table
+// end tag in b: the offset of its '<', or -1.
+func indexTableTag(b []byte) (at int, isEnd bool) {
+	n := len(tableTagName)
+	for i := n; i < len(b); {
+		shift := tableTagShift[uint16(b[i-1])<<8|uint16(b[i])]
+		if shift > 0 {
+			i += int(shift)
+			continue
 		}
-		i += f.skip[c]
+		if string(b[i-n:i]) == tableTagName && i > n {
+			switch {
+			case b[i-n-1] == '<':
+				return i - n - 1, false
+			case b[i-n-1] == '/' && i > n+1 && b[i-n-2] == '<' && b[i] != '/':
+				return i - n - 2, true
+			}
+		}
+		i++
+	}
+	return -1, false
+}
+
+// tagClose is the offset of the '>' that ends the tag at the start of
+// b, past any quoted attribute values; -1 if b ends first.
+func tagClose(b []byte) int {
+	var quote byte
+	for i, c := range b {
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '>':
+			return i
+		}
 	}
 	return -1
 }

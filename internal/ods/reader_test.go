@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -108,8 +109,67 @@ func FuzzReader(f *testing.F) {
 			if ev.Kind == RowStart && len(doc)%2 == 0 {
 				r.SkipRow()
 			}
+			if ev.Kind == TableStart && len(doc)%3 == 0 && r.SkipTable() != nil {
+				return
+			}
 		}
 	})
+}
+
+// naiveTableTag is indexTableTag by trying every offset.
+func naiveTableTag(b []byte) (int, bool) {
+	for i := range b {
+		rest := string(b[i:])
+		for _, tag := range []struct {
+			prefix string
+			isEnd  bool
+			ends   string
+		}{{"<" + tableTagName, false, " \t\n\r>/"}, {"</" + tableTagName, true, " \t\n\r>"}} {
+			if len(rest) > len(tag.prefix) && strings.HasPrefix(rest, tag.prefix) && strings.IndexByte(tag.ends, rest[len(tag.prefix)]) >= 0 {
+				return i, tag.isEnd
+			}
+		}
+	}
+	return -1, false
+}
+
+// FuzzIndexTableTag: the skipping search finds what trying every offset
+// finds.
+func FuzzIndexTableTag(f *testing.F) {
+	for _, seed := range []string{
+		`<table:table-cell><table:table-row></table:table-row></table:table>`,
+		`e>le:table:table </table:table/></table:table >`,
+		`<table:table/>`, `<table:table>`, `</table:table>`, `table:table>`, `<<table:table
+`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		gotAt, gotEnd := indexTableTag([]byte(doc))
+		wantAt, wantEnd := naiveTableTag([]byte(doc))
+		if gotAt != wantAt || gotAt >= 0 && gotEnd != wantEnd {
+			t.Errorf("%q: at %d (end %v), want %d (end %v)", doc, gotAt, gotEnd, wantAt, wantEnd)
+		}
+	})
+}
+
+// TestIndexTableTag compares the search with trying every offset on
+// documents made of pieces that share the tags' bytes.
+func TestIndexTableTag(t *testing.T) {
+	pieces := []string{"<table:table", "</table:table", "<table:table-cell", "table:table", "e", ">", " ", "/", "\n", ":", "le", "x", "<", "</", "ab"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		doc := b.String()
+		gotAt, gotEnd := indexTableTag([]byte(doc))
+		wantAt, wantEnd := naiveTableTag([]byte(doc))
+		if gotAt != wantAt || gotAt >= 0 && gotEnd != wantEnd {
+			t.Fatalf("%q: at %d (end %v), want %d (end %v)", doc, gotAt, gotEnd, wantAt, wantEnd)
+		}
+	}
 }
 
 // TestSkipTable skips tables by their end tags, nested ones included,
@@ -117,6 +177,8 @@ func FuzzReader(f *testing.F) {
 func TestSkipTable(t *testing.T) {
 	for _, doc := range []string{
 		`<office:spreadsheet><table:table table:name="A"><table:table-row><table:table-cell><draw:frame><table:table table:name="in"></table:table></draw:frame></table:table-cell></table:table-row></table:table><table:table table:name="B"/><table:table table:name="C"><table:table-row/></table:table></office:spreadsheet>`,
+		`<office:spreadsheet><table:table table:name="A"><table:table-row><table:table-cell><draw:frame><table:table
+ table:name="in"/><table:table table:name="x>y"><table:table-row/></table:table ></draw:frame></table:table-cell></table:table-row></table:table><table:table table:name="B"></table:table	><table:table table:name="C"><table:table-row/></table:table></office:spreadsheet>`,
 		`<office:spreadsheet><t:table t:name="A"><t:table-row><t:table-cell/></t:table-row></t:table><t:table t:name="B"></t:table><t:table t:name="C"></t:table></office:spreadsheet>`,
 	} {
 		r := NewReader(strings.NewReader(doc), 64, 1<<16, 1<<10)
