@@ -137,7 +137,13 @@ func (r *Rows) splitODS(rc io.Reader, jobs chan<- *chunk, p *sheetParser, table 
 			return false
 		}
 		c.reset()
-		c.xml = append(c.xml[:0], content...)
+		if len(content) == len(buf) && len(content) > 0 {
+			// The whole piece: the chunk takes the splitter's buffer and
+			// gives its own for the next piece, instead of a copy.
+			c.xml, buf = content, c.xml[:0]
+		} else {
+			c.xml = append(c.xml[:0], content...)
+		}
 		c.first, first = first, false
 		if err != nil || content == nil {
 			c.err, c.last = err, err == nil
@@ -309,11 +315,13 @@ func odsValue(c *chunk, ev ods.Event) (Value, bool, error) {
 	}
 	switch string(ev.ValueType) {
 	case "float", "percentage", "currency":
-		if code, ok := odsErrors[string(ev.Text)]; ok && ev.Formula {
-			// A formula's error shown over a placeholder value, as
-			// SheetJS writes one.
-			v.typ, v.text = TypeError, code
-			break
+		if ev.Formula {
+			if code, ok := odsErrors[string(ev.Text)]; ok {
+				// A formula's error shown over a placeholder value, as
+				// SheetJS writes one.
+				v.typ, v.text = TypeError, code
+				break
+			}
 		}
 		f, ok := parseNumber(trimSpace(ev.Value))
 		if !ok {

@@ -7,9 +7,11 @@ package ods
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 
 	"github.com/sheetstream/sheetstream/internal/xmlscan"
 )
@@ -70,6 +72,7 @@ type Reader struct {
 	plainTable bool
 	consumed   int64 // bytes of the stream in pieces before the current one
 	queued     Event
+	general    bool // no fast path for cells: the tests' reference
 }
 
 // NewReader reads content.xml from r. maxElement bounds the XML of one
@@ -140,6 +143,12 @@ func (r *Reader) Next() (Event, error) {
 		return ev, nil
 	}
 	for {
+		if r.tables == 1 && !r.general {
+			if ev, n, ok := r.plainCell(r.sc.Rest()); ok {
+				r.sc.Advance(n)
+				return ev, nil
+			}
+		}
 		k := r.next()
 		switch k {
 		case xmlscan.EOF:
@@ -436,59 +445,16 @@ func tagClose(b []byte) int {
 // cell reads a table-cell or covered-table-cell with its text.
 func (r *Reader) cell(covered, empty bool) (Event, error) {
 	ev := Event{Kind: Cell, Covered: covered, Repeat: 1, ColSpan: 1, RowSpan: 1}
-	// One pass over the attributes: cells are most of the document.
-	var values [5][]byte // value, date-value, time-value, boolean-value, string-value
+	var values cellValues
 	for a := r.sc.RawAttrs(); ; {
 		name, value, rest, ok := xmlscan.NextAttr(a)
 		if !ok {
 			break
 		}
 		a = rest
-		switch string(name) {
-		case "office:value-type":
-			if string(ev.ValueType) != "error" {
-				ev.ValueType = value
-			}
-		case "calcext:value-type":
-			if string(value) == "error" {
-				ev.ValueType = value
-			}
-		case "office:value":
-			values[0] = value
-		case "office:date-value":
-			values[1] = value
-		case "office:time-value":
-			values[2] = value
-		case "office:boolean-value":
-			values[3] = value
-		case "office:string-value":
-			values[4] = value
-		case "table:formula":
-			ev.Formula = true
-		case "table:number-columns-repeated":
-			ev.Repeat = atoiCount(value)
-		case "table:number-columns-spanned":
-			ev.ColSpan = atoiCount(value)
-		case "table:number-rows-spanned":
-			ev.RowSpan = atoiCount(value)
-		}
+		values.set(&ev, name, value)
 	}
-	switch string(ev.ValueType) {
-	case "float", "percentage", "currency":
-		ev.Value = values[0]
-	case "date":
-		ev.Value = values[1]
-	case "time":
-		ev.Value = values[2]
-	case "boolean":
-		ev.Value = values[3]
-	case "string":
-		if v := values[4]; v != nil && bytes.IndexByte(v, '&') >= 0 {
-			ev.Value, _ = xmlscan.DecodeAttr(nil, v)
-		} else {
-			ev.Value = v
-		}
-	}
+	values.choose(&ev)
 	if empty {
 		return ev, nil
 	}
@@ -580,6 +546,165 @@ func (r *Reader) cell(covered, empty bool) (Event, error) {
 	}
 	ev.Text, ev.Link = r.text, link
 	return ev, nil
+}
+
+// cellValues gathers a cell's value attributes, of which its type says
+// which one counts: office:value, date-value, time-value, boolean-value
+// and string-value.
+type cellValues [5][]byte
+
+// set takes one attribute of a cell's start tag.
+func (v *cellValues) set(ev *Event, name, value []byte) {
+	switch string(name) {
+	case "office:value-type":
+		if string(ev.ValueType) != "error" {
+			ev.ValueType = value
+		}
+	case "calcext:value-type":
+		if string(value) == "error" {
+			ev.ValueType = value
+		}
+	case "office:value":
+		v[0] = value
+	case "office:date-value":
+		v[1] = value
+	case "office:time-value":
+		v[2] = value
+	case "office:boolean-value":
+		v[3] = value
+	case "office:string-value":
+		v[4] = value
+	case "table:formula":
+		ev.Formula = true
+	case "table:number-columns-repeated":
+		ev.Repeat = atoiCount(value)
+	case "table:number-columns-spanned":
+		ev.ColSpan = atoiCount(value)
+	case "table:number-rows-spanned":
+		ev.RowSpan = atoiCount(value)
+	}
+}
+
+// choose sets the cell's Value by its type.
+func (v *cellValues) choose(ev *Event) {
+	switch string(ev.ValueType) {
+	case "float", "percentage", "currency":
+		ev.Value = v[0]
+	case "date":
+		ev.Value = v[1]
+	case "time":
+		ev.Value = v[2]
+	case "boolean":
+		ev.Value = v[3]
+	case "string":
+		if s := v[4]; s != nil && bytes.IndexByte(s, '&') >= 0 {
+			ev.Value, _ = xmlscan.DecodeAttr(nil, s)
+		} else {
+			ev.Value = s
+		}
+	}
+}
+
+var cellTag = []byte("<table:table-cell")
+
+// plainCell reads, at the start of b, a whole table-cell written the
+// common way: attributes in double quotes, and either no content or one
+// plain paragraph (see plainParagraph). It returns the cell and the bytes
+// it took, or ok=false for the general path, having changed nothing.
+func (r *Reader) plainCell(b []byte) (ev Event, n int, ok bool) {
+	if !bytes.HasPrefix(b, cellTag) {
+		return ev, 0, false
+	}
+	ev = Event{Kind: Cell, Repeat: 1, ColSpan: 1, RowSpan: 1}
+	var values cellValues
+	j := len(cellTag)
+	for {
+		if j >= len(b) {
+			return ev, 0, false
+		}
+		switch b[j] {
+		case ' ':
+			j++
+			continue
+		case '/':
+			if j+1 < len(b) && b[j+1] == '>' {
+				values.choose(&ev)
+				return ev, j + 2, true
+			}
+			return ev, 0, false
+		case '>':
+			text, m, ok := plainParagraph(b[j+1:])
+			if !ok || len(text) > r.maxText {
+				return ev, 0, false
+			}
+			values.choose(&ev)
+			ev.Text = text
+			return ev, j + 1 + m, true
+		}
+		if j == len(cellTag) {
+			return ev, 0, false // a longer name, or other white space
+		}
+		// name="value": the name ends where the value's quote begins.
+		quote := indexShort(b[j:], '"')
+		if quote <= 1 || b[j+quote-1] != '=' {
+			return ev, 0, false
+		}
+		name := b[j : j+quote-1]
+		start := j + quote + 1
+		end := indexShort(b[start:], '"')
+		if end < 0 {
+			return ev, 0, false
+		}
+		value := b[start : start+end]
+		if !plainName(name) || bytes.IndexByte(value, '<') >= 0 {
+			return ev, 0, false // malformed: the general path says so
+		}
+		values.set(&ev, name, value)
+		j = start + end + 1
+	}
+}
+
+// nameBytes holds the bytes an attribute's name is made of (letters,
+// digits, ':', '-', '_', '.' and anything beyond ASCII).
+var nameBytes = func() (ok [256]bool) {
+	for c := range ok {
+		ok[c] = c >= 0x80 || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+			c == ':' || c == '-' || c == '_' || c == '.'
+	}
+	return ok
+}()
+
+// plainName reports whether name is an attribute's name the general
+// scanner would read the same way.
+func plainName(name []byte) bool {
+	for _, c := range name {
+		if !nameBytes[c] {
+			return false
+		}
+	}
+	return true
+}
+
+// indexShort is bytes.IndexByte for the short distances inside a tag,
+// eight bytes at a time without a call: a byte equal to c is a zero byte
+// of the word XOR c, and the lowest zero byte sets the lowest bit of
+// (x - 0x01...) &^ x & 0x80... (higher ones may be false).
+func indexShort(b []byte, c byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	pattern := uint64(c) * ones
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:]) ^ pattern
+		if found := (x - ones) &^ x & highs; found != 0 {
+			return i + bits.TrailingZeros64(found)/8
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] == c {
+			return i
+		}
+	}
+	return -1
 }
 
 var (

@@ -1,6 +1,7 @@
 package ods
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +13,10 @@ import (
 // events renders a document's events, one per line.
 func events(t testing.TB, doc string) (string, error) {
 	t.Helper()
-	r := NewReader(strings.NewReader(doc), 64, 1<<16, 1<<10)
+	return render(NewReader(strings.NewReader(doc), 64, 1<<16, 1<<10))
+}
+
+func render(r *Reader) (string, error) {
 	var b strings.Builder
 	for {
 		ev, err := r.Next()
@@ -29,6 +33,9 @@ func events(t testing.TB, doc string) (string, error) {
 			fmt.Fprintf(&b, "row x%d\n", ev.Repeat)
 		case Cell:
 			fmt.Fprintf(&b, "cell x%d %s=%q %q", ev.Repeat, ev.ValueType, ev.Value, ev.Text)
+			if ev.Formula {
+				b.WriteString(" formula")
+			}
 			if ev.Covered {
 				b.WriteString(" covered")
 			}
@@ -96,7 +103,16 @@ end table
 // within the limit.
 func FuzzReader(f *testing.F) {
 	f.Add(`<table:table table:name="S"><table:table-row table:number-rows-repeated="3"><table:table-cell office:value-type="string"><text:p>a<text:s text:c="99999999"/></text:p></table:table-cell></table:table-row></table:table>`)
+	f.Add(`<table:table table:name="S"><table:table-row><table:table-cell office:value-type="float" office:value="1.5" calcext:value-type="float"><text:p>1.5</text:p></table:table-cell><table:table-cell table:number-columns-repeated="3"/><table:table-cell office:value-type="string" office:string-value="a&amp;b" table:formula="of:=1"><text:p>x y</text:p></table:table-cell></table:table-row></table:table>`)
 	f.Fuzz(func(t *testing.T, doc string) {
+		// The whole-cell fast path reads what the general one does.
+		fast, fastErr := render(NewReader(strings.NewReader(doc), 64, 1<<12, 256))
+		general := NewReader(strings.NewReader(doc), 64, 1<<12, 256)
+		general.general = true
+		slow, slowErr := render(general)
+		if fast != slow || (fastErr == nil) != (slowErr == nil) {
+			t.Fatalf("fast path:\n%s%v\ngeneral path:\n%s%v", fast, fastErr, slow, slowErr)
+		}
 		r := NewReader(strings.NewReader(doc), 64, 1<<12, 256)
 		for {
 			ev, err := r.Next()
@@ -200,6 +216,26 @@ func TestSkipTable(t *testing.T) {
 		}
 		if strings.Join(names, ",") != "A,B,C" {
 			t.Errorf("%.40s...: tables %q", doc, names)
+		}
+	}
+}
+
+// TestIndexShort compares the word-at-a-time search with bytes.IndexByte
+// at every length and position, with the byte's neighbours one more and
+// one less (the cases a borrow could confuse).
+func TestIndexShort(t *testing.T) {
+	for n := range 40 {
+		for at := -1; at < n; at++ {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte('"' + 1 - 2*(i%2))
+			}
+			if at >= 0 {
+				b[at] = '"'
+			}
+			if got, want := indexShort(b, '"'), bytes.IndexByte(b, '"'); got != want {
+				t.Fatalf("%q: %d, want %d", b, got, want)
+			}
 		}
 	}
 }
