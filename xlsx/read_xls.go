@@ -264,6 +264,7 @@ type xlsSheet struct {
 	p      *sheetParser
 	book   *xlsBook
 	rr     *biff8.Reader
+	ahead  *readAhead
 	cur    biff8.Cursor
 	dec    biff8.Decoder
 	first  bool
@@ -283,15 +284,20 @@ func (wb *Workbook) openXLSSheet(p *sheetParser, index int) (rowSource, error) {
 	if off < 0 || off >= book.stream.Size() {
 		return nil, wb.errorf(book.name, fmt.Errorf("%w: sheet %q starts at %d, past the stream's end (%d bytes)", ErrMalformed, p.sheet, off, book.stream.Size()))
 	}
-	rr := biff8.NewReader(io.NewSectionReader(book.stream, off, book.stream.Size()-off), off)
+	// The compound file's sectors are read on their own goroutine while
+	// this one decodes records.
+	ra := newReadAhead(io.NopCloser(io.NewSectionReader(book.stream, off, book.stream.Size()-off)), 128<<10, 2)
+	rr := biff8.NewReader(ra, off)
 	rec, err := rr.Next()
 	if err != nil {
+		ra.Close()
 		return nil, wb.errorf(book.name, fmt.Errorf("sheet %q: %w", p.sheet, malformedXLS(err)))
 	}
 	if !biff8.IsBOF(rec.Type) {
+		ra.Close()
 		return nil, wb.errorf(book.name, fmt.Errorf("%w: sheet %q does not begin with a BOF record", ErrMalformed, p.sheet))
 	}
-	s := &xlsSheet{p: p, book: book, rr: rr, dec: biff8.CodePageDecoder(book.codepage), first: true}
+	s := &xlsSheet{p: p, book: book, rr: rr, ahead: ra, dec: biff8.CodePageDecoder(book.codepage), first: true}
 	// A chart sheet's records cache its series' values as cells, which
 	// are no cells of the sheet.
 	_, kind := biff8.Version(rec)
@@ -299,7 +305,7 @@ func (wb *Workbook) openXLSSheet(p *sheetParser, index int) (rowSource, error) {
 	return s, nil
 }
 
-func (s *xlsSheet) Close() error { return nil }
+func (s *xlsSheet) Close() error { return s.ahead.Close() }
 
 // next returns the held record, if any, or reads one.
 func (s *xlsSheet) next() (biff8.Record, error) {
