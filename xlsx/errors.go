@@ -30,6 +30,7 @@ var (
 	ErrSheetDone      = errors.New("sheet already finished")
 	ErrWidth          = errors.New("invalid column width or row height")
 	ErrCustomXML      = errors.New("custom XML part is not an XML document")
+	ErrTable          = errors.New("invalid table")
 )
 
 // errWriterClosed is ErrClosed as the Writer's methods return it.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -206,4 +207,53 @@ func ExampleNewStructReader() {
 	// Output:
 	// 1 Ada 1250.50
 	// 2 Bo 99.00
+}
+
+// An Excel table over rows streamed from any source: the range ends
+// with the sheet, and the totals row goes under the last row written.
+func ExampleSheet_AddTable() {
+	var buf bytes.Buffer
+	w, _ := xlsx.NewWriter(&buf, xlsx.Options{})
+	sheet, _ := w.AddSheet("Orders", xlsx.SheetOptions{})
+	err := sheet.AddTable(xlsx.Range{FirstRow: 1, FirstCol: 1}, xlsx.Table{
+		Name:      "Orders",
+		Style:     "TableStyleMedium2",
+		TotalsRow: true,
+		Columns: []xlsx.TableColumn{
+			{Name: "Customer", TotalLabel: "Total"},
+			{Name: "Quantity", Total: xlsx.TotalSum},
+			{Name: "Price"},
+			{Name: "Amount", Formula: "[@Quantity]*[@Price]", Total: xlsx.TotalSum},
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	sheet.WriteRow(nil) // the header row: the table writes the names
+	for i, customer := range []string{"Ada", "Grace", "Edsger"} {
+		sheet.WriteRow([]xlsx.Cell{xlsx.String(customer), xlsx.Int(int64(i + 1)), xlsx.Float(9.5)})
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+
+	wb, _ := xlsx.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()), xlsx.ReadOptions{})
+	rows, _ := wb.Rows(context.Background(), 0)
+	for rows.Next() {
+		var texts []string
+		for _, c := range rows.Row().Cells {
+			if f := c.Formula(); len(f) > 0 {
+				texts = append(texts, "="+string(f))
+			} else {
+				texts = append(texts, c.String())
+			}
+		}
+		fmt.Println(strings.Join(texts, " "))
+	}
+	// Output:
+	// Customer Quantity Price Amount
+	// Ada 1 9.5 =Orders[[#This Row],[Quantity]]*Orders[[#This Row],[Price]]
+	// Grace 2 9.5 =Orders[[#This Row],[Quantity]]*Orders[[#This Row],[Price]]
+	// Edsger 3 9.5 =Orders[[#This Row],[Quantity]]*Orders[[#This Row],[Price]]
+	// Total =SUBTOTAL(109,[Quantity]) =SUBTOTAL(109,[Amount])
 }

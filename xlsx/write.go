@@ -156,11 +156,14 @@ type Writer struct {
 	sheets    []*Sheet
 	current   *Sheet // the last sheet from AddSheet, finished by the next
 	names     []DefinedName
-	partFW    *flate.Writer
-	partBuf   bytes.Buffer
-	closed    bool
-	created   time.Time
-	level     int
+	// Tables' names (lower case) and how many there are, for their ids.
+	tableNames map[string]bool
+	tableCount int
+	partFW     *flate.Writer
+	partBuf    bytes.Buffer
+	closed     bool
+	created    time.Time
+	level      int
 
 	errMu  sync.Mutex
 	err    error
@@ -319,6 +322,12 @@ func (w *Writer) DefineName(n DefinedName) error {
 		if strings.EqualFold(o.Name, n.Name) && o.Sheet == n.Sheet {
 			return fmt.Errorf("xlsx: defined name %q already exists", n.Name)
 		}
+	}
+	w.lockShared()
+	isTable := w.tableNames[strings.ToLower(n.Name)]
+	w.unlockShared()
+	if isTable {
+		return fmt.Errorf("xlsx: defined name %q: %w: a table has that name", n.Name, ErrTable)
 	}
 	w.names = append(w.names, n)
 	return nil

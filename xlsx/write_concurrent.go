@@ -112,8 +112,9 @@ type sheetSink struct {
 	finished bool
 	crc      uint32
 	size     uint64
-	rels     []byte
-	relsName string
+	// The parts that go after the sheet: its relationships and what
+	// they point at.
+	parts []packagePart
 }
 
 func (w *Writer) newSink(s *Sheet) *sheetSink {
@@ -163,27 +164,29 @@ func (k *sheetSink) Write(p []byte) (int, error) {
 // finishSink records a finished sheet's totals. If the sheet owns the
 // archive, its entry is closed and the turn handed on; otherwise the
 // sheet's bytes wait for the turn.
-func (w *Writer) finishSink(k *sheetSink, crc uint32, size uint64, relsName string, rels []byte) error {
+func (w *Writer) finishSink(k *sheetSink, crc uint32, size uint64, parts []packagePart) error {
 	w.turns.mu.Lock()
 	entry := k.entry
 	if entry == nil {
-		k.finished, k.crc, k.size, k.relsName, k.rels = true, crc, size, relsName, rels
+		k.finished, k.crc, k.size, k.parts = true, crc, size, parts
 		w.turns.mu.Unlock()
 		return nil
 	}
 	w.turns.mu.Unlock()
-	if err := w.closeEntry(k.sheet, entry, crc, size, relsName, rels); err != nil {
+	if err := w.closeEntry(k.sheet, entry, crc, size, parts); err != nil {
 		return err
 	}
 	return w.handOn()
 }
 
-func (w *Writer) closeEntry(sheet string, entry *zipstream.EntryWriter, crc uint32, size uint64, relsName string, rels []byte) error {
+func (w *Writer) closeEntry(sheet string, entry *zipstream.EntryWriter, crc uint32, size uint64, parts []packagePart) error {
 	if err := entry.Close(crc, size); err != nil {
 		return w.fail(&CellError{Sheet: sheet, Err: err})
 	}
-	if rels != nil {
-		return w.writePart(relsName, rels)
+	for _, p := range parts {
+		if err := w.writePart(p.name, p.data); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -236,9 +239,9 @@ func (w *Writer) giveTurn(k *sheetSink) (owned bool, err error) {
 				t.mu.Unlock()
 				return true, nil
 			}
-			crc, size, relsName, rels := k.crc, k.size, k.relsName, k.rels
+			crc, size, parts := k.crc, k.size, k.parts
 			t.mu.Unlock()
-			return false, w.closeEntry(k.sheet, entry, crc, size, relsName, rels)
+			return false, w.closeEntry(k.sheet, entry, crc, size, parts)
 		}
 		t.mu.Unlock()
 		// While these are copied the sheet may hold more; the loop takes

@@ -26,6 +26,9 @@ func (w *Writer) contentTypes(hasSST bool) []byte {
 	for i := range w.sheets {
 		b = appendOverride(b, "/xl/worksheets/sheet"+strconv.Itoa(i+1)+".xml", contentTypeBase+"spreadsheetml.worksheet+xml")
 	}
+	for _, part := range w.tableParts() {
+		b = appendOverride(b, "/"+part, contentTypeBase+"spreadsheetml.table+xml")
+	}
 	b = appendOverride(b, "/xl/theme/theme1.xml", contentTypeBase+"theme+xml")
 	b = appendOverride(b, "/xl/styles.xml", contentTypeBase+"spreadsheetml.styles+xml")
 	if hasSST {

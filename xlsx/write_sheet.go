@@ -86,6 +86,9 @@ type Sheet struct {
 	merges      []Range
 	links       []hyperlink
 	autoFilter  Range
+	tables      []*sheetTable
+	// tableScratch holds a row the tables add cells to.
+	tableScratch []Cell
 
 	// The extent of the cells written so far, 1-based; minRow == 0 means
 	// none yet.
@@ -194,7 +197,13 @@ func (s *Sheet) SkipRows(n int) error {
 	if n < 0 || s.row+n >= MaxRows {
 		return s.fail(s.row+n+1, 0, ErrTooManyRows)
 	}
-	s.row += n
+	target := s.row + n
+	if len(s.tables) > 0 {
+		if err := s.writeTableRows(target); err != nil {
+			return err
+		}
+	}
+	s.row = target
 	return nil
 }
 
@@ -230,6 +239,12 @@ func (s *Sheet) writeRow(cells []Cell, opts *RowOptions) error {
 	}
 	if len(cells) > MaxColumns {
 		return s.fail(row, MaxColumns+1, ErrTooManyColumns)
+	}
+	if len(s.tables) > 0 {
+		var err error
+		if cells, err = s.tableCells(row, cells); err != nil {
+			return s.fail(row, 0, err)
+		}
 	}
 	start := len(s.buf)
 	b, first, last, refs, err := s.encodeRow(s.buf, row, cells, opts)
@@ -308,6 +323,11 @@ func (s *Sheet) Close() error {
 	if s.finished {
 		return s.w.loadErr()
 	}
+	if len(s.tables) > 0 && s.w.loadErr() == nil {
+		// The tables' last rows are written before the sheet ends; an
+		// error here stops the Writer, and the sheet is released below.
+		_ = s.finishTables()
+	}
 	s.finished = true
 	if err := s.w.loadErr(); err != nil {
 		s.stream.Abort()
@@ -329,8 +349,7 @@ func (s *Sheet) Close() error {
 	if err != nil {
 		return s.w.fail(&CellError{Sheet: s.name, Err: err})
 	}
-	relsName := fmt.Sprintf("xl/worksheets/_rels/sheet%d.xml.rels", s.index+1)
-	return s.w.finishSink(s.sink, crc, size, relsName, s.rels())
+	return s.w.finishSink(s.sink, crc, size, s.parts())
 }
 
 // dateStyle is styleSheet.dateStyle, under the shared lock for

@@ -149,29 +149,67 @@ func (s *Sheet) appendTail(b []byte) []byte {
 		}
 		b = append(b, "</hyperlinks>"...)
 	}
-	return append(b, `<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>`...)
+	b = append(b, `<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>`...)
+	if len(s.tables) > 0 {
+		b = appendIntAttr(append(b, "<tableParts"...), "count", len(s.tables))
+		b = append(b, '>')
+		rid := s.externalLinks()
+		for range s.tables {
+			rid++
+			b = append(b, `<tablePart r:id="rId`...)
+			b = strconv.AppendInt(b, int64(rid), 10)
+			b = append(b, `"/>`...)
+		}
+		b = append(b, "</tableParts>"...)
+	}
+	return append(b, `</worksheet>`...)
 }
 
-// rels returns the sheet's relationships part, or nil if it has none.
-func (s *Sheet) rels() []byte {
-	var b []byte
-	rid := 0
+// externalLinks counts the hyperlinks with a relationship: the first
+// relationship ids are theirs.
+func (s *Sheet) externalLinks() int {
+	n := 0
 	for _, l := range s.links {
-		if l.internal {
-			continue
+		if !l.internal {
+			n++
 		}
-		if b == nil {
-			b = append(b, xmlHeader+`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`...)
-		}
+	}
+	return n
+}
+
+// parts returns the parts that go with the sheet: its relationships,
+// if any, and its tables.
+func (s *Sheet) parts() []packagePart {
+	if s.externalLinks() == 0 && len(s.tables) == 0 {
+		return nil
+	}
+	b := []byte(xmlHeader + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`)
+	rid := 0
+	relationship := func(typ, target string, external bool) {
 		rid++
 		b = append(b, `<Relationship Id="rId`...)
 		b = strconv.AppendInt(b, int64(rid), 10)
-		b = append(b, `" Type="`+nsRelations+`/hyperlink" Target="`...)
-		b = appendAttr(b, l.target)
-		b = append(b, `" TargetMode="External"/>`...)
+		b = append(b, `" Type="`+nsRelations+`/`...)
+		b = append(b, typ...)
+		b = append(b, `" Target="`...)
+		b = appendAttr(b, target)
+		if external {
+			b = append(b, `" TargetMode="External`...)
+		}
+		b = append(b, `"/>`...)
 	}
-	if b == nil {
-		return nil
+	for _, l := range s.links {
+		if !l.internal {
+			relationship("hyperlink", l.target, true)
+		}
 	}
-	return append(b, "</Relationships>"...)
+	for _, t := range s.tables {
+		relationship("table", "../tables/table"+strconv.Itoa(t.id)+".xml", false)
+	}
+	b = append(b, "</Relationships>"...)
+	parts := []packagePart{{"xl/worksheets/_rels/sheet" + strconv.Itoa(s.index+1) + ".xml.rels", b}}
+	for _, t := range s.tables {
+		parts = append(parts, packagePart{tablePartName(t.id), t.xml()})
+	}
+	return parts
 }

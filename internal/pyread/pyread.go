@@ -95,6 +95,27 @@ type Result struct {
 	HiddenCols map[string][]string           `json:"hidden_cols"`
 	HiddenRows map[string][]int              `json:"hidden_rows"`
 	Heights    map[string]map[string]float64 `json:"heights"`
+	Tables     map[string][]*Table           `json:"tables"`
+}
+
+// Table is an Excel table as openpyxl read it.
+type Table struct {
+	Name       string         `json:"name"`
+	Ref        string         `json:"ref"`
+	HeaderRows *int           `json:"header_rows"`
+	TotalsRows int            `json:"totals_rows"`
+	Filter     *string        `json:"filter"`
+	Style      *string        `json:"style"`
+	Stripes    []bool         `json:"stripes"`
+	Columns    []*TableColumn `json:"columns"`
+}
+
+// TableColumn is one of a Table's columns.
+type TableColumn struct {
+	Name     string  `json:"name"`
+	Function *string `json:"function"`
+	Label    *string `json:"label"`
+	Formula  *string `json:"formula"`
 }
 
 // Cell is one non-empty cell as openpyxl read it.

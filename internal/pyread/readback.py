@@ -81,7 +81,7 @@ def read(path, validator):
     wb = openpyxl.load_workbook(path, data_only=True)
     res["sheets"] = [[ws.title, ws.sheet_state] for ws in wb.worksheets]
     res["openpyxl"] = {}
-    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights"):
+    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights", "tables"):
         res[key] = {}
     for ws in wb.worksheets:
         res["openpyxl"][ws.title] = trim([[typed(c.value) for c in row] for row in ws.iter_rows()])
@@ -94,6 +94,7 @@ def read(path, validator):
         res["hidden_rows"][ws.title] = sorted(k for k, d in ws.row_dimensions.items() if d.hidden)
         res["heights"][ws.title] = {str(k): d.height for k, d in ws.row_dimensions.items() if d.height}
         res["dims"][ws.title] = ws.auto_filter.ref
+        res["tables"][ws.title] = [table(t) for t in ws.tables.values()]
     wbf = openpyxl.load_workbook(path)
     res["formulas"] = {ws.title: {c.coordinate: c.value for row in ws.iter_rows() for c in row
                                   if isinstance(c.value, str) and c.value.startswith("=")}
@@ -104,6 +105,19 @@ def read(path, validator):
         rows = cal.get_sheet_by_name(name).to_python(skip_empty_area=False)
         res["calamine"][name] = trim([[None if v == "" else typed(v) for v in row] for row in rows])
     return res
+
+
+def table(t):
+    info = t.tableStyleInfo
+    return {
+        "name": t.displayName, "ref": t.ref, "header_rows": t.headerRowCount, "totals_rows": t.totalsRowCount or 0,
+        "filter": t.autoFilter.ref if t.autoFilter is not None else None,
+        "style": info.name if info is not None else None,
+        "stripes": [bool(info.showRowStripes), bool(info.showColumnStripes)] if info is not None else None,
+        "columns": [{"name": c.name, "function": c.totalsRowFunction, "label": c.totalsRowLabel,
+                     "formula": c.calculatedColumnFormula.attr_text if c.calculatedColumnFormula is not None else None}
+                    for c in t.tableColumns],
+    }
 
 
 class TooSlow(Exception):
