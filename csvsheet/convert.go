@@ -32,6 +32,10 @@ type Options struct {
 	// Progress, when set, is called with the count of data rows written,
 	// every few thousand rows and at the end.
 	Progress func(rows int64)
+	// ExcelTable makes each sheet with a header an Excel table named
+	// after it (see xlsx.TableName; Table1... when that cannot be a
+	// table's name), in TableStyleMedium2 with filter buttons.
+	ExcelTable bool
 }
 
 // Stats describe a finished conversion.
@@ -83,10 +87,22 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 			return err
 		}
 		st.Sheets = append(st.Sheets, name)
-		if header != nil {
-			return sheet.WriteRow(header)
+		if header == nil {
+			return nil
 		}
-		return nil
+		if opts.ExcelTable {
+			ref := xlsx.Range{FirstRow: 1, FirstCol: 1, LastCol: max(len(header), 1)}
+			table := xlsx.Table{Name: xlsx.TableName(name), Style: "TableStyleMedium2"}
+			err := sheet.AddTable(ref, table)
+			if errors.Is(err, xlsx.ErrTable) {
+				table.Name = "" // taken, or a cell reference
+				err = sheet.AddTable(ref, table)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return sheet.WriteRow(header)
 	}
 	for first := true; ; first = false {
 		record, err := cr.Read()

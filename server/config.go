@@ -97,14 +97,20 @@ type Export struct {
 	// MiB) and then in a temporary file in temp_dir.
 	PasswordEnv string `yaml:"password_env" json:"-"`
 	Encrypted   bool   `yaml:"-" json:"encrypted,omitempty"`
+	// Table makes every sheet of the export an Excel table (banded rows,
+	// filter buttons, structured references) instead of a header row
+	// with an autofilter; a sheet's own table: true does it for that
+	// sheet.
+	Table bool `yaml:"table" json:"-"`
 
 	password string
 }
 
 // Sheet is one query of an export and the sheet its rows go to.
 type Sheet struct {
-	Name string `yaml:"name" json:"name"`
-	SQL  string `yaml:"sql" json:"-"`
+	Name  string `yaml:"name" json:"name"`
+	SQL   string `yaml:"sql" json:"-"`
+	Table bool   `yaml:"table" json:"-"` // an Excel table: see Export.Table
 
 	query *boundQuery
 }

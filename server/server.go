@@ -343,7 +343,7 @@ func (s *Server) run(ctx context.Context, e *Export, vals map[string]any, w *xls
 				}
 			}
 		}
-		queries[i] = sqlsheet.Query{SQL: sqlText, Args: args, Sheet: sh.Name}
+		queries[i] = sqlsheet.Query{SQL: sqlText, Args: args, Sheet: sh.Name, ExcelTable: e.Table || sh.Table}
 	}
 	opts.ReadOnly, opts.StatementTimeout = true, time.Duration(s.cfg.StatementTimeout)
 	return sqlsheet.Export(ctx, db, w, queries, opts)

@@ -3,6 +3,7 @@ package sqlsheet
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -61,6 +62,12 @@ type Options struct {
 	// each sheet's source columns and SQL types (and a table's primary
 	// key), from which Import recreates them.
 	NoSchema bool
+	// ExcelTable makes each sheet an Excel table (TableStyleMedium2, with
+	// banded rows and filter buttons) instead of a header row with an
+	// autofilter; Query.ExcelTable does it for one query's sheets. The
+	// table is named after its sheet (letters, digits, '_' and '.' kept,
+	// the rest '_'), or Table1, Table2... when that name cannot be one.
+	ExcelTable bool
 
 	from schemaFrom // the query being exported, for the schema part
 }
@@ -74,8 +81,11 @@ type Query struct {
 	// Table names the table the query reads whole, if it does: the
 	// schema part then records the table and its primary key.
 	Table string
-	key   []string
-	types map[string]string
+	// ExcelTable makes this query's sheets Excel tables (see
+	// Options.ExcelTable).
+	ExcelTable bool
+	key        []string
+	types      map[string]string
 }
 
 // Warnings count values that could not be written as their type.
@@ -252,6 +262,7 @@ func sheetFor(q Query, i int) string {
 // the queries before, and q's table for the schema part.
 func forQuery(opts Options, q Query, done int64) Options {
 	opts.from.table, opts.from.key, opts.from.types = q.Table, q.key, q.types
+	opts.ExcelTable = opts.ExcelTable || q.ExcelTable
 	if opts.Progress != nil {
 		report := opts.Progress
 		opts.Progress = func(n int64) { report(done + n) }
@@ -473,11 +484,24 @@ func (e *exporter) newSheet() error {
 			}
 		}
 	}
+	if e.opts.ExcelTable && len(e.cols) > 0 {
+		ref := xlsx.Range{FirstRow: 1, FirstCol: 1, LastCol: len(e.cols)}
+		table := xlsx.Table{Name: xlsx.TableName(name), Style: "TableStyleMedium2"}
+		err := sh.AddTable(ref, table)
+		if errors.Is(err, xlsx.ErrTable) {
+			// The sheet's name is taken, or cannot be a table's name.
+			table.Name = ""
+			err = sh.AddTable(ref, table)
+		}
+		if err != nil {
+			return err
+		}
+	}
 	return sh.WriteRow(e.header)
 }
 
 func (e *exporter) endSheet() error {
-	if len(e.cols) == 0 {
+	if len(e.cols) == 0 || e.opts.ExcelTable {
 		return nil
 	}
 	return e.sheet.SetAutoFilter(xlsx.Range{FirstRow: 1, FirstCol: 1, LastRow: e.sheet.LastRow(), LastCol: len(e.cols)})

@@ -60,7 +60,7 @@ func TestSQLiteDirect(t *testing.T) {
 		for _, opts := range []Options{{}, {SampleRows: -1}, {Null: "NULL", Binary: BinaryHex, ForceNumbers: true}} {
 			rows, err := conn.Query(context.Background(), q.SQL, q.Args)
 			if err != nil {
-				t.Fatalf("%s: %v", q, err)
+				t.Fatalf("%s: %v", q.SQL, err)
 			}
 			direct := exportWith(t, func(w *xlsx.Writer) (Stats, error) {
 				return exportSource(context.Background(), sqliteSource{rows}, sqliteColumns(rows), w, "S", opts)
@@ -74,11 +74,11 @@ func TestSQLiteDirect(t *testing.T) {
 			for _, part := range []string{"xl/worksheets/sheet1.xml", "xl/sharedStrings.xml", "xl/styles.xml"} {
 				a, b := zipPart(t, direct.file, part), zipPart(t, viaSQL.file, part)
 				if !bytes.Equal(a, b) {
-					t.Errorf("%s, %+v: %s differs:\ndirect:       %.3000s\ndatabase/sql: %.3000s", q, opts, part, a, b)
+					t.Errorf("%s, %+v: %s differs:\ndirect:       %.3000s\ndatabase/sql: %.3000s", q.SQL, opts, part, a, b)
 				}
 			}
 			if direct.st.Rows != viaSQL.st.Rows || direct.st.Warnings != viaSQL.st.Warnings {
-				t.Errorf("%s: stats %+v, through database/sql %+v", q, direct.st, viaSQL.st)
+				t.Errorf("%s: stats %+v, through database/sql %+v", q.SQL, direct.st, viaSQL.st)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package xlsx
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -165,5 +166,27 @@ func structuredColumn(name string) string {
 		b.WriteRune(r)
 	}
 	b.WriteByte(']')
+	return b.String()
+}
+
+// TableName makes a table's name from other text, such as a sheet's
+// name: characters a name cannot hold become '_', and a name that would
+// not start with a letter, '_' or '\\' gets a '_' before it. The result
+// may still be refused, as a cell reference ("A1") or a name in use.
+func TableName(text string) string {
+	var b strings.Builder
+	for i, r := range text {
+		if i == 0 && !(unicode.IsLetter(r) || r == '_' || r == '\\') {
+			b.WriteByte('_')
+		}
+		if r == '_' || r == '.' || r == '\\' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "_"
+	}
 	return b.String()
 }

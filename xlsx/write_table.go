@@ -50,15 +50,20 @@ func (t *sheetTable) totalsRowAt() int {
 // are written by the table. A table without a header row can be added
 // any time before its rows end.
 //
-// Errors (in a *CellError): ErrTable for an invalid or duplicate name, a
-// bad column or totals setting, or a range overlapping another table;
-// ErrRange for an invalid range, or a header or totals row already
-// written. Later, WriteRow fails with ErrTable for a header cell that is
+// Errors (in a *CellError, leaving the sheet and the Writer as they
+// were): ErrTable for an invalid or duplicate name, a bad column or
+// totals setting, or a range overlapping another table; ErrRange for an
+// invalid range, or a header or totals row already written. Later, WriteRow fails with ErrTable for a header cell that is
 // not text or a number or does not match its column's Name, and for a
 // cell of the totals row where the table puts a label or a function.
 func (s *Sheet) AddTable(r Range, t Table) error {
 	if err := s.check(); err != nil {
 		return err
+	}
+	// A table that cannot be added leaves the sheet and the Writer as
+	// they were: these errors are not the Writer's.
+	refuse := func(row, col int, err error) error {
+		return &CellError{Sheet: s.name, Row: row, Col: col, Err: err}
 	}
 	open := r.LastRow == 0
 	if r.LastCol == 0 {
@@ -69,11 +74,11 @@ func (s *Sheet) AddTable(r Range, t Table) error {
 		probe.LastRow = MaxRows
 	}
 	if !probe.valid() {
-		return s.fail(0, 0, fmt.Errorf("%w: table range %v", ErrRange, r))
+		return refuse(0, 0, fmt.Errorf("%w: table range %v", ErrRange, r))
 	}
 	width := r.LastCol - r.FirstCol + 1
 	if len(t.Columns) > width {
-		return s.fail(0, 0, fmt.Errorf("%w: %d columns for a range %d wide", ErrTable, len(t.Columns), width))
+		return refuse(0, 0, fmt.Errorf("%w: %d columns for a range %d wide", ErrTable, len(t.Columns), width))
 	}
 	minRows := 1 // data
 	if !t.NoHeaderRow {
@@ -83,7 +88,7 @@ func (s *Sheet) AddTable(r Range, t Table) error {
 		minRows++
 	}
 	if !open && r.LastRow-r.FirstRow+1 < minRows {
-		return s.fail(0, 0, fmt.Errorf("%w: table range %v needs at least %d rows", ErrTable, r, minRows))
+		return refuse(0, 0, fmt.Errorf("%w: table range %v needs at least %d rows", ErrTable, r, minRows))
 	}
 	st := &sheetTable{Table: t, ref: r, open: open}
 	st.Columns = append(make([]TableColumn, 0, width), t.Columns...)
@@ -92,12 +97,12 @@ func (s *Sheet) AddTable(r Range, t Table) error {
 	}
 	for i, c := range st.Columns {
 		if err := checkTableColumn(c, t.TotalsRow); err != nil {
-			return s.fail(0, r.FirstCol+i, err)
+			return refuse(0, r.FirstCol+i, err)
 		}
 		st.formulas = st.formulas || c.Formula != ""
 	}
 	if !validAttrText(t.Style) || strings.ContainsAny(t.Style, `<>&"`) {
-		return s.fail(0, 0, fmt.Errorf("%w: table style %q", ErrTable, t.Style))
+		return refuse(0, 0, fmt.Errorf("%w: table style %q", ErrTable, t.Style))
 	}
 	for _, o := range s.tables {
 		other := o.ref
@@ -105,26 +110,26 @@ func (s *Sheet) AddTable(r Range, t Table) error {
 			other.LastRow = MaxRows
 		}
 		if other.overlaps(probe) {
-			return s.fail(0, 0, fmt.Errorf("%w: table range %v overlaps table %s", ErrTable, r, o.Name))
+			return refuse(0, 0, fmt.Errorf("%w: table range %v overlaps table %s", ErrTable, r, o.Name))
 		}
 	}
 	if !t.NoHeaderRow && s.row >= r.FirstRow {
 		// Excel repairs a table whose header cells do not hold its
 		// column names, which cells already written cannot be checked for.
-		return s.fail(r.FirstRow, 0, fmt.Errorf("%w: the table's header row %d is already written", ErrRange, r.FirstRow))
+		return refuse(r.FirstRow, 0, fmt.Errorf("%w: the table's header row %d is already written", ErrRange, r.FirstRow))
 	}
 	if t.NoHeaderRow {
 		// The columns are named by Columns, or ColumnN.
 		if err := st.nameColumns(nil); err != nil {
-			return s.fail(r.FirstRow, 0, err)
+			return refuse(r.FirstRow, 0, err)
 		}
 		st.headerDone = true
 	}
 	if at := st.totalsRowAt(); at > 0 && s.row >= at {
-		return s.fail(at, 0, fmt.Errorf("%w: the table's totals row %d is already written", ErrRange, at))
+		return refuse(at, 0, fmt.Errorf("%w: the table's totals row %d is already written", ErrRange, at))
 	}
 	if err := s.w.registerTable(st); err != nil {
-		return s.fail(0, 0, err)
+		return refuse(0, 0, err)
 	}
 	s.tables = append(s.tables, st)
 	return nil

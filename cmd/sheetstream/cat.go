@@ -219,3 +219,5 @@ func writeTable(w io.Writer, rows *xlsx.Rows) error {
 	}
 	return rows.Err()
 }
+
+const excelTableHelp = "make each sheet an Excel table (banded rows, filter buttons, structured references) instead of a header with an autofilter"

@@ -16,11 +16,11 @@ import (
 
 func convertCmd() *cobra.Command {
 	var (
-		noInfer, noHeader bool
-		escape            bool
-		sheet, delimiter  string
-		encoding          string
-		pw                password
+		noInfer, noHeader, excelTable bool
+		escape                        bool
+		sheet, delimiter              string
+		encoding                      string
+		pw                            password
 	)
 	cmd := &cobra.Command{
 		Use:   "convert IN OUT",
@@ -74,7 +74,7 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 			err = writeWorkbook(out, xlsx.Options{Password: secret}, func(w *xlsx.Writer) error {
 				var err error
 				st, err = csvsheet.Convert(cmd.Context(), countingReader(src, bar), w, csvsheet.Options{
-					Comma: comma, Encoding: encoding, NoInfer: noInfer, NoHeader: noHeader, Sheet: sheet,
+					Comma: comma, Encoding: encoding, NoInfer: noInfer, NoHeader: noHeader, Sheet: sheet, ExcelTable: excelTable,
 				})
 				return err
 			})
@@ -92,6 +92,7 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 	}
 	cmd.Flags().BoolVar(&noInfer, "no-infer", false, "keep every field as text")
 	cmd.Flags().BoolVar(&noHeader, "no-header", false, "the first row is data, not a header")
+	cmd.Flags().BoolVar(&excelTable, "excel-table", false, excelTableHelp)
 	cmd.Flags().StringVar(&sheet, "sheet", "Sheet1", "sheet name")
 	cmd.Flags().StringVar(&delimiter, "delimiter", "", `field delimiter (default from the extension; "tab" or \t for tabs)`)
 	cmd.Flags().StringVar(&encoding, "encoding", "", encodingHelp)

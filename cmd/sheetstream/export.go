@@ -45,7 +45,7 @@ func exportCmd() *cobra.Command {
 		binary                 string
 		sheets                 []string
 		demo, strict, forceNum bool
-		noSchema               bool
+		noSchema, excelTable   bool
 		pw                     password
 	)
 	cmd := &cobra.Command{
@@ -82,7 +82,7 @@ autofilter and fitted column widths; results past 1,048,575 rows continue on
 			if out == "" {
 				return fmt.Errorf("-o is required")
 			}
-			opts := sqlsheet.Options{Null: null, Strict: strict, ForceNumbers: forceNum, NoSchema: noSchema}
+			opts := sqlsheet.Options{Null: null, Strict: strict, ForceNumbers: forceNum, NoSchema: noSchema, ExcelTable: excelTable}
 			loc, err := time.LoadLocation(tz)
 			if err != nil {
 				return fmt.Errorf("--tz: %w", err)
@@ -143,6 +143,7 @@ autofilter and fitted column widths; results past 1,048,575 rows continue on
 	f.StringVar(&binary, "binary", "placeholder", "binary columns as placeholder, hex or base64")
 	f.BoolVar(&strict, "strict", false, "fail on text longer than a cell holds instead of truncating")
 	f.BoolVar(&forceNum, "force-numbers", false, "write integers beyond 2^53 and long decimals as numbers (Excel rounds them)")
+	f.BoolVar(&excelTable, "excel-table", false, excelTableHelp)
 	f.BoolVar(&noSchema, "no-schema", false, "leave out the schema part (each column's SQL type and the table's primary key, for import)")
 	f.BoolVar(&demo, "demo", false, "export sample data from an embedded SQLite database")
 	pw.writeFlags(cmd)

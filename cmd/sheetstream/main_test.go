@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -46,6 +47,16 @@ func TestConvertCommand(t *testing.T) {
 	}
 	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o640 {
 		t.Errorf("replaced output: mode %v, err %v; want 0640", fi.Mode().Perm(), err)
+	}
+	// --excel-table: the sheet is a table named after it.
+	tableOut := filepath.Join(dir, "table.xlsx")
+	if msg, err := exec.Command(bin, "convert", "--excel-table", "--sheet", "2024 data", csvPath, tableOut).CombinedOutput(); err != nil {
+		t.Fatalf("convert --excel-table: %v\n%s", err, msg)
+	}
+	pyread.Python(t)
+	r := pyread.Read(t, tableOut)[tableOut]
+	if tables := r.Tables["2024 data"]; r.Error != "" || len(r.Audit) > 0 || len(tables) != 1 || tables[0].Name != "_2024_data" || tables[0].Ref != "A1:B3" {
+		t.Errorf("convert --excel-table: %v %v, tables %+v", r.Error, r.Audit, tables)
 	}
 	// stdin to stdout.
 	cmd := exec.Command(bin, "convert", "--delimiter", "tab", "-", "-")
@@ -135,6 +146,28 @@ func TestExportCommand(t *testing.T) {
 		r.Openpyxl["Count"][1][0].V != 50000.0 {
 		t.Errorf("tables workbook: %v %v", r.Error, r.Sheets)
 	}
+
+	// --excel-table: each sheet an Excel table named after it.
+	excel := filepath.Join(dir, "excel-tables.xlsx")
+	if msg, err := run("export", "--db", "sqlite:"+dbPath, "--table", "customers", "--query", "SELECT city, COUNT(*) AS n FROM customers GROUP BY city",
+		"--sheet", "Clients", "--sheet", "By city", "--excel-table", "-o", excel); err != nil {
+		t.Fatalf("export --excel-table: %v\n%s", err, msg)
+	}
+	r = pyread.Read(t, excel)[excel]
+	clients, byCity := r.Tables["Clients"], r.Tables["By city"]
+	if r.Error != "" || len(r.Audit) > 0 || len(clients) != 1 || clients[0].Name != "Clients" || clients[0].Ref != "A1:"+lastCell(r.Openpyxl["Clients"]) ||
+		len(byCity) != 1 || byCity[0].Name != "By_city" || r.Filters["Clients"] != nil {
+		t.Errorf("export --excel-table: %v %v; tables %+v %+v", r.Error, r.Audit, clients, byCity)
+	}
+}
+
+// lastCell names the bottom-right cell of rows read from A1.
+func lastCell(rows [][]*pyread.Value) string {
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r))
+	}
+	return string(rune('A'+width-1)) + strconv.Itoa(len(rows))
 }
 
 // TestVersionAndMissingDatabase: --version names the commit when the
