@@ -3,8 +3,9 @@
 # markdown report: writing (run.sh: W1, W2, W3 against every writer),
 # reading (read.sh: R1), database exports (export.sh: E1, E2) and the
 # service under load and under faults (serve.sh: S1, faults.sh: S2),
-# encryption (encrypt.sh) and imports (import.sh: I1). About
-# 45 minutes with the defaults.
+# encryption (encrypt.sh), imports (import.sh: I1), the legacy formats
+# (legacy.sh: L1-L3) and Excel tables (table.sh). About 50 minutes with
+# the defaults.
 #
 #   bench/all.sh [-n runs]
 set -euo pipefail
@@ -24,3 +25,4 @@ echo; echo "# Service under faults and 256 downloads at once (S2)"; ./faults.sh
 echo; echo "# Encrypted workbooks (W1 and R1, plain and encrypted)"; ./encrypt.sh -n "$runs"
 echo; echo "# Imports (I1)"; ./import.sh -n "$runs"
 echo; echo "# Legacy formats (L1-L3)"; ./legacy.sh -n "$runs"
+echo; echo "# Excel tables (W1 plain and as a table with totals)"; ./table.sh -n "$runs"

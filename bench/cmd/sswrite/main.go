@@ -22,6 +22,7 @@ func main() {
 	strings := flag.String("strings", "auto", "auto, shared or inline")
 	budget := flag.Int("sst-budget", 0, "shared strings budget in bytes (0: default)")
 	password := flag.String("password", "", "encrypt the workbook with this password")
+	table := flag.Bool("table", false, "make the sheet an Excel table with a totals row (sums under the numbers)")
 	flag.Parse()
 	wl, err := workload.ByName(*name, *rows)
 	if err != nil {
@@ -49,6 +50,21 @@ func main() {
 		log.Fatal(err)
 	}
 	cells := make([]xlsx.Cell, wl.Cols)
+	if *table {
+		// Open-ended: the table ends with the sheet, its totals under it.
+		columns := make([]xlsx.TableColumn, wl.Cols)
+		columns[0].TotalLabel = "Total"
+		vals := make([]workload.Value, wl.Cols)
+		wl.Fill(0, vals, nil)
+		for j, v := range vals[1:] {
+			if v.Kind != workload.String {
+				columns[j+1].Total = xlsx.TotalSum
+			}
+		}
+		if err := sh.AddTable(xlsx.Range{FirstRow: 1, FirstCol: 1, LastCol: wl.Cols}, xlsx.Table{TotalsRow: true, Columns: columns}); err != nil {
+			log.Fatal(err)
+		}
+	}
 	if wl.Header != nil {
 		for j, h := range wl.Header {
 			cells[j] = xlsx.String(h)
