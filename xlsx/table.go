@@ -107,7 +107,7 @@ func (f TotalFunction) String() string {
 // checkTableName applies Excel's rules for defined names to a table's
 // name, and refuses R1C1 references too, which a table name cannot be.
 func checkTableName(name string) error {
-	if strings.HasPrefix(name, "_xlnm.") || !validDefinedName(name) || isR1C1(name) {
+	if strings.HasPrefix(name, "_xlnm.") || !validAttrText(name) || !validDefinedName(name) || isR1C1(name) {
 		return fmt.Errorf("%w: table name %q: a letter, underscore or backslash, then letters, digits, underscores or dots, and not a cell reference", ErrTable, name)
 	}
 	return nil
