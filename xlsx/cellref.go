@@ -106,8 +106,13 @@ func (r Range) valid() bool {
 		r.FirstRow <= r.LastRow && r.FirstCol <= r.LastCol
 }
 
-// String returns "A1:C10", or "B2" for a single cell.
+// String returns "A1:C10", or "B2" for a single cell; a range with a
+// row or column outside the sheet reads as its numbers.
 func (r Range) String() string {
+	inside := func(row, col int) bool { return row >= 1 && row <= MaxRows && col >= 1 && col <= MaxColumns }
+	if !inside(r.FirstRow, r.FirstCol) || !inside(r.LastRow, r.LastCol) {
+		return fmt.Sprintf("rows %d-%d, columns %d-%d", r.FirstRow, r.LastRow, r.FirstCol, r.LastCol)
+	}
 	return string(r.append(nil, false))
 }
 

@@ -31,6 +31,7 @@ var (
 	ErrWidth          = errors.New("invalid column width or row height")
 	ErrCustomXML      = errors.New("custom XML part is not an XML document")
 	ErrTable          = errors.New("invalid table")
+	ErrValidation     = errors.New("invalid data validation")
 )
 
 // errWriterClosed is ErrClosed as the Writer's methods return it.

@@ -87,6 +87,7 @@ type Sheet struct {
 	links       []hyperlink
 	autoFilter  Range
 	tables      []*sheetTable
+	validations []sheetValidation
 	// tableScratch holds a row the tables add cells to.
 	tableScratch []Cell
 

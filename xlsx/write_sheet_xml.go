@@ -123,6 +123,7 @@ func (s *Sheet) appendTail(b []byte) []byte {
 		}
 		b = append(b, "</mergeCells>"...)
 	}
+	b = s.appendValidations(b)
 	if len(s.links) > 0 {
 		b = append(b, "<hyperlinks>"...)
 		rid := 0

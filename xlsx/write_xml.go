@@ -201,3 +201,12 @@ func appendIntAttr(b []byte, name string, v int) []byte {
 	b = strconv.AppendInt(b, int64(v), 10)
 	return append(b, '"')
 }
+
+// appendStringAttr writes name="value", escaped.
+func appendStringAttr(b []byte, name, value string) []byte {
+	b = append(b, ' ')
+	b = append(b, name...)
+	b = append(b, `="`...)
+	b = appendAttr(b, value)
+	return append(b, '"')
+}

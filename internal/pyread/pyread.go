@@ -80,22 +80,39 @@ func (v *Value) Equal(o *Value) bool {
 
 // Result is what the readers found in one file.
 type Result struct {
-	Error      string                        `json:"error"`
-	Audit      []string                      `json:"audit"`
-	Warnings   []string                      `json:"warnings"`
-	Sheets     [][2]string                   `json:"sheets"`
-	Openpyxl   map[string][][]*Value         `json:"openpyxl"`
-	Calamine   map[string][][]*Value         `json:"calamine"`
-	Formulas   map[string]map[string]string  `json:"formulas"`
-	Merged     map[string][]string           `json:"merged"`
-	Links      map[string]map[string]string  `json:"links"`
-	Freeze     map[string]*string            `json:"freeze"`
-	Widths     map[string]map[string]float64 `json:"widths"`
-	Filters    map[string]*string            `json:"dims"`
-	HiddenCols map[string][]string           `json:"hidden_cols"`
-	HiddenRows map[string][]int              `json:"hidden_rows"`
-	Heights    map[string]map[string]float64 `json:"heights"`
-	Tables     map[string][]*Table           `json:"tables"`
+	Error       string                        `json:"error"`
+	Audit       []string                      `json:"audit"`
+	Warnings    []string                      `json:"warnings"`
+	Sheets      [][2]string                   `json:"sheets"`
+	Openpyxl    map[string][][]*Value         `json:"openpyxl"`
+	Calamine    map[string][][]*Value         `json:"calamine"`
+	Formulas    map[string]map[string]string  `json:"formulas"`
+	Merged      map[string][]string           `json:"merged"`
+	Links       map[string]map[string]string  `json:"links"`
+	Freeze      map[string]*string            `json:"freeze"`
+	Widths      map[string]map[string]float64 `json:"widths"`
+	Filters     map[string]*string            `json:"dims"`
+	HiddenCols  map[string][]string           `json:"hidden_cols"`
+	HiddenRows  map[string][]int              `json:"hidden_rows"`
+	Heights     map[string]map[string]float64 `json:"heights"`
+	Tables      map[string][]*Table           `json:"tables"`
+	Validations map[string][]*Validation      `json:"validations"`
+}
+
+// Validation is a data validation as openpyxl read it.
+type Validation struct {
+	Type         *string `json:"type"`
+	Operator     *string `json:"operator"`
+	Formula1     *string `json:"formula1"`
+	Formula2     *string `json:"formula2"`
+	Sqref        string  `json:"sqref"`
+	AllowBlank   bool    `json:"allow_blank"`
+	HideDropDown bool    `json:"hide_drop_down"`
+	PromptTitle  *string `json:"prompt_title"`
+	Prompt       *string `json:"prompt"`
+	ErrorTitle   *string `json:"error_title"`
+	Error        *string `json:"error"`
+	ErrorStyle   *string `json:"error_style"`
 }
 
 // Table is an Excel table as openpyxl read it.

@@ -81,7 +81,7 @@ def read(path, validator):
     wb = openpyxl.load_workbook(path, data_only=True)
     res["sheets"] = [[ws.title, ws.sheet_state] for ws in wb.worksheets]
     res["openpyxl"] = {}
-    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights", "tables"):
+    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights", "tables", "validations"):
         res[key] = {}
     for ws in wb.worksheets:
         res["openpyxl"][ws.title] = trim([[typed(c.value) for c in row] for row in ws.iter_rows()])
@@ -95,6 +95,11 @@ def read(path, validator):
         res["heights"][ws.title] = {str(k): d.height for k, d in ws.row_dimensions.items() if d.height}
         res["dims"][ws.title] = ws.auto_filter.ref
         res["tables"][ws.title] = [table(t) for t in ws.tables.values()]
+        res["validations"][ws.title] = [{
+            "type": dv.type, "operator": dv.operator, "formula1": dv.formula1, "formula2": dv.formula2,
+            "sqref": str(dv.sqref), "allow_blank": bool(dv.allow_blank), "hide_drop_down": bool(dv.showDropDown),
+            "prompt_title": dv.promptTitle, "prompt": dv.prompt, "error_title": dv.errorTitle, "error": dv.error,
+            "error_style": dv.errorStyle} for dv in ws.data_validations.dataValidation]
     wbf = openpyxl.load_workbook(path)
     res["formulas"] = {ws.title: {c.coordinate: c.value for row in ws.iter_rows() for c in row
                                   if isinstance(c.value, str) and c.value.startswith("=")}
