@@ -32,6 +32,7 @@ var (
 	ErrCustomXML      = errors.New("custom XML part is not an XML document")
 	ErrTable          = errors.New("invalid table")
 	ErrValidation     = errors.New("invalid data validation")
+	ErrPrint          = errors.New("invalid print setup")
 )
 
 // errWriterClosed is ErrClosed as the Writer's methods return it.

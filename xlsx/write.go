@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -474,6 +475,18 @@ func (w *Writer) addSheet(name string, opts SheetOptions) (*Sheet, error) {
 	}
 	if opts.FreezeRows < 0 || opts.FreezeRows >= MaxRows || opts.FreezeCols < 0 || opts.FreezeCols >= MaxColumns {
 		return nil, &CellError{Sheet: name, Err: fmt.Errorf("%w: cannot freeze %d rows and %d columns", ErrRange, opts.FreezeRows, opts.FreezeCols)}
+	}
+	if opts.Print != nil {
+		if err := checkPrintSetup(opts.Print); err != nil {
+			return nil, &CellError{Sheet: name, Err: err}
+		}
+		print := *opts.Print
+		print.RowBreaks, print.ColumnBreaks = slices.Clone(print.RowBreaks), slices.Clone(print.ColumnBreaks)
+		if print.Margins != nil {
+			margins := *print.Margins
+			print.Margins = &margins
+		}
+		opts.Print = &print
 	}
 	if d := opts.Dimension; d != (Range{}) && !d.valid() {
 		return nil, &CellError{Sheet: name, Err: fmt.Errorf("%w: dimension %v", ErrRange, d)}

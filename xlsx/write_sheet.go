@@ -15,6 +15,8 @@ type SheetOptions struct {
 	// FreezeRows and FreezeCols keep that many top rows and left columns
 	// in view while scrolling.
 	FreezeRows, FreezeCols int
+	// Print sets how the sheet prints (nil: Excel's defaults).
+	Print *PrintSetup
 	// Dimension declares the range the sheet's cells will cover. The
 	// <dimension> element comes before the rows, and a streamed sheet
 	// cannot go back to fix it: a sheet that ends within its first chunk
@@ -88,6 +90,7 @@ type Sheet struct {
 	autoFilter  Range
 	tables      []*sheetTable
 	validations []sheetValidation
+	rowBreaks   []int // from AddPageBreak
 	// tableScratch holds a row the tables add cells to.
 	tableScratch []Cell
 

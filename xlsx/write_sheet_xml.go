@@ -8,11 +8,19 @@ import (
 func (s *Sheet) appendHead(b []byte, final bool) []byte {
 	b = append(b, xmlHeader...)
 	b = append(b, `<worksheet xmlns="`+nsMain+`" xmlns:r="`+nsRelations+`">`...)
-	if s.opts.TabColor != "" {
-		argb, _ := s.opts.TabColor.argb() // checked in AddSheet
-		b = append(b, `<sheetPr><tabColor rgb="`...)
-		b = append(b, argb...)
-		b = append(b, `"/></sheetPr>`...)
+	fit := s.opts.Print != nil && (s.opts.Print.FitWide != 0 || s.opts.Print.FitTall != 0)
+	if s.opts.TabColor != "" || fit {
+		b = append(b, `<sheetPr>`...)
+		if s.opts.TabColor != "" {
+			argb, _ := s.opts.TabColor.argb() // checked in AddSheet
+			b = append(b, `<tabColor rgb="`...)
+			b = append(b, argb...)
+			b = append(b, `"/>`...)
+		}
+		if fit {
+			b = append(b, `<pageSetUpPr fitToPage="1"/>`...)
+		}
+		b = append(b, `</sheetPr>`...)
 	}
 	switch {
 	case final && s.minRow == 0:
@@ -150,7 +158,7 @@ func (s *Sheet) appendTail(b []byte) []byte {
 		}
 		b = append(b, "</hyperlinks>"...)
 	}
-	b = append(b, `<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>`...)
+	b = s.appendPrint(b)
 	if len(s.tables) > 0 {
 		b = appendIntAttr(append(b, "<tableParts"...), "count", len(s.tables))
 		b = append(b, '>')

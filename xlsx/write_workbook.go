@@ -46,6 +46,9 @@ func (w *Writer) definedNames() []nameEntry {
 			out = append(out, nameEntry{"_xlnm._FilterDatabase", ref, s.index, true})
 		}
 	}
+	for _, s := range w.sheets {
+		out = append(out, s.printNames()...)
+	}
 	for _, n := range w.names {
 		local := -1
 		if n.Sheet != "" {

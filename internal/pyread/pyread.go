@@ -97,6 +97,30 @@ type Result struct {
 	Heights     map[string]map[string]float64 `json:"heights"`
 	Tables      map[string][]*Table           `json:"tables"`
 	Validations map[string][]*Validation      `json:"validations"`
+	Print       map[string]*Print             `json:"print"`
+}
+
+// Print is a sheet's print setup as openpyxl read it.
+type Print struct {
+	Area          *string    `json:"area"`
+	TitleRows     *string    `json:"title_rows"`
+	TitleCols     *string    `json:"title_cols"`
+	Orientation   *string    `json:"orientation"`
+	Paper         *int       `json:"paper"`
+	Scale         *int       `json:"scale"`
+	Fit           bool       `json:"fit"`
+	FitWide       *int       `json:"fit_wide"`
+	FitTall       *int       `json:"fit_tall"`
+	FirstPage     *int       `json:"first_page"`
+	BlackAndWhite bool       `json:"black_and_white"`
+	Gridlines     bool       `json:"gridlines"`
+	Headings      bool       `json:"headings"`
+	Center        [2]bool    `json:"center"`
+	Margins       []float64  `json:"margins"`
+	Header        [3]*string `json:"header"`
+	Footer        [3]*string `json:"footer"`
+	RowBreaks     []int      `json:"row_breaks"`
+	ColBreaks     []int      `json:"col_breaks"`
 }
 
 // Validation is a data validation as openpyxl read it.

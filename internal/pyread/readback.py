@@ -81,7 +81,7 @@ def read(path, validator):
     wb = openpyxl.load_workbook(path, data_only=True)
     res["sheets"] = [[ws.title, ws.sheet_state] for ws in wb.worksheets]
     res["openpyxl"] = {}
-    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights", "tables", "validations"):
+    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights", "tables", "validations", "print"):
         res[key] = {}
     for ws in wb.worksheets:
         res["openpyxl"][ws.title] = trim([[typed(c.value) for c in row] for row in ws.iter_rows()])
@@ -95,6 +95,20 @@ def read(path, validator):
         res["heights"][ws.title] = {str(k): d.height for k, d in ws.row_dimensions.items() if d.height}
         res["dims"][ws.title] = ws.auto_filter.ref
         res["tables"][ws.title] = [table(t) for t in ws.tables.values()]
+        ps, po, pm = ws.page_setup, ws.print_options, ws.page_margins
+        fit = ws.sheet_properties.pageSetUpPr
+        res["print"][ws.title] = {
+            "area": ws.print_area, "title_rows": ws.print_title_rows, "title_cols": ws.print_title_cols,
+            "orientation": ps.orientation, "paper": ps.paperSize, "scale": ps.scale,
+            "fit": bool(fit is not None and fit.fitToPage), "fit_wide": ps.fitToWidth, "fit_tall": ps.fitToHeight,
+            "first_page": ps.firstPageNumber, "black_and_white": bool(ps.blackAndWhite),
+            "gridlines": bool(po.gridLines), "headings": bool(po.headings),
+            "center": [bool(po.horizontalCentered), bool(po.verticalCentered)],
+            "margins": [pm.left, pm.right, pm.top, pm.bottom, pm.header, pm.footer],
+            "header": [ws.oddHeader.left.text, ws.oddHeader.center.text, ws.oddHeader.right.text],
+            "footer": [ws.oddFooter.left.text, ws.oddFooter.center.text, ws.oddFooter.right.text],
+            "row_breaks": [b.id for b in ws.row_breaks.brk], "col_breaks": [b.id for b in ws.col_breaks.brk],
+        }
         res["validations"][ws.title] = [{
             "type": dv.type, "operator": dv.operator, "formula1": dv.formula1, "formula2": dv.formula2,
             "sqref": str(dv.sqref), "allow_blank": bool(dv.allow_blank), "hide_drop_down": bool(dv.showDropDown),
