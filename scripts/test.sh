@@ -44,6 +44,11 @@ test_tools() {
     apt_install libreoffice-calc-nogui 2>/dev/null
   fi
   export SHEETSTREAM_SOFFICE="$(command -v soffice)"
+  # Its Python bridge, with which the tests ask it to check passwords.
+  if ! /usr/bin/python3 -c "import uno" >/dev/null 2>&1; then
+    echo "== installing python3-uno"
+    apt_install python3-uno 2>/dev/null
+  fi
 
   # nginx, the reverse proxy the service is tested behind.
   if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then

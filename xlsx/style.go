@@ -178,4 +178,14 @@ type Style struct {
 	// "yyyy-mm-dd" or "[h]:mm:ss"; "" is General. Excel's built-in
 	// formats are recognised and referenced by their id.
 	NumFmt string
+	// Protection takes effect when the sheet is protected
+	// (SheetOptions.Protect).
+	Protection CellProtection
+}
+
+// CellProtection says what a protected sheet allows for a cell. Cells
+// are locked by default: Unlocked cells can be edited, the input cells
+// of a form; Hidden cells do not show their formulas.
+type CellProtection struct {
+	Unlocked, Hidden bool
 }

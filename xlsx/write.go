@@ -110,6 +110,17 @@ type Options struct {
 	// memory up to SheetBufferSize, then in TempDir. This is not sheet
 	// protection, which only asks Excel to lock editing and hides nothing.
 	Password string
+	// ProtectWorkbook locks the workbook's structure: sheets cannot be
+	// added, deleted, moved, renamed, hidden or shown.
+	ProtectWorkbook *WorkbookProtection
+}
+
+// WorkbookProtection locks a workbook's structure (and its windows, as
+// older Excel versions knew them), with a password needed to unlock it
+// if Password is set.
+type WorkbookProtection struct {
+	Password string
+	Windows  bool
 }
 
 // DefaultSheetBufferSize bounds the output held by concurrent sheets.
@@ -157,6 +168,8 @@ type Writer struct {
 	sheets    []*Sheet
 	current   *Sheet // the last sheet from AddSheet, finished by the next
 	names     []DefinedName
+	// workbookPassword is Options.ProtectWorkbook's password, hashed.
+	workbookPassword passwordHash
 	// Tables' names (lower case) and how many there are, for their ids.
 	tableNames map[string]bool
 	tableCount int
@@ -215,6 +228,19 @@ func NewWriter(w io.Writer, opts Options) (*Writer, error) {
 	if heldBudget <= 0 {
 		heldBudget = DefaultSheetBufferSize
 	}
+	var bookPassword passwordHash
+	if p := opts.ProtectWorkbook; p != nil {
+		if !validAttrText(p.Password) {
+			return nil, fmt.Errorf("xlsx: %w: the workbook protection's password holds a character XML cannot carry", ErrRange)
+		}
+		if p.Password != "" {
+			if bookPassword, err = hashPassword(p.Password); err != nil {
+				return nil, fmt.Errorf("xlsx: protecting the workbook: %w", err)
+			}
+		}
+		protect := *p
+		opts.ProtectWorkbook = &protect
+	}
 	out := w
 	var encrypted *encryptedOutput
 	if opts.Password != "" {
@@ -232,6 +258,8 @@ func NewWriter(w io.Writer, opts Options) (*Writer, error) {
 		sst:       newSharedStrings(budget),
 		created:   created.UTC().Truncate(time.Second),
 		level:     level,
+
+		workbookPassword: bookPassword,
 	}
 	wr.turns.init(heldBudget)
 	return wr, nil
@@ -492,6 +520,13 @@ func (w *Writer) addSheet(name string, opts SheetOptions) (*Sheet, error) {
 		return nil, &CellError{Sheet: name, Err: fmt.Errorf("%w: dimension %v", ErrRange, d)}
 	}
 	s := &Sheet{w: w, name: name, index: len(w.sheets), opts: opts}
+	if opts.Protect != nil {
+		var err error
+		if s.protection, err = newSheetProtection(opts.Protect); err != nil {
+			return nil, &CellError{Sheet: name, Err: err}
+		}
+		s.opts.Protect = nil // held hashed
+	}
 	// The first visible sheet is the one Excel shows when it opens.
 	if opts.State == SheetVisible && w.activeSheet() < 0 {
 		s.active = true

@@ -17,6 +17,8 @@ type SheetOptions struct {
 	FreezeRows, FreezeCols int
 	// Print sets how the sheet prints (nil: Excel's defaults).
 	Print *PrintSetup
+	// Protect protects the sheet (see SheetProtection).
+	Protect *SheetProtection
 	// Dimension declares the range the sheet's cells will cover. The
 	// <dimension> element comes before the rows, and a streamed sheet
 	// cannot go back to fix it: a sheet that ends within its first chunk
@@ -91,6 +93,7 @@ type Sheet struct {
 	tables      []*sheetTable
 	validations []sheetValidation
 	rowBreaks   []int // from AddPageBreak
+	protection  *sheetProtection
 	// tableScratch holds a row the tables add cells to.
 	tableScratch []Cell
 

@@ -116,6 +116,9 @@ func (s *Sheet) appendTail(b []byte) []byte {
 	} else {
 		b = append(b, "</sheetData>"...)
 	}
+	if s.protection != nil {
+		b = s.protection.append(b)
+	}
 	if s.autoFilter != (Range{}) {
 		b = append(b, `<autoFilter ref="`...)
 		b = s.autoFilter.append(b, false)

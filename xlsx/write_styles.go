@@ -35,6 +35,7 @@ const (
 type xf struct {
 	numFmt, font, fill, border int
 	align                      Alignment
+	protection                 CellProtection
 	styleXF                    int // 1: the Hyperlink cell style
 }
 
@@ -122,7 +123,7 @@ func (s *styleSheet) add(st Style) (StyleID, error) {
 	if st.Fill.Pattern == PatternNone && (st.Fill.Color != "" || st.Fill.Background != "") {
 		st.Fill.Pattern = PatternSolid // a colour alone means a solid fill
 	}
-	x := xf{align: st.Alignment}
+	x := xf{align: st.Alignment, protection: st.Protection}
 	var ok bool
 	if x.font, ok = s.fontIndex[st.Font]; !ok {
 		if len(s.fonts) >= maxFonts {
@@ -439,15 +440,28 @@ func (s *styleSheet) xml() []byte {
 		if hasAlign || x.styleXF != 0 {
 			b = append(b, ` applyAlignment="1"`...)
 		}
-		if x.styleXF != 0 {
+		hasProtection := x.protection != CellProtection{}
+		if x.styleXF != 0 || hasProtection {
 			b = append(b, ` applyProtection="1"`...)
 		}
-		if !hasAlign {
+		if !hasAlign && !hasProtection {
 			b = append(b, "/>"...)
 			continue
 		}
 		b = append(b, '>')
-		b = appendAlignment(b, x.align)
+		if hasAlign {
+			b = appendAlignment(b, x.align)
+		}
+		if hasProtection {
+			b = append(b, "<protection"...)
+			if x.protection.Unlocked {
+				b = append(b, ` locked="0"`...)
+			}
+			if x.protection.Hidden {
+				b = append(b, ` hidden="1"`...)
+			}
+			b = append(b, "/>"...)
+		}
 		b = append(b, "</xf>"...)
 	}
 	b = append(b, "</cellXfs>"...)

@@ -73,7 +73,19 @@ func (w *Writer) workbookXML() []byte {
 	if w.opts.Date1904 {
 		b = append(b, ` date1904="1"`...)
 	}
-	b = append(b, ` defaultThemeVersion="124226"/><bookViews><workbookView xWindow="240" yWindow="15" windowWidth="16095" windowHeight="9660"`...)
+	b = append(b, ` defaultThemeVersion="124226"/>`...)
+	if p := w.opts.ProtectWorkbook; p != nil {
+		b = append(b, "<workbookProtection"...)
+		if p.Password != "" {
+			b = appendHashAttrs(b, "workbook", w.workbookPassword)
+		}
+		b = append(b, ` lockStructure="1"`...)
+		if p.Windows {
+			b = append(b, ` lockWindows="1"`...)
+		}
+		b = append(b, "/>"...)
+	}
+	b = append(b, `<bookViews><workbookView xWindow="240" yWindow="15" windowWidth="16095" windowHeight="9660"`...)
 	if a := w.activeSheet(); a > 0 {
 		b = appendIntAttr(b, "firstSheet", a)
 		b = appendIntAttr(b, "activeTab", a)

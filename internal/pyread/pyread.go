@@ -80,24 +80,26 @@ func (v *Value) Equal(o *Value) bool {
 
 // Result is what the readers found in one file.
 type Result struct {
-	Error       string                        `json:"error"`
-	Audit       []string                      `json:"audit"`
-	Warnings    []string                      `json:"warnings"`
-	Sheets      [][2]string                   `json:"sheets"`
-	Openpyxl    map[string][][]*Value         `json:"openpyxl"`
-	Calamine    map[string][][]*Value         `json:"calamine"`
-	Formulas    map[string]map[string]string  `json:"formulas"`
-	Merged      map[string][]string           `json:"merged"`
-	Links       map[string]map[string]string  `json:"links"`
-	Freeze      map[string]*string            `json:"freeze"`
-	Widths      map[string]map[string]float64 `json:"widths"`
-	Filters     map[string]*string            `json:"dims"`
-	HiddenCols  map[string][]string           `json:"hidden_cols"`
-	HiddenRows  map[string][]int              `json:"hidden_rows"`
-	Heights     map[string]map[string]float64 `json:"heights"`
-	Tables      map[string][]*Table           `json:"tables"`
-	Validations map[string][]*Validation      `json:"validations"`
-	Print       map[string]*Print             `json:"print"`
+	Error              string                        `json:"error"`
+	Audit              []string                      `json:"audit"`
+	Warnings           []string                      `json:"warnings"`
+	Sheets             [][2]string                   `json:"sheets"`
+	Openpyxl           map[string][][]*Value         `json:"openpyxl"`
+	Calamine           map[string][][]*Value         `json:"calamine"`
+	Formulas           map[string]map[string]string  `json:"formulas"`
+	Merged             map[string][]string           `json:"merged"`
+	Links              map[string]map[string]string  `json:"links"`
+	Freeze             map[string]*string            `json:"freeze"`
+	Widths             map[string]map[string]float64 `json:"widths"`
+	Filters            map[string]*string            `json:"dims"`
+	HiddenCols         map[string][]string           `json:"hidden_cols"`
+	HiddenRows         map[string][]int              `json:"hidden_rows"`
+	Heights            map[string]map[string]float64 `json:"heights"`
+	Tables             map[string][]*Table           `json:"tables"`
+	Validations        map[string][]*Validation      `json:"validations"`
+	Print              map[string]*Print             `json:"print"`
+	Protection         map[string]*SheetProtection   `json:"protection"`
+	WorkbookProtection *WorkbookProtection           `json:"workbook_protection"`
 }
 
 // Print is a sheet's print setup as openpyxl read it.
@@ -283,4 +285,56 @@ func Resave(t testing.TB, dir string, paths ...string) []string {
 		resaved[i] = filepath.Join(dir, filepath.Base(p))
 	}
 	return resaved
+}
+
+// Unprotected is what LibreOffice says of a protection: on, lifted by a
+// wrong password (it must not be), lifted by the right one.
+type Unprotected struct {
+	Protected    bool `json:"protected"`
+	WrongUnlocks bool `json:"wrong_unlocks"`
+	RightUnlocks bool `json:"right_unlocks"`
+}
+
+// Unprotect has LibreOffice open path and try password, and a wrong
+// one, on the first sheet's protection: an independent check of the
+// password hash. It runs the system's python3 with its UNO bridge
+// (python3-uno).
+func Unprotect(t testing.TB, path, password string) Unprotected {
+	t.Helper()
+	soffice := testenv.Get(t, "SHEETSTREAM_SOFFICE", "installs LibreOffice and python3-uno")
+	cmd := exec.Command("/usr/bin/python3", filepath.Join(filepath.Dir(script()), "unprotect.py"), soffice, path, password)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("unprotect.py: %v\n%s", err, stderr.Bytes())
+	}
+	var res Unprotected
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("unprotect.py: %v: %s", err, out)
+	}
+	return res
+}
+
+// SheetProtection is a sheet's protection as openpyxl read it: what it
+// allows and the cells its styles unlock or hide (openpyxl does not read
+// editable ranges).
+type SheetProtection struct {
+	Sheet       bool     `json:"sheet"`
+	Algorithm   *string  `json:"algorithm"`
+	SpinCount   *int     `json:"spin_count"`
+	HasHash     bool     `json:"has_hash"`
+	FormatCells bool     `json:"format_cells"`
+	InsertRows  bool     `json:"insert_rows"`
+	Sort        bool     `json:"sort"`
+	Unlocked    []string `json:"unlocked"`
+	Hidden      []string `json:"hidden"`
+}
+
+// WorkbookProtection is a workbook's structure protection as openpyxl
+// read it.
+type WorkbookProtection struct {
+	Structure bool    `json:"structure"`
+	Windows   bool    `json:"windows"`
+	Algorithm *string `json:"algorithm"`
 }

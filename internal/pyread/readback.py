@@ -81,7 +81,7 @@ def read(path, validator):
     wb = openpyxl.load_workbook(path, data_only=True)
     res["sheets"] = [[ws.title, ws.sheet_state] for ws in wb.worksheets]
     res["openpyxl"] = {}
-    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights", "tables", "validations", "print"):
+    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights", "tables", "validations", "print", "protection"):
         res[key] = {}
     for ws in wb.worksheets:
         res["openpyxl"][ws.title] = trim([[typed(c.value) for c in row] for row in ws.iter_rows()])
@@ -95,6 +95,14 @@ def read(path, validator):
         res["heights"][ws.title] = {str(k): d.height for k, d in ws.row_dimensions.items() if d.height}
         res["dims"][ws.title] = ws.auto_filter.ref
         res["tables"][ws.title] = [table(t) for t in ws.tables.values()]
+        sp = ws.protection
+        res["protection"][ws.title] = {
+            "sheet": bool(sp.sheet), "algorithm": sp.algorithmName, "spin_count": sp.spinCount,
+            "has_hash": bool(sp.hashValue), "format_cells": not sp.formatCells, "insert_rows": not sp.insertRows,
+            "sort": not sp.sort,
+            "unlocked": sorted(c.coordinate for row in ws.iter_rows() for c in row if c.protection is not None and not c.protection.locked),
+            "hidden": sorted(c.coordinate for row in ws.iter_rows() for c in row if c.protection is not None and c.protection.hidden),
+        }
         ps, po, pm = ws.page_setup, ws.print_options, ws.page_margins
         fit = ws.sheet_properties.pageSetUpPr
         res["print"][ws.title] = {
@@ -114,6 +122,9 @@ def read(path, validator):
             "sqref": str(dv.sqref), "allow_blank": bool(dv.allow_blank), "hide_drop_down": bool(dv.showDropDown),
             "prompt_title": dv.promptTitle, "prompt": dv.prompt, "error_title": dv.errorTitle, "error": dv.error,
             "error_style": dv.errorStyle} for dv in ws.data_validations.dataValidation]
+    wp = wb.security
+    res["workbook_protection"] = None if wp is None else {
+        "structure": bool(wp.lockStructure), "windows": bool(wp.lockWindows), "algorithm": wp.workbookAlgorithmName}
     wbf = openpyxl.load_workbook(path)
     res["formulas"] = {ws.title: {c.coordinate: c.value for row in ws.iter_rows() for c in row
                                   if isinstance(c.value, str) and c.value.startswith("=")}
