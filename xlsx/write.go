@@ -516,6 +516,9 @@ func (w *Writer) addSheet(name string, opts SheetOptions) (*Sheet, error) {
 		}
 		opts.Print = &print
 	}
+	if opts.RowOutlineLevels > 7 {
+		return nil, &CellError{Sheet: name, Err: fmt.Errorf("%w: outline level %d outside 0..7", ErrRange, opts.RowOutlineLevels)}
+	}
 	if d := opts.Dimension; d != (Range{}) && !d.valid() {
 		return nil, &CellError{Sheet: name, Err: fmt.Errorf("%w: dimension %v", ErrRange, d)}
 	}

@@ -97,6 +97,20 @@ func (s *Sheet) appendRowAttrs(b []byte, row int, o *RowOptions) ([]byte, error)
 	if o.Hidden {
 		b = append(b, ` hidden="1"`...)
 	}
+	if o.OutlineLevel != 0 {
+		if o.OutlineLevel > 7 {
+			return b, &CellError{s.name, row, 0, fmt.Errorf("%w: outline level %d outside 0..7", ErrRange, o.OutlineLevel)}
+		}
+		if s.headWritten && o.OutlineLevel > s.rowOutline {
+			return b, &CellError{s.name, row, 0, fmt.Errorf("%w: outline level %d is deeper than the %d the sheet's head says; declare the deepest in SheetOptions.RowOutlineLevels",
+				ErrHeadWritten, o.OutlineLevel, s.rowOutline)}
+		}
+		s.rowOutline = max(s.rowOutline, o.OutlineLevel)
+		b = appendIntAttr(b, "outlineLevel", int(o.OutlineLevel))
+	}
+	if o.Collapsed {
+		b = append(b, ` collapsed="1"`...)
+	}
 	return b, nil
 }
 

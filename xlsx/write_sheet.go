@@ -19,6 +19,16 @@ type SheetOptions struct {
 	Print *PrintSetup
 	// Protect protects the sheet (see SheetProtection).
 	Protect *SheetProtection
+	// RowOutlineLevels is the deepest outline level the sheet's rows will
+	// use (RowOptions.OutlineLevel), which Excel reads from before the
+	// rows: a sheet whose first chunk (about half a megabyte of XML) has
+	// its deepest group can leave it 0; a longer one must declare it, and
+	// a deeper row is an error.
+	RowOutlineLevels uint8
+	// OutlineSummaryAbove and OutlineSummaryLeft put a group's summary
+	// row above it and its summary column left of it, instead of below
+	// and right.
+	OutlineSummaryAbove, OutlineSummaryLeft bool
 	// Dimension declares the range the sheet's cells will cover. The
 	// <dimension> element comes before the rows, and a streamed sheet
 	// cannot go back to fix it: a sheet that ends within its first chunk
@@ -28,20 +38,29 @@ type SheetOptions struct {
 	Dimension Range
 }
 
-// ColumnOptions set the width, style and visibility of columns.
+// ColumnOptions set the width, style, visibility and outline of columns.
 type ColumnOptions struct {
 	// Width in characters of the default font, as Excel's column-width
 	// dialog shows it (0 leaves the default, about 8.43).
 	Width  float64
 	Style  StyleID
 	Hidden bool
+	// OutlineLevel groups the columns (1 to 7); see RowOptions.
+	OutlineLevel uint8
+	Collapsed    bool
 }
 
-// RowOptions set a row's height, style and visibility.
+// RowOptions set a row's height, style, visibility and outline.
 type RowOptions struct {
 	// Height in points (0 leaves the default, 15).
 	Height float64
 	Hidden bool
+	// OutlineLevel groups the row (1 to 7, 0 for none): consecutive rows
+	// of a level fold into the row after them (or before them, with
+	// SheetOptions.OutlineSummaryAbove). A folded group's rows are Hidden,
+	// and the summary row is Collapsed.
+	OutlineLevel uint8
+	Collapsed    bool
 	// Style applies to the row's empty cells.
 	Style  StyleID
 	styled bool
@@ -94,6 +113,7 @@ type Sheet struct {
 	validations []sheetValidation
 	rowBreaks   []int // from AddPageBreak
 	protection  *sheetProtection
+	rowOutline  uint8 // the deepest row outline level, as far as the head knows
 	// tableScratch holds a row the tables add cells to.
 	tableScratch []Cell
 
@@ -144,6 +164,9 @@ func (s *Sheet) SetColumn(first, last int, opts ColumnOptions) error {
 	}
 	if opts.Width < 0 || opts.Width > 255 || math.IsNaN(opts.Width) {
 		return s.fail(0, first, fmt.Errorf("%w: width %g outside 0..255", ErrWidth, opts.Width))
+	}
+	if opts.OutlineLevel > 7 {
+		return s.fail(0, first, fmt.Errorf("%w: outline level %d outside 0..7", ErrRange, opts.OutlineLevel))
 	}
 	if !s.knownStyle(opts.Style) {
 		return s.fail(0, first, fmt.Errorf("%w: %d", ErrStyle, opts.Style))

@@ -9,13 +9,24 @@ func (s *Sheet) appendHead(b []byte, final bool) []byte {
 	b = append(b, xmlHeader...)
 	b = append(b, `<worksheet xmlns="`+nsMain+`" xmlns:r="`+nsRelations+`">`...)
 	fit := s.opts.Print != nil && (s.opts.Print.FitWide != 0 || s.opts.Print.FitTall != 0)
-	if s.opts.TabColor != "" || fit {
+	summary := s.opts.OutlineSummaryAbove || s.opts.OutlineSummaryLeft
+	if s.opts.TabColor != "" || fit || summary {
 		b = append(b, `<sheetPr>`...)
 		if s.opts.TabColor != "" {
 			argb, _ := s.opts.TabColor.argb() // checked in AddSheet
 			b = append(b, `<tabColor rgb="`...)
 			b = append(b, argb...)
 			b = append(b, `"/>`...)
+		}
+		if summary {
+			b = append(b, `<outlinePr`...)
+			if s.opts.OutlineSummaryAbove {
+				b = append(b, ` summaryBelow="0"`...)
+			}
+			if s.opts.OutlineSummaryLeft {
+				b = append(b, ` summaryRight="0"`...)
+			}
+			b = append(b, `/>`...)
 		}
 		if fit {
 			b = append(b, `<pageSetUpPr fitToPage="1"/>`...)
@@ -40,7 +51,19 @@ func (s *Sheet) appendHead(b []byte, final bool) []byte {
 	}
 	b = append(b, ` workbookViewId="0"`...)
 	b = appendPane(b, s.opts.FreezeRows, s.opts.FreezeCols)
-	b = append(b, `</sheetViews><sheetFormatPr defaultRowHeight="15"/>`...)
+	b = append(b, `</sheetViews><sheetFormatPr defaultRowHeight="15"`...)
+	s.rowOutline = max(s.rowOutline, s.opts.RowOutlineLevels)
+	if s.rowOutline > 0 {
+		b = appendIntAttr(b, "outlineLevelRow", int(s.rowOutline))
+	}
+	colOutline := 0
+	for _, c := range s.cols {
+		colOutline = max(colOutline, int(c.opts.OutlineLevel))
+	}
+	if colOutline > 0 {
+		b = appendIntAttr(b, "outlineLevelCol", colOutline)
+	}
+	b = append(b, `/>`...)
 	if len(s.cols) > 0 {
 		cols := slices.Clone(s.cols)
 		slices.SortFunc(cols, func(a, b column) int { return a.first - b.first })
@@ -64,6 +87,12 @@ func (s *Sheet) appendHead(b []byte, final bool) []byte {
 			}
 			if c.opts.Width > 0 || c.opts.Hidden {
 				b = append(b, ` customWidth="1"`...)
+			}
+			if c.opts.OutlineLevel > 0 {
+				b = appendIntAttr(b, "outlineLevel", int(c.opts.OutlineLevel))
+			}
+			if c.opts.Collapsed {
+				b = append(b, ` collapsed="1"`...)
 			}
 			b = append(b, "/>"...)
 		}

@@ -100,6 +100,7 @@ type Result struct {
 	Print              map[string]*Print             `json:"print"`
 	Protection         map[string]*SheetProtection   `json:"protection"`
 	WorkbookProtection *WorkbookProtection           `json:"workbook_protection"`
+	Outline            map[string]*Outline           `json:"outline"`
 }
 
 // Print is a sheet's print setup as openpyxl read it.
@@ -337,4 +338,16 @@ type WorkbookProtection struct {
 	Structure bool    `json:"structure"`
 	Windows   bool    `json:"windows"`
 	Algorithm *string `json:"algorithm"`
+}
+
+// Outline is a sheet's outline as openpyxl read it: rows by number with
+// their level, hidden and collapsed flags; columns by letters with level
+// and collapsed; the levels the sheet declares; where summaries go.
+type Outline struct {
+	Rows         map[string][3]any `json:"rows"`
+	Cols         map[string][2]any `json:"cols"`
+	LevelRow     int               `json:"level_row"`
+	LevelCol     int               `json:"level_col"`
+	SummaryBelow bool              `json:"summary_below"`
+	SummaryRight bool              `json:"summary_right"`
 }

@@ -81,7 +81,7 @@ def read(path, validator):
     wb = openpyxl.load_workbook(path, data_only=True)
     res["sheets"] = [[ws.title, ws.sheet_state] for ws in wb.worksheets]
     res["openpyxl"] = {}
-    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights", "tables", "validations", "print", "protection"):
+    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights", "tables", "validations", "print", "protection", "outline"):
         res[key] = {}
     for ws in wb.worksheets:
         res["openpyxl"][ws.title] = trim([[typed(c.value) for c in row] for row in ws.iter_rows()])
@@ -95,6 +95,14 @@ def read(path, validator):
         res["heights"][ws.title] = {str(k): d.height for k, d in ws.row_dimensions.items() if d.height}
         res["dims"][ws.title] = ws.auto_filter.ref
         res["tables"][ws.title] = [table(t) for t in ws.tables.values()]
+        op = ws.sheet_properties.outlinePr
+        res["outline"][ws.title] = {
+            "rows": {str(k): [d.outlineLevel or 0, bool(d.hidden), bool(d.collapsed)] for k, d in ws.row_dimensions.items() if d.outlineLevel or d.collapsed},
+            "cols": {k: [d.outlineLevel or 0, bool(d.collapsed)] for k, d in ws.column_dimensions.items() if d.outlineLevel},
+            "level_row": ws.sheet_format.outlineLevelRow or 0, "level_col": ws.sheet_format.outlineLevelCol or 0,
+            "summary_below": op is None or op.summaryBelow is None or bool(op.summaryBelow),
+            "summary_right": op is None or op.summaryRight is None or bool(op.summaryRight),
+        }
         sp = ws.protection
         res["protection"][ws.title] = {
             "sheet": bool(sp.sheet), "algorithm": sp.algorithmName, "spin_count": sp.spinCount,
