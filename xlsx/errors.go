@@ -33,6 +33,7 @@ var (
 	ErrTable          = errors.New("invalid table")
 	ErrValidation     = errors.New("invalid data validation")
 	ErrPrint          = errors.New("invalid print setup")
+	ErrCondFormat     = errors.New("invalid conditional format")
 )
 
 // errWriterClosed is ErrClosed as the Writer's methods return it.

@@ -9,7 +9,7 @@ type Validation struct {
 	// Operator compares a cell with Value1 (and Value2 for Between and
 	// NotBetween), for whole numbers, decimals, dates, times and text
 	// lengths; Between is the default.
-	Operator ValidationOperator
+	Operator Operator
 	// Value1 and Value2 are what cells are compared with: numbers (Int,
 	// Float, Decimal), dates and times (Date, Time, TimeOfDay, Duration),
 	// or formulas (Formula("$B$1"), Formula("TODAY()")). A ValidateList
@@ -55,12 +55,13 @@ const (
 
 var validationTypes = [...]string{"", "whole", "decimal", "list", "date", "time", "textLength", "custom"}
 
-// ValidationOperator compares a cell with a Validation's values.
-type ValidationOperator uint8
+// Operator compares a cell with one value or two (Between and
+// NotBetween), in validations and conditional formats.
+type Operator uint8
 
-// Validation operators.
+// Operators.
 const (
-	Between ValidationOperator = iota
+	Between Operator = iota
 	NotBetween
 	EqualTo
 	NotEqualTo
@@ -70,7 +71,7 @@ const (
 	LessThanOrEqualTo
 )
 
-var validationOperators = [...]string{"between", "notBetween", "equal", "notEqual", "greaterThan", "lessThan", "greaterThanOrEqual", "lessThanOrEqual"}
+var operatorNames = [...]string{"between", "notBetween", "equal", "notEqual", "greaterThan", "lessThan", "greaterThanOrEqual", "lessThanOrEqual"}
 
 // ValidationErrorStyle is the icon and the choices of the message that
 // refuses a value: Stop refuses it, Warning asks, Information only says.

@@ -111,6 +111,7 @@ type Sheet struct {
 	autoFilter  Range
 	tables      []*sheetTable
 	validations []sheetValidation
+	condFormats []sheetCondFormat
 	rowBreaks   []int // from AddPageBreak
 	protection  *sheetProtection
 	rowOutline  uint8 // the deepest row outline level, as far as the head knows

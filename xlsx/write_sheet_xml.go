@@ -163,6 +163,7 @@ func (s *Sheet) appendTail(b []byte) []byte {
 		}
 		b = append(b, "</mergeCells>"...)
 	}
+	b = s.appendCondFormats(b)
 	b = s.appendValidations(b)
 	if len(s.links) > 0 {
 		b = append(b, "<hyperlinks>"...)

@@ -54,6 +54,10 @@ type styleSheet struct {
 	xfIndex   map[xf]StyleID
 
 	linkStyle StyleID // 0 until a link needs it
+	// Conditional formats' differential formats.
+	dxfs     []dxf
+	dxfIndex map[Style]int
+
 	// dateVariant[id][k] caches the style a date-like cell of kind k gets
 	// when its own style id has no number format; 0 = not yet made.
 	dateVariant [][4]StyleID
@@ -470,6 +474,7 @@ func (s *styleSheet) xml() []byte {
 	} else {
 		b = append(b, `<cellStyles count="2"><cellStyle name="Hyperlink" xfId="1" builtinId="8"/><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>`...)
 	}
-	b = append(b, `<dxfs count="0"/><tableStyles count="0" defaultTableStyle="TableStyleMedium9" defaultPivotStyle="PivotStyleLight16"/></styleSheet>`...)
+	b = s.appendDxfs(b)
+	b = append(b, `<tableStyles count="0" defaultTableStyle="TableStyleMedium9" defaultPivotStyle="PivotStyleLight16"/></styleSheet>`...)
 	return b
 }

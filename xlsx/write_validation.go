@@ -67,7 +67,7 @@ func (s *Sheet) validationFormulas(sv *sheetValidation) error {
 	switch {
 	case int(v.Type) >= len(validationTypes):
 		return fmt.Errorf("%w: unknown type %d", ErrValidation, v.Type)
-	case int(v.Operator) >= len(validationOperators):
+	case int(v.Operator) >= len(operatorNames):
 		return fmt.Errorf("%w: unknown operator %d", ErrValidation, v.Operator)
 	case int(v.ErrorStyle) >= len(validationErrorStyles):
 		return fmt.Errorf("%w: unknown error style %d", ErrValidation, v.ErrorStyle)
@@ -185,7 +185,7 @@ func (s *Sheet) appendValidations(b []byte) []byte {
 			b = appendStringAttr(b, "errorStyle", validationErrorStyles[v.ErrorStyle])
 		}
 		if v.Operator != Between && v.Type != ValidateAny && v.Type != ValidateList && v.Type != ValidateCustom {
-			b = appendStringAttr(b, "operator", validationOperators[v.Operator])
+			b = appendStringAttr(b, "operator", operatorNames[v.Operator])
 		}
 		if !v.RejectBlank {
 			b = append(b, ` allowBlank="1"`...)

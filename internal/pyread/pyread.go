@@ -101,6 +101,7 @@ type Result struct {
 	Protection         map[string]*SheetProtection   `json:"protection"`
 	WorkbookProtection *WorkbookProtection           `json:"workbook_protection"`
 	Outline            map[string]*Outline           `json:"outline"`
+	CondFormats        map[string][]*CondRule        `json:"cond_formats"`
 }
 
 // Print is a sheet's print setup as openpyxl read it.
@@ -350,4 +351,27 @@ type Outline struct {
 	LevelCol     int               `json:"level_col"`
 	SummaryBelow bool              `json:"summary_below"`
 	SummaryRight bool              `json:"summary_right"`
+}
+
+// CondRule is one conditional format rule as openpyxl read it.
+type CondRule struct {
+	Sqref        string   `json:"sqref"`
+	Type         string   `json:"type"`
+	Priority     int      `json:"priority"`
+	Operator     *string  `json:"operator"`
+	Formula      []string `json:"formula"`
+	Text         *string  `json:"text"`
+	Rank         *int     `json:"rank"`
+	Percent      bool     `json:"percent"`
+	Bottom       bool     `json:"bottom"`
+	AboveAverage bool     `json:"above_average"`
+	Stop         bool     `json:"stop"`
+	Dxf          *struct {
+		Bold      bool    `json:"bold"`
+		FontColor *string `json:"font_color"`
+		Fill      *string `json:"fill"`
+		NumFmt    *string `json:"num_fmt"`
+	} `json:"dxf"`
+	Colors []*string `json:"colors"`
+	Icons  []any     `json:"icons"`
 }

@@ -81,7 +81,7 @@ def read(path, validator):
     wb = openpyxl.load_workbook(path, data_only=True)
     res["sheets"] = [[ws.title, ws.sheet_state] for ws in wb.worksheets]
     res["openpyxl"] = {}
-    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights", "tables", "validations", "print", "protection", "outline"):
+    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights", "tables", "validations", "print", "protection", "outline", "cond_formats"):
         res[key] = {}
     for ws in wb.worksheets:
         res["openpyxl"][ws.title] = trim([[typed(c.value) for c in row] for row in ws.iter_rows()])
@@ -95,6 +95,7 @@ def read(path, validator):
         res["heights"][ws.title] = {str(k): d.height for k, d in ws.row_dimensions.items() if d.height}
         res["dims"][ws.title] = ws.auto_filter.ref
         res["tables"][ws.title] = [table(t) for t in ws.tables.values()]
+        res["cond_formats"][ws.title] = [cond_rule(str(cf.sqref), r) for cf in ws.conditional_formatting for r in cf.rules]
         op = ws.sheet_properties.outlinePr
         res["outline"][ws.title] = {
             "rows": {str(k): [d.outlineLevel or 0, bool(d.hidden), bool(d.collapsed)] for k, d in ws.row_dimensions.items() if d.outlineLevel or d.collapsed},
@@ -143,6 +144,29 @@ def read(path, validator):
         rows = cal.get_sheet_by_name(name).to_python(skip_empty_area=False)
         res["calamine"][name] = trim([[None if v == "" else typed(v) for v in row] for row in rows])
     return res
+
+
+def color(c):
+    return c.rgb if c is not None and isinstance(c.rgb, str) else None
+
+
+def cond_rule(sqref, r):
+    out = {"sqref": sqref, "type": r.type, "priority": r.priority, "operator": r.operator,
+           "formula": list(r.formula or []), "text": r.text, "rank": r.rank, "percent": bool(r.percent),
+           "bottom": bool(r.bottom), "above_average": r.aboveAverage is None or bool(r.aboveAverage),
+           "stop": bool(r.stopIfTrue)}
+    if r.dxf is not None:
+        font, fill = r.dxf.font, r.dxf.fill
+        out["dxf"] = {"bold": bool(font and font.b), "font_color": color(font.color) if font else None,
+                      "fill": color(fill.bgColor) if fill is not None and fill.bgColor is not None else None,
+                      "num_fmt": r.dxf.numFmt.formatCode if r.dxf.numFmt is not None else None}
+    if r.colorScale is not None:
+        out["colors"] = [color(c) for c in r.colorScale.color]
+    if r.dataBar is not None:
+        out["colors"] = [color(r.dataBar.color)]
+    if r.iconSet is not None:
+        out["icons"] = [r.iconSet.iconSet, bool(r.iconSet.reverse), r.iconSet.showValue is not None and not r.iconSet.showValue]
+    return out
 
 
 def table(t):
