@@ -162,6 +162,7 @@ stage_fuzz() {
   fuzz ./xlsx/ FuzzTextRoundTrip 3000x
   fuzz ./xlsx/ FuzzCellText 3000x
   fuzz ./xlsx/ FuzzTable 3000x
+  fuzz ./xlsx/ FuzzReportStrings 3000x
   fuzz ./internal/numtext/ FuzzPlain 100000x
   fuzz ./internal/isotime/ FuzzParse 100000x
   fuzz ./server/ FuzzParseQuery 20000x

@@ -173,6 +173,7 @@ type Writer struct {
 	// Tables' names (lower case) and how many there are, for their ids.
 	tableNames map[string]bool
 	tableCount int
+	noteSheets int // sheets with notes so far
 	partFW     *flate.Writer
 	partBuf    bytes.Buffer
 	closed     bool

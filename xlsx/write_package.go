@@ -22,9 +22,17 @@ func (w *Writer) contentTypes(hasSST bool) []byte {
 	b := []byte(xmlHeader + `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
 		`<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
 		`<Default Extension="xml" ContentType="application/xml"/>`)
+	if w.noteSheets > 0 {
+		b = append(b, `<Default Extension="vml" ContentType="`+contentTypeBase+`vmlDrawing"/>`...)
+	}
 	b = appendOverride(b, "/xl/workbook.xml", contentTypeBase+"spreadsheetml.sheet.main+xml")
 	for i := range w.sheets {
 		b = appendOverride(b, "/xl/worksheets/sheet"+strconv.Itoa(i+1)+".xml", contentTypeBase+"spreadsheetml.worksheet+xml")
+	}
+	for _, s := range w.sheets {
+		if s.vmlIndex > 0 {
+			b = appendOverride(b, "/xl/comments"+strconv.Itoa(s.vmlIndex)+".xml", contentTypeBase+"spreadsheetml.comments+xml")
+		}
 	}
 	for _, part := range w.tableParts() {
 		b = appendOverride(b, "/"+part, contentTypeBase+"spreadsheetml.table+xml")

@@ -115,6 +115,15 @@ type Sheet struct {
 	rowBreaks   []int // from AddPageBreak
 	protection  *sheetProtection
 	rowOutline  uint8 // the deepest row outline level, as far as the head knows
+
+	// Notes, and the row heights their boxes need.
+	notes       []sheetNote
+	noteAuthors []string
+	vmlIndex    int         // the sheet's number among those with notes, from 1
+	heightDelta int         // the rows' heights beyond the default, in pixels, so far
+	lastCustom  customRow   // the last row written with a height of its own
+	prevCustom  customRow   // the one before
+	rowHeights  map[int]int // rows with a height of their own since the first note
 	// tableScratch holds a row the tables add cells to.
 	tableScratch []Cell
 
@@ -291,6 +300,9 @@ func (s *Sheet) writeRow(cells []Cell, opts *RowOptions) error {
 	s.buf = b
 	s.row = row
 	s.sstRefs += uint64(refs)
+	if opts != nil && (opts.Height != 0 || opts.Hidden) {
+		s.noteRowHeight(row, opts)
+	}
 	if first == 0 && opts != nil {
 		// Excel counts a row that only carries formatting as used, in A.
 		first, last = 1, 1

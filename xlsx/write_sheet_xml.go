@@ -192,10 +192,16 @@ func (s *Sheet) appendTail(b []byte) []byte {
 		b = append(b, "</hyperlinks>"...)
 	}
 	b = s.appendPrint(b)
+	rid := s.externalLinks()
+	if len(s.notes) > 0 {
+		rid++
+		b = append(b, `<legacyDrawing r:id="rId`...)
+		b = strconv.AppendInt(b, int64(rid), 10)
+		b = append(b, `"/>`...)
+	}
 	if len(s.tables) > 0 {
 		b = appendIntAttr(append(b, "<tableParts"...), "count", len(s.tables))
 		b = append(b, '>')
-		rid := s.externalLinks()
 		for range s.tables {
 			rid++
 			b = append(b, `<tablePart r:id="rId`...)
@@ -222,7 +228,7 @@ func (s *Sheet) externalLinks() int {
 // parts returns the parts that go with the sheet: its relationships,
 // if any, and its tables.
 func (s *Sheet) parts() []packagePart {
-	if s.externalLinks() == 0 && len(s.tables) == 0 {
+	if s.externalLinks() == 0 && len(s.tables) == 0 && len(s.notes) == 0 {
 		return nil
 	}
 	b := []byte(xmlHeader + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`)
@@ -245,13 +251,22 @@ func (s *Sheet) parts() []packagePart {
 			relationship("hyperlink", l.target, true)
 		}
 	}
+	if len(s.notes) > 0 {
+		relationship("vmlDrawing", "../drawings/vmlDrawing"+strconv.Itoa(s.vmlIndex)+".vml", false)
+	}
 	for _, t := range s.tables {
 		relationship("table", "../tables/table"+strconv.Itoa(t.id)+".xml", false)
+	}
+	if len(s.notes) > 0 {
+		relationship("comments", "../comments"+strconv.Itoa(s.vmlIndex)+".xml", false)
 	}
 	b = append(b, "</Relationships>"...)
 	parts := []packagePart{{"xl/worksheets/_rels/sheet" + strconv.Itoa(s.index+1) + ".xml.rels", b}}
 	for _, t := range s.tables {
 		parts = append(parts, packagePart{tablePartName(t.id), t.xml()})
+	}
+	if len(s.notes) > 0 {
+		parts = append(parts, s.noteParts()...)
 	}
 	return parts
 }

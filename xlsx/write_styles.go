@@ -54,6 +54,7 @@ type styleSheet struct {
 	xfIndex   map[xf]StyleID
 
 	linkStyle StyleID // 0 until a link needs it
+	noteFont  bool    // a sheet has notes
 	// Conditional formats' differential formats.
 	dxfs     []dxf
 	dxfIndex map[Style]int
@@ -361,12 +362,21 @@ func (s *styleSheet) xml() []byte {
 		}
 		b = append(b, "</numFmts>"...)
 	}
-	b = appendIntAttr(append(b, "<fonts"...), "count", len(s.fonts))
+	fonts := len(s.fonts)
+	if s.noteFont {
+		fonts++
+	}
+	b = appendIntAttr(append(b, "<fonts"...), "count", fonts)
 	b = append(b, '>')
 	for _, f := range s.fonts {
 		b = append(b, "<font>"...)
 		b = appendFontBody(b, f, "name")
 		b = append(b, "</font>"...)
+	}
+	if s.noteFont {
+		// The font of notes' text, which Excel lists when a sheet has
+		// notes (in an indexed colour, which Font cannot name).
+		b = append(b, `<font><sz val="8"/><color indexed="81"/><name val="Tahoma"/><family val="2"/></font>`...)
 	}
 	b = append(b, "</fonts>"...)
 	b = appendIntAttr(append(b, "<fills"...), "count", len(s.fills))

@@ -80,28 +80,29 @@ func (v *Value) Equal(o *Value) bool {
 
 // Result is what the readers found in one file.
 type Result struct {
-	Error              string                        `json:"error"`
-	Audit              []string                      `json:"audit"`
-	Warnings           []string                      `json:"warnings"`
-	Sheets             [][2]string                   `json:"sheets"`
-	Openpyxl           map[string][][]*Value         `json:"openpyxl"`
-	Calamine           map[string][][]*Value         `json:"calamine"`
-	Formulas           map[string]map[string]string  `json:"formulas"`
-	Merged             map[string][]string           `json:"merged"`
-	Links              map[string]map[string]string  `json:"links"`
-	Freeze             map[string]*string            `json:"freeze"`
-	Widths             map[string]map[string]float64 `json:"widths"`
-	Filters            map[string]*string            `json:"dims"`
-	HiddenCols         map[string][]string           `json:"hidden_cols"`
-	HiddenRows         map[string][]int              `json:"hidden_rows"`
-	Heights            map[string]map[string]float64 `json:"heights"`
-	Tables             map[string][]*Table           `json:"tables"`
-	Validations        map[string][]*Validation      `json:"validations"`
-	Print              map[string]*Print             `json:"print"`
-	Protection         map[string]*SheetProtection   `json:"protection"`
-	WorkbookProtection *WorkbookProtection           `json:"workbook_protection"`
-	Outline            map[string]*Outline           `json:"outline"`
-	CondFormats        map[string][]*CondRule        `json:"cond_formats"`
+	Error              string                          `json:"error"`
+	Audit              []string                        `json:"audit"`
+	Warnings           []string                        `json:"warnings"`
+	Sheets             [][2]string                     `json:"sheets"`
+	Openpyxl           map[string][][]*Value           `json:"openpyxl"`
+	Calamine           map[string][][]*Value           `json:"calamine"`
+	Formulas           map[string]map[string]string    `json:"formulas"`
+	Merged             map[string][]string             `json:"merged"`
+	Links              map[string]map[string]string    `json:"links"`
+	Freeze             map[string]*string              `json:"freeze"`
+	Widths             map[string]map[string]float64   `json:"widths"`
+	Filters            map[string]*string              `json:"dims"`
+	HiddenCols         map[string][]string             `json:"hidden_cols"`
+	HiddenRows         map[string][]int                `json:"hidden_rows"`
+	Heights            map[string]map[string]float64   `json:"heights"`
+	Tables             map[string][]*Table             `json:"tables"`
+	Validations        map[string][]*Validation        `json:"validations"`
+	Print              map[string]*Print               `json:"print"`
+	Protection         map[string]*SheetProtection     `json:"protection"`
+	WorkbookProtection *WorkbookProtection             `json:"workbook_protection"`
+	Outline            map[string]*Outline             `json:"outline"`
+	CondFormats        map[string][]*CondRule          `json:"cond_formats"`
+	Notes              map[string]map[string][2]string `json:"notes"`
 }
 
 // Print is a sheet's print setup as openpyxl read it.

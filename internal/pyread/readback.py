@@ -81,7 +81,7 @@ def read(path, validator):
     wb = openpyxl.load_workbook(path, data_only=True)
     res["sheets"] = [[ws.title, ws.sheet_state] for ws in wb.worksheets]
     res["openpyxl"] = {}
-    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights", "tables", "validations", "print", "protection", "outline", "cond_formats"):
+    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights", "tables", "validations", "print", "protection", "outline", "cond_formats", "notes"):
         res[key] = {}
     for ws in wb.worksheets:
         res["openpyxl"][ws.title] = trim([[typed(c.value) for c in row] for row in ws.iter_rows()])
@@ -95,6 +95,8 @@ def read(path, validator):
         res["heights"][ws.title] = {str(k): d.height for k, d in ws.row_dimensions.items() if d.height}
         res["dims"][ws.title] = ws.auto_filter.ref
         res["tables"][ws.title] = [table(t) for t in ws.tables.values()]
+        res["notes"][ws.title] = {c.coordinate: [c.comment.text, c.comment.author]
+                                  for row in ws.iter_rows() for c in row if c.comment is not None}
         res["cond_formats"][ws.title] = [cond_rule(str(cf.sqref), r) for cf in ws.conditional_formatting for r in cf.rules]
         op = ws.sheet_properties.outlinePr
         res["outline"][ws.title] = {
