@@ -34,6 +34,7 @@ var (
 	ErrValidation     = errors.New("invalid data validation")
 	ErrPrint          = errors.New("invalid print setup")
 	ErrCondFormat     = errors.New("invalid conditional format")
+	ErrImage          = errors.New("unusable image")
 )
 
 // errWriterClosed is ErrClosed as the Writer's methods return it.

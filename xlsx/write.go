@@ -174,6 +174,9 @@ type Writer struct {
 	tableNames map[string]bool
 	tableCount int
 	noteSheets int // sheets with notes so far
+	drawings   int // sheets with pictures so far
+	media      []media
+	mediaIndex map[[32]byte]int
 	partFW     *flate.Writer
 	partBuf    bytes.Buffer
 	closed     bool

@@ -19,11 +19,41 @@ type sheetNote struct {
 	Note
 	row, col int // 1-based
 	author   int
-	// top is the pixel offset of the row above the note's (the box's
-	// first row) from the sheet's top, once known; -1 before.
-	top      float64
-	topFrom  int     // the first row whose height is not yet in top, when top is unknown
-	topSoFar float64 // top of row topFrom
+	top      rowTop // of the row above the note's, the box's first
+}
+
+// rowTop is where a row starts, in pixels from the sheet's top: known
+// when it is added for a row near the last written, or from a row still
+// to come whose top is known and the heights of the rows between, which
+// the sheet records.
+type rowTop struct {
+	row   int
+	from  int     // the first row not yet written when the top was asked for
+	soFar float64 // the top of row from
+}
+
+// topOf is the top of a row no earlier than the one before the last
+// written.
+func (s *Sheet) topOf(row int) rowTop {
+	switch {
+	case row > s.row+1:
+		return rowTop{row: row, from: s.row + 1, soFar: s.nextRowTop()}
+	case row == s.row+1:
+		return rowTop{row: row, from: row, soFar: s.nextRowTop()}
+	case row == s.row:
+		return rowTop{row: row, from: row, soFar: s.nextRowTop() - s.rowPx(s.row)}
+	}
+	return rowTop{row: row, from: row, soFar: s.nextRowTop() - s.rowPx(s.row) - s.rowPx(s.row-1)}
+}
+
+// px is the row's top in pixels, once the rows above it are written
+// (rows never written have the default height).
+func (t rowTop) px(s *Sheet) float64 {
+	top := t.soFar
+	for r := t.from; r < t.row; r++ {
+		top += s.rowPx(r)
+	}
+	return top
 }
 
 // AddNote puts a note on the cell at row and col (1-based). The cell's
@@ -49,18 +79,8 @@ func (s *Sheet) AddNote(row, col int, n Note) error {
 	case n.Width < 0 || n.Height < 0 || n.Width > 4000 || n.Height > 4000 || math.IsNaN(n.Width) || math.IsNaN(n.Height):
 		return refuse(fmt.Errorf("%w: note size %gx%g points", ErrRange, n.Width, n.Height))
 	}
-	sn := sheetNote{Note: n, row: row, col: col, top: -1}
-	boxRow := max(row-1, 1)
-	switch {
-	case boxRow == s.row+1:
-		sn.top = s.nextRowTop()
-	case boxRow == s.row:
-		sn.top = s.nextRowTop() - s.rowPx(s.row)
-	case boxRow == s.row-1:
-		sn.top = s.nextRowTop() - s.rowPx(s.row) - s.rowPx(s.row-1)
-	default:
-		sn.topFrom, sn.topSoFar = s.row+1, s.nextRowTop()
-	}
+	sn := sheetNote{Note: n, row: row, col: col, top: s.topOf(max(row-1, 1))}
+	s.trackHeights()
 	if s.notes == nil {
 		s.w.lockShared()
 		s.w.noteSheets++
@@ -89,7 +109,7 @@ func (s *Sheet) AddNote(row, col int, n Note) error {
 }
 
 // noteRowHeight records a row's height in pixels when it is not the
-// default, for the notes' boxes.
+// default, for the notes' and pictures' places.
 func (s *Sheet) noteRowHeight(row int, o *RowOptions) {
 	px := defaultRowPx
 	switch {
@@ -103,11 +123,16 @@ func (s *Sheet) noteRowHeight(row int, o *RowOptions) {
 	}
 	s.heightDelta += px - defaultRowPx
 	s.prevCustom, s.lastCustom = s.lastCustom, customRow{row, px}
-	if s.notes != nil {
-		if s.rowHeights == nil {
-			s.rowHeights = map[int]int{}
-		}
+	if s.rowHeights != nil {
 		s.rowHeights[row] = px
+	}
+}
+
+// trackHeights starts recording the rows' heights, for a note or a
+// picture placed from a row still to be written.
+func (s *Sheet) trackHeights() {
+	if s.rowHeights == nil {
+		s.rowHeights = map[int]int{}
 	}
 }
 
@@ -180,13 +205,7 @@ func (s *Sheet) noteBox(n *sheetNote) noteBox {
 	if n.row == 1 {
 		row, rowOffset = 1, 2
 	}
-	top := n.top
-	if top < 0 {
-		top = n.topSoFar
-		for r := n.topFrom; r < row; r++ {
-			top += s.rowPx(r)
-		}
-	}
+	top := n.top.px(s)
 	left := 0.0
 	for c := 1; c < col; c++ {
 		left += s.columnPx(c)

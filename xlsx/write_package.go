@@ -22,12 +22,24 @@ func (w *Writer) contentTypes(hasSST bool) []byte {
 	b := []byte(xmlHeader + `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
 		`<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
 		`<Default Extension="xml" ContentType="application/xml"/>`)
+	types := map[string]bool{}
+	for _, m := range w.media {
+		if !types[m.info.ext] {
+			types[m.info.ext] = true
+			b = append(b, `<Default Extension="`+m.info.ext+`" ContentType="`+m.info.contentType+`"/>`...)
+		}
+	}
 	if w.noteSheets > 0 {
 		b = append(b, `<Default Extension="vml" ContentType="`+contentTypeBase+`vmlDrawing"/>`...)
 	}
 	b = appendOverride(b, "/xl/workbook.xml", contentTypeBase+"spreadsheetml.sheet.main+xml")
 	for i := range w.sheets {
 		b = appendOverride(b, "/xl/worksheets/sheet"+strconv.Itoa(i+1)+".xml", contentTypeBase+"spreadsheetml.worksheet+xml")
+	}
+	for _, s := range w.sheets {
+		if s.drawing > 0 {
+			b = appendOverride(b, "/xl/drawings/drawing"+strconv.Itoa(s.drawing)+".xml", contentTypeBase+"drawing+xml")
+		}
 	}
 	for _, s := range w.sheets {
 		if s.vmlIndex > 0 {
@@ -168,6 +180,7 @@ func (w *Writer) Close() error {
 		{"[Content_Types].xml", w.contentTypes(hasSST)},
 	}
 	parts = append(parts, w.customXMLParts()...)
+	parts = append(parts, w.mediaParts()...)
 	for _, p := range parts {
 		if err := w.writePart(p.name, p.data); err != nil {
 			return err

@@ -116,7 +116,10 @@ type Sheet struct {
 	protection  *sheetProtection
 	rowOutline  uint8 // the deepest row outline level, as far as the head knows
 
-	// Notes, and the row heights their boxes need.
+	// Pictures and their drawing part's number (0: none yet).
+	images  []sheetImage
+	drawing int
+	// Notes, and the row heights their boxes and the pictures need.
 	notes       []sheetNote
 	noteAuthors []string
 	vmlIndex    int         // the sheet's number among those with notes, from 1

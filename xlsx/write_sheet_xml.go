@@ -193,6 +193,12 @@ func (s *Sheet) appendTail(b []byte) []byte {
 	}
 	b = s.appendPrint(b)
 	rid := s.externalLinks()
+	if len(s.images) > 0 {
+		rid++
+		b = append(b, `<drawing r:id="rId`...)
+		b = strconv.AppendInt(b, int64(rid), 10)
+		b = append(b, `"/>`...)
+	}
 	if len(s.notes) > 0 {
 		rid++
 		b = append(b, `<legacyDrawing r:id="rId`...)
@@ -228,7 +234,7 @@ func (s *Sheet) externalLinks() int {
 // parts returns the parts that go with the sheet: its relationships,
 // if any, and its tables.
 func (s *Sheet) parts() []packagePart {
-	if s.externalLinks() == 0 && len(s.tables) == 0 && len(s.notes) == 0 {
+	if s.externalLinks() == 0 && len(s.tables) == 0 && len(s.notes) == 0 && len(s.images) == 0 {
 		return nil
 	}
 	b := []byte(xmlHeader + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`)
@@ -251,6 +257,9 @@ func (s *Sheet) parts() []packagePart {
 			relationship("hyperlink", l.target, true)
 		}
 	}
+	if len(s.images) > 0 {
+		relationship("drawing", "../drawings/drawing"+strconv.Itoa(s.drawing)+".xml", false)
+	}
 	if len(s.notes) > 0 {
 		relationship("vmlDrawing", "../drawings/vmlDrawing"+strconv.Itoa(s.vmlIndex)+".vml", false)
 	}
@@ -264,6 +273,9 @@ func (s *Sheet) parts() []packagePart {
 	parts := []packagePart{{"xl/worksheets/_rels/sheet" + strconv.Itoa(s.index+1) + ".xml.rels", b}}
 	for _, t := range s.tables {
 		parts = append(parts, packagePart{tablePartName(t.id), t.xml()})
+	}
+	if len(s.images) > 0 {
+		parts = append(parts, s.drawingParts()...)
 	}
 	if len(s.notes) > 0 {
 		parts = append(parts, s.noteParts()...)

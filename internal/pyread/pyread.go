@@ -103,6 +103,7 @@ type Result struct {
 	Outline            map[string]*Outline             `json:"outline"`
 	CondFormats        map[string][]*CondRule          `json:"cond_formats"`
 	Notes              map[string]map[string][2]string `json:"notes"`
+	Images             map[string][]*Picture           `json:"images"`
 }
 
 // Print is a sheet's print setup as openpyxl read it.
@@ -375,4 +376,15 @@ type CondRule struct {
 	} `json:"dxf"`
 	Colors []*string `json:"colors"`
 	Icons  []any     `json:"icons"`
+}
+
+// Picture is a picture as openpyxl read it: its format, size in pixels,
+// anchor (column, offset, row, offset in EMU, 0-based) and placement.
+type Picture struct {
+	Format string  `json:"format"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	From   []int   `json:"from"`
+	To     []int   `json:"to"`
+	EditAs *string `json:"edit_as"`
 }

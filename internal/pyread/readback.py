@@ -81,7 +81,7 @@ def read(path, validator):
     wb = openpyxl.load_workbook(path, data_only=True)
     res["sheets"] = [[ws.title, ws.sheet_state] for ws in wb.worksheets]
     res["openpyxl"] = {}
-    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights", "tables", "validations", "print", "protection", "outline", "cond_formats", "notes"):
+    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights", "tables", "validations", "print", "protection", "outline", "cond_formats", "notes", "images"):
         res[key] = {}
     for ws in wb.worksheets:
         res["openpyxl"][ws.title] = trim([[typed(c.value) for c in row] for row in ws.iter_rows()])
@@ -95,6 +95,7 @@ def read(path, validator):
         res["heights"][ws.title] = {str(k): d.height for k, d in ws.row_dimensions.items() if d.height}
         res["dims"][ws.title] = ws.auto_filter.ref
         res["tables"][ws.title] = [table(t) for t in ws.tables.values()]
+        res["images"][ws.title] = [image(i) for i in ws._images]
         res["notes"][ws.title] = {c.coordinate: [c.comment.text, c.comment.author]
                                   for row in ws.iter_rows() for c in row if c.comment is not None}
         res["cond_formats"][ws.title] = [cond_rule(str(cf.sqref), r) for cf in ws.conditional_formatting for r in cf.rules]
@@ -146,6 +147,17 @@ def read(path, validator):
         rows = cal.get_sheet_by_name(name).to_python(skip_empty_area=False)
         res["calamine"][name] = trim([[None if v == "" else typed(v) for v in row] for row in rows])
     return res
+
+
+def image(i):
+    a = i.anchor
+    out = {"format": (i.format or "").lower(), "width": i.width, "height": i.height}
+    if hasattr(a, "_from"):
+        out["from"] = [a._from.col, a._from.colOff, a._from.row, a._from.rowOff]
+    if hasattr(a, "to") and a.to is not None:
+        out["to"] = [a.to.col, a.to.colOff, a.to.row, a.to.rowOff]
+    out["edit_as"] = getattr(a, "editAs", None)
+    return out
 
 
 def color(c):
