@@ -35,6 +35,9 @@ const (
 	linkNone linkKind = iota
 	linkExternal
 	linkInternal
+	// Formulas use the field for their array kinds.
+	linkArray
+	linkDynamic
 )
 
 // Cell is one typed value. Build cells with the constructors (Int, String,
@@ -188,6 +191,37 @@ func Formula(f string) Cell {
 		f = f[1:]
 	}
 	return Cell{kind: kindFormula, s: f}
+}
+
+// ArrayFormula is an array formula (what Excel enters with
+// Ctrl+Shift+Enter) over ref, the range its result fills, whose top-left
+// cell this must be (the zero Range: this cell alone); the other cells of the range are written with
+// their cached values or left empty. Functions newer than Excel 2007 are
+// written with Excel's prefix: _xlfn.STDEV.S(...).
+func ArrayFormula(f string, ref Range) Cell {
+	if strings.HasPrefix(f, "{=") && strings.HasSuffix(f, "}") {
+		f = f[1 : len(f)-1] // as Excel shows one: {=SUM(A1:A3*B1:B3)}
+	}
+	if len(f) > 0 && f[0] == '=' {
+		f = f[1:]
+	}
+	at := ""
+	if ref != (Range{}) {
+		at = ref.String()
+	}
+	return Cell{kind: kindFormula, s: at + "\x00" + f, link: linkArray}
+}
+
+// DynamicFormula is a dynamic array formula, as Excel 365 writes one:
+// its result spills over the cells below and right of it when Excel
+// calculates it (functions such as _xlfn.UNIQUE, _xlfn._xlws.SORT and
+// _xlfn._xlws.FILTER need their prefixes). Written as a plain formula,
+// Excel 365 would show it with an implicit intersection (@).
+func DynamicFormula(f string) Cell {
+	if len(f) > 0 && f[0] == '=' {
+		f = f[1:]
+	}
+	return Cell{kind: kindFormula, s: f, link: linkDynamic}
 }
 
 // WithValue sets the cached result of a formula cell: a number, string,

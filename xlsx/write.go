@@ -174,14 +174,17 @@ type Writer struct {
 	tableNames map[string]bool
 	tableCount int
 	noteSheets int // sheets with notes so far
-	drawings   int // sheets with pictures so far
-	media      []media
-	mediaIndex map[[32]byte]int
-	partFW     *flate.Writer
-	partBuf    bytes.Buffer
-	closed     bool
-	created    time.Time
-	level      int
+	// dynamicArrays is set by the first dynamic array formula, which
+	// needs the workbook's metadata part.
+	dynamicArrays atomic.Bool
+	drawings      int // sheets with pictures so far
+	media         []media
+	mediaIndex    map[[32]byte]int
+	partFW        *flate.Writer
+	partBuf       bytes.Buffer
+	closed        bool
+	created       time.Time
+	level         int
 
 	errMu  sync.Mutex
 	err    error

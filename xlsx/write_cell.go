@@ -64,6 +64,12 @@ func (s *Sheet) encodeRow(b []byte, row int, cells []Cell, opts *RowOptions) (_ 
 			b = strconv.AppendUint(b, uint64(style), 10)
 			b = append(b, '"')
 		}
+		if c.kind == kindFormula && c.link != linkNone {
+			if b, err = s.appendArrayFormula(b, c, row, col0); err != nil {
+				return b, 0, 0, 0, &CellError{s.name, row, col0 + 1, err}
+			}
+			continue
+		}
 		var n int
 		if b, n, err = s.appendValue(b, c); err != nil {
 			return b, 0, 0, 0, &CellError{s.name, row, col0 + 1, err}
@@ -307,7 +313,37 @@ func (s *Sheet) appendRich(b []byte, runs []RichRun) ([]byte, int, error) {
 	return append(b, "</is></c>"...), 0, nil
 }
 
+// appendArrayFormula writes an array or dynamic array formula, which
+// names its range.
+func (s *Sheet) appendArrayFormula(b []byte, c *Cell, row, col0 int) ([]byte, error) {
+	own := string(appendCellRef(nil, row, col0))
+	ref, formula := own, c.s
+	if c.link == linkArray {
+		ref, formula, _ = strings.Cut(c.s, "\x00")
+		if ref == "" {
+			ref = own
+		}
+		r, err := ParseRange(ref)
+		if err != nil || r.FirstRow != row || r.FirstCol != col0+1 {
+			return b, fmt.Errorf("%w: array formula over %q, which must start at its cell %s", ErrRange, ref, own)
+		}
+	} else {
+		b = append(b, ` cm="1"`...)
+		s.w.dynamicArrays.Store(true)
+	}
+	array := *c
+	array.s = formula
+	b, _, err := s.appendFormulaTag(b, &array, ref)
+	return b, err
+}
+
 func (s *Sheet) appendFormula(b []byte, c *Cell) ([]byte, int, error) {
+	return s.appendFormulaTag(b, c, "")
+}
+
+// appendFormulaTag writes a formula cell's content: an array formula's
+// <f> names its range (arrayRef), a plain one's nothing.
+func (s *Sheet) appendFormulaTag(b []byte, c *Cell, arrayRef string) ([]byte, int, error) {
 	var err error
 	switch c.cached {
 	case kindString:
@@ -320,7 +356,13 @@ func (s *Sheet) appendFormula(b []byte, c *Cell) ([]byte, int, error) {
 		}
 		b = append(b, ` t="e"`...)
 	}
-	b = append(b, "><f>"...)
+	if arrayRef != "" {
+		b = append(b, `><f t="array" ref="`...)
+		b = append(b, arrayRef...)
+		b = append(b, `">`...)
+	} else {
+		b = append(b, "><f>"...)
+	}
 	if b, err = appendText(b, c.formula()); err != nil {
 		return b, 0, err
 	}

@@ -54,6 +54,9 @@ func (w *Writer) contentTypes(hasSST bool) []byte {
 	if hasSST {
 		b = appendOverride(b, "/xl/sharedStrings.xml", contentTypeBase+"spreadsheetml.sharedStrings+xml")
 	}
+	if w.dynamicArrays.Load() {
+		b = appendOverride(b, "/xl/metadata.xml", contentTypeBase+"spreadsheetml.sheetMetadata+xml")
+	}
 	b = appendOverride(b, "/docProps/core.xml", "application/vnd.openxmlformats-package.core-properties+xml")
 	b = appendOverride(b, "/docProps/app.xml", contentTypeBase+"extended-properties+xml")
 	for i := range w.customXML {
@@ -181,6 +184,9 @@ func (w *Writer) Close() error {
 	}
 	parts = append(parts, w.customXMLParts()...)
 	parts = append(parts, w.mediaParts()...)
+	if w.dynamicArrays.Load() {
+		parts = append(parts, packagePart{"xl/metadata.xml", []byte(dynamicArrayMetadata)})
+	}
 	for _, p := range parts {
 		if err := w.writePart(p.name, p.data); err != nil {
 			return err
@@ -196,3 +202,10 @@ func (w *Writer) Close() error {
 	}
 	return nil
 }
+
+// dynamicArrayMetadata is the metadata part that marks formulas with
+// cm="1" as dynamic arrays (MS-XLSX 2.6.99 and 2.3.8).
+const dynamicArrayMetadata = xmlHeader + `<metadata xmlns="` + nsMain + `" xmlns:xda="http://schemas.microsoft.com/office/spreadsheetml/2017/dynamicarray">` +
+	`<metadataTypes count="1"><metadataType name="XLDAPR" minSupportedVersion="120000" copy="1" pasteAll="1" pasteValues="1" merge="1" splitFirst="1" rowColShift="1" clearFormats="1" clearComments="1" assign="1" coerce="1" cellMeta="1"/></metadataTypes>` +
+	`<futureMetadata name="XLDAPR" count="1"><bk><extLst><ext uri="{bdbb8cdc-fa1e-496e-a857-3c3f30c029c3}"><xda:dynamicArrayProperties fDynamic="1" fCollapsed="0"/></ext></extLst></bk></futureMetadata>` +
+	`<cellMetadata count="1"><bk><rc t="1" v="0"/></bk></cellMetadata></metadata>`

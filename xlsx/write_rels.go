@@ -31,11 +31,17 @@ func (w *Writer) workbookRels(hasSST bool) []byte {
 	}
 	b = appendRel(b, n+1, "theme", "theme/theme1.xml")
 	b = appendRel(b, n+2, "styles", "styles.xml")
+	next := n + 3
 	if hasSST {
-		b = appendRel(b, n+3, "sharedStrings", "sharedStrings.xml")
+		b = appendRel(b, next, "sharedStrings", "sharedStrings.xml")
+		next++
+	}
+	if w.dynamicArrays.Load() {
+		b = appendRel(b, next, "sheetMetadata", "metadata.xml")
+		next++
 	}
 	for i := range w.customXML {
-		b = appendRel(b, n+4+i, "customXml", "../customXml/item"+strconv.Itoa(i+1)+".xml")
+		b = appendRel(b, next+i, "customXml", "../customXml/item"+strconv.Itoa(i+1)+".xml")
 	}
 	return append(b, "</Relationships>"...)
 }

@@ -87,6 +87,7 @@ type Result struct {
 	Openpyxl           map[string][][]*Value           `json:"openpyxl"`
 	Calamine           map[string][][]*Value           `json:"calamine"`
 	Formulas           map[string]map[string]string    `json:"formulas"`
+	Arrays             map[string]map[string][2]string `json:"arrays"`
 	Merged             map[string][]string             `json:"merged"`
 	Links              map[string]map[string]string    `json:"links"`
 	Freeze             map[string]*string              `json:"freeze"`

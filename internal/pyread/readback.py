@@ -141,6 +141,9 @@ def read(path, validator):
     res["formulas"] = {ws.title: {c.coordinate: c.value for row in ws.iter_rows() for c in row
                                   if isinstance(c.value, str) and c.value.startswith("=")}
                        for ws in wbf.worksheets}
+    res["arrays"] = {ws.title: {c.coordinate: [c.value.ref, c.value.text] for row in ws.iter_rows() for c in row
+                                if type(c.value).__name__ == "ArrayFormula"}
+                     for ws in wbf.worksheets}
     cal = python_calamine.CalamineWorkbook.from_path(path)
     res["calamine"] = {}
     for name in cal.sheet_names:
