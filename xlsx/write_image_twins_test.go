@@ -87,3 +87,23 @@ var imageTwins = []twin{
 }
 
 func init() { twins = append(twins, imageTwins...) }
+
+// anchorTwin is one of XlsxWriter's image_anchor tests: a picture in a
+// placement.
+func anchorTwin(n, media, name, ref string, off float64, placement xlsx.ImagePlacement) twin {
+	file := "XlsxWriter/image_anchor" + n + ".xlsx"
+	return twin{file: file, build: func(w *xlsx.Writer) error {
+		return add(w, "Sheet1").image(ref, xlsx.Image{Data: twinMedia(file, media), Name: name, OffsetX: off, OffsetY: 2 * off, Placement: placement}).err
+	}}
+}
+
+func init() {
+	twins = append(twins,
+		anchorTwin("01", "xl/media/image1.png", "red.png", "E9", 0, xlsx.ImageAbsolute),
+		anchorTwin("02", "xl/media/image1.png", "red.png", "E9", 0, xlsx.ImageMove),
+		anchorTwin("03", "xl/media/image1.png", "red.png", "E9", 0, xlsx.ImageMoveAndSize),
+		anchorTwin("04", "xl/media/image1.png", "yellow.png", "D7", 1, xlsx.ImageAbsolute),
+		anchorTwin("05", "xl/media/image1.png", "yellow.png", "D7", 1, xlsx.ImageMove),
+		anchorTwin("06", "xl/media/image1.png", "yellow.png", "D7", 1, xlsx.ImageMoveAndSize),
+	)
+}

@@ -364,7 +364,7 @@ var twins = []twin{
 // that a streaming writer would need to buffer 16 rows for) is dropped.
 func TestExcelTwins(t *testing.T) {
 	dir := filepath.Join("testdata", "excel") // copied from ../shared/corpus: see its README
-	if len(twins) < 30 {
+	if len(twins) < 150 {
 		t.Fatalf("only %d twins", len(twins))
 	}
 	for _, tw := range twins {
