@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -39,8 +37,8 @@ type Options struct {
 	// ForceNumbers writes integers beyond ±2^53 and decimals of more than
 	// 15 significant digits as numbers, accepting Excel's rounding.
 	ForceNumbers bool
-	// SampleRows is how many rows column widths are fitted to (100 when
-	// zero; negative: no fitting).
+	// SampleRows is how many rows column widths are fitted to
+	// (SheetOptions.AutoFitRows: 100 when zero; negative: no fitting).
 	SampleRows int
 	// RowsPerSheet caps a sheet's rows, header included (xlsx.MaxRows when
 	// zero); below the limit it is mostly for tests.
@@ -368,17 +366,13 @@ func (e *exporter) sheetName() string {
 }
 
 func (e *exporter) run(ctx context.Context, rows source) error {
-	// Sample the first rows to fit the column widths: the only rows held.
-	n := e.opts.SampleRows
-	switch {
-	case n == 0:
-		n = 100
-	case n < 0:
-		n = 0 // no fitting: every row goes through the pipeline
-	}
+	// Column widths are fitted by the sheet (SheetOptions.AutoFit) to
+	// the rows it writes first; only a preview holds its rows, all of
+	// them, so that its query is not read further.
+	n := 0
 	limited := e.opts.MaxRows > 0 && e.opts.MaxRows <= 10000
 	if limited {
-		n = int(e.opts.MaxRows) // a preview fits in the sample
+		n = int(e.opts.MaxRows)
 	}
 	var sample [][]xlsx.Cell
 	e.cv.clone = true
@@ -401,7 +395,6 @@ func (e *exporter) run(ctx context.Context, rows source) error {
 		sample = append(sample, cells)
 	}
 	e.cv.clone = false
-	e.fitWidths(sample)
 	for _, cells := range sample {
 		if err := e.write(cells); err != nil {
 			return err
@@ -422,48 +415,6 @@ func (e *exporter) run(ctx context.Context, rows source) error {
 	return e.endSheet()
 }
 
-// fitWidths sizes columns to the header and the sampled values.
-func (e *exporter) fitWidths(sample [][]xlsx.Cell) {
-	if e.opts.SampleRows < 0 {
-		return
-	}
-	for i, c := range e.cols {
-		c.width = utf8.RuneCountInString(c.name) + 2 // room for the filter button
-		for _, row := range sample {
-			c.width = max(c.width, displayWidth(row[i], c.kind))
-		}
-		c.width = min(c.width+1, 60)
-	}
-}
-
-func displayWidth(c xlsx.Cell, k kind) int {
-	switch v := c.Value().(type) {
-	case nil:
-		return 0
-	case string:
-		longest := 0
-		for line := range strings.SplitSeq(v, "\n") {
-			longest = max(longest, utf8.RuneCountInString(line))
-		}
-		return longest
-	case time.Time:
-		switch k {
-		case kindDate:
-			return 10
-		case kindTime:
-			return 8
-		}
-		return 19
-	case int64, uint64:
-		return len(fmt.Sprint(v))
-	case float64:
-		return min(len(fmt.Sprint(v)), 15)
-	case bool:
-		return 5
-	}
-	return 10
-}
-
 func (e *exporter) newSheet() error {
 	if e.sheet != nil {
 		if err := e.endSheet(); err != nil {
@@ -471,19 +422,16 @@ func (e *exporter) newSheet() error {
 		}
 	}
 	name := xlsx.NumberedSheetName(e.base, len(e.st.Sheets))
-	sh, err := e.w.AddSheet(name, xlsx.SheetOptions{FreezeRows: 1})
+	fit := e.opts.SampleRows
+	if fit == 0 {
+		fit = 100
+	}
+	sh, err := e.w.AddSheet(name, xlsx.SheetOptions{FreezeRows: 1, AutoFit: fit > 0, AutoFitRows: fit, AutoFitMax: 60})
 	if err != nil {
 		return err
 	}
 	e.sheet = sh
 	e.st.Sheets = append(e.st.Sheets, name)
-	for i, c := range e.cols {
-		if c.width > 0 {
-			if err := sh.SetColumn(i+1, i+1, xlsx.ColumnOptions{Width: float64(c.width)}); err != nil {
-				return err
-			}
-		}
-	}
 	if e.opts.ExcelTable && len(e.cols) > 0 {
 		ref := xlsx.Range{FirstRow: 1, FirstCol: 1, LastCol: len(e.cols)}
 		table := xlsx.Table{Name: xlsx.TableName(name), Style: "TableStyleMedium2"}

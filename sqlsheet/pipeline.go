@@ -150,11 +150,20 @@ func (e *exporter) pipe(ctx context.Context, rows source) error {
 		}
 		switch {
 		case b.errCol > 0:
-			return fail(&xlsx.CellError{Sheet: e.sheetName(), Row: e.sheet.LastRow() + 1, Col: b.errCol, Err: b.err})
+			return fail(&xlsx.CellError{Sheet: e.sheetName(), Row: e.nextRow(), Col: b.errCol, Err: b.err})
 		case b.err != nil:
-			return fail(fmt.Errorf("sheet %q, row %d: %w", e.sheetName(), e.sheet.LastRow()+1, b.err))
+			return fail(fmt.Errorf("sheet %q, row %d: %w", e.sheetName(), e.nextRow(), b.err))
 		}
 		free <- b
 	}
 	return nil
+}
+
+// nextRow is the sheet row the next value goes to: 2, under the header,
+// before the first sheet is made.
+func (e *exporter) nextRow() int {
+	if e.sheet == nil {
+		return 2
+	}
+	return e.sheet.LastRow() + 1
 }

@@ -29,7 +29,6 @@ type column struct {
 
 	val value // the current row's, filled by the source
 
-	width int // widest value sampled, in characters
 }
 
 // value is one scanned value. Every source fills the same type — pgx's

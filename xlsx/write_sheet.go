@@ -15,6 +15,17 @@ type SheetOptions struct {
 	// FreezeRows and FreezeCols keep that many top rows and left columns
 	// in view while scrolling.
 	FreezeRows, FreezeCols int
+	// AutoFit widens or narrows each column to the text of the first
+	// AutoFitRows rows (100 when 0; the widths go before the rows, so at
+	// most the rows of the sheet's first chunk, about half a megabyte of
+	// XML, are measured). Columns set with SetColumn keep their settings.
+	// Text is measured in Excel's default font; numbers, dates and times
+	// as General and the default date formats show them.
+	AutoFit     bool
+	AutoFitRows int
+	// AutoFitMax caps a fitted column's width, in characters (0: 255,
+	// Excel's widest).
+	AutoFitMax float64
 	// Print sets how the sheet prints (nil: Excel's defaults).
 	Print *PrintSetup
 	// Protect protects the sheet (see SheetProtection).
@@ -76,6 +87,7 @@ func (o RowOptions) WithStyle(id StyleID) RowOptions {
 type column struct {
 	first, last int
 	opts        ColumnOptions
+	fitted      bool // by AutoFit
 }
 
 // Sheet streams the rows of one worksheet. Get one from Writer.AddSheet
@@ -112,7 +124,8 @@ type Sheet struct {
 	tables      []*sheetTable
 	validations []sheetValidation
 	condFormats []sheetCondFormat
-	rowBreaks   []int // from AddPageBreak
+	rowBreaks   []int     // from AddPageBreak
+	fitPx       []float64 // AutoFit: each column's widest text so far, in pixels
 	protection  *sheetProtection
 	rowOutline  uint8 // the deepest row outline level, as far as the head knows
 
@@ -190,7 +203,7 @@ func (s *Sheet) SetColumn(first, last int, opts ColumnOptions) error {
 				ErrRange, first, last, c.first, c.last))
 		}
 	}
-	s.cols = append(s.cols, column{first, last, opts})
+	s.cols = append(s.cols, column{first: first, last: last, opts: opts})
 	return nil
 }
 
@@ -299,6 +312,9 @@ func (s *Sheet) writeRow(cells []Cell, opts *RowOptions) error {
 		(row < d.FirstRow || row > d.LastRow || first < d.FirstCol || last > d.LastCol) {
 		s.buf = s.buf[:start]
 		return s.fail(row, 0, fmt.Errorf("%w: row is outside the declared dimension %v", ErrRange, d))
+	}
+	if s.opts.AutoFit && s.fitting() {
+		s.measure(cells)
 	}
 	s.buf = b
 	s.row = row

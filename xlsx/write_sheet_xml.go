@@ -64,8 +64,7 @@ func (s *Sheet) appendHead(b []byte, final bool) []byte {
 		b = appendIntAttr(b, "outlineLevelCol", colOutline)
 	}
 	b = append(b, `/>`...)
-	if len(s.cols) > 0 {
-		cols := slices.Clone(s.cols)
+	if cols := append(slices.Clone(s.cols), s.fittedColumns()...); len(cols) > 0 {
 		slices.SortFunc(cols, func(a, b column) int { return a.first - b.first })
 		b = append(b, "<cols>"...)
 		for _, c := range cols {
@@ -84,6 +83,9 @@ func (s *Sheet) appendHead(b []byte, final bool) []byte {
 			}
 			if c.opts.Hidden {
 				b = append(b, ` hidden="1"`...)
+			}
+			if c.fitted {
+				b = append(b, ` bestFit="1"`...)
 			}
 			if c.opts.Width > 0 || c.opts.Hidden {
 				b = append(b, ` customWidth="1"`...)
