@@ -142,6 +142,7 @@ stage_fuzz() {
   fuzz ./internal/cfb/ FuzzReader 50000x
   fuzz ./internal/biff12/ FuzzReader 100000x
   fuzz ./xlsx/ FuzzXLSBSheet 8000x
+  fuzz ./internal/biff8/ FuzzReader 50000x
   fuzz ./internal/biff8/ FuzzCursor 50000x
   fuzz ./internal/biff8/ FuzzFormulaText 50000x
   fuzz ./xlsx/ FuzzXLSSheet 8000x

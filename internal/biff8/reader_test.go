@@ -110,3 +110,33 @@ func FuzzCursor(f *testing.F) {
 		NewReader(bytes.NewReader(append(data, cont...)), 0).Next()
 	})
 }
+
+// FuzzReader: records read where they lie are the records read by
+// copying, with their CONTINUEs, positions and errors.
+func FuzzReader(f *testing.F) {
+	f.Add(bytes.Join([][]byte{record(SST, []byte{1, 2}), record(Continue, []byte{3}), record(Number, []byte{6}), record(EOF, nil)}, nil))
+	f.Add(record(Label, bytes.Repeat([]byte{7}, 300)))
+	f.Add([]byte{0x03, 0x02, 0x10, 0x00, 1})
+	f.Fuzz(func(t *testing.T, in []byte) {
+		fast, copying := NewReader(bytes.NewReader(in), 0), NewReader(bytes.NewReader(in), 0)
+		copying.copyAll = true
+		for range 10000 {
+			a, errA := fast.Next()
+			b, errB := copying.Next()
+			if (errA == nil) != (errB == nil) || errA != nil && errA.Error() != errB.Error() {
+				t.Fatalf("errors %v and %v", errA, errB)
+			}
+			if errA != nil {
+				return
+			}
+			if a.Type != b.Type || a.Pos != b.Pos || !bytes.Equal(a.Data, b.Data) || len(a.Conts) != len(b.Conts) {
+				t.Fatalf("records %+v and %+v", a, b)
+			}
+			for i := range a.Conts {
+				if !bytes.Equal(a.Conts[i], b.Conts[i]) {
+					t.Fatalf("continue %d: % x and % x", i, a.Conts[i], b.Conts[i])
+				}
+			}
+		}
+	})
+}
