@@ -40,6 +40,34 @@
 //     budget; text first seen after that is written inline, so memory stays
 //     bounded even for columns of unique values.
 //
+// # Around the grid
+//
+// Reports need more than rows, and all of it streams: what Excel keeps
+// after a sheet's rows, or in parts of its own, is collected while rows
+// are written and written when the sheet ends, in memory that depends on
+// the features used, not on the rows.
+//
+//   - Excel tables: Sheet.AddTable over a range that may end with the
+//     sheet, with header names from the cells, a totals row under the
+//     last row and calculated columns.
+//   - Data validation (Sheet.AddValidation) and conditional formats
+//     (Sheet.AddConditionalFormat): colour scales, data bars, icon sets,
+//     rules and their formats.
+//   - Notes (Sheet.AddNote) and pictures (Sheet.AddImage), placed from the
+//     widths and heights of the cells around them; a note or picture goes
+//     on the last row written or a later one, whose heights the sheet
+//     records as they pass.
+//   - Protection (SheetOptions.Protect, Style.Protection,
+//     Options.ProtectWorkbook), print setup (SheetOptions.Print,
+//     Sheet.AddPageBreak), outlines (RowOptions.OutlineLevel,
+//     ColumnOptions.OutlineLevel), autofit (SheetOptions.AutoFit, from the
+//     rows written before the sheet's head) and array formulas
+//     (ArrayFormula, DynamicFormula).
+//
+// Ranges with LastRow 0 end with the sheet's last row written. Refusals of
+// these calls (a bad name, a range overlapping a table) leave the Writer
+// usable; errors while rows are written stop it, as for cells.
+//
 // # Encryption
 //
 // Options.Password encrypts the workbook as Excel does (ECMA-376 Agile
