@@ -2,12 +2,9 @@ package xlsx_test
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/sheetstream/sheetstream/internal/pyread"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
@@ -43,15 +40,7 @@ func TestAutoFit(t *testing.T) {
 		}
 		return nil
 	})
-	pyread.Python(t)
-	path := filepath.Join(t.TempDir(), "fit.xlsx")
-	if err := os.WriteFile(path, book, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res := pyread.Read(t, path)[path]
-	if res == nil || res.Error != "" || len(res.Audit) > 0 {
-		t.Fatalf("%+v", res)
-	}
+	_, res := auditBook(t, "fit.xlsx", book)
 	w := res.Widths["Fit"]
 	near := func(got, want float64) bool { return math.Abs(got-want) < 1.5 }
 	if !near(w["A"], 12.5) || !near(w["B"], 11) || !near(w["C"], 30.7) || !near(w["D"], 5.7) {

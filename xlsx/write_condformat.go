@@ -9,8 +9,7 @@ import (
 // differential format's id and its formulas, written after the rows.
 type sheetCondFormat struct {
 	ConditionalFormat
-	ref                Range
-	open               bool
+	ref                streamRange
 	dxf                int // -1: none
 	formula1, formula2 string
 }
@@ -28,18 +27,12 @@ func (s *Sheet) AddConditionalFormat(r Range, f ConditionalFormat) error {
 	if err := s.check(); err != nil {
 		return err
 	}
-	refuse := func(err error) error {
-		return &CellError{Sheet: s.name, Row: r.FirstRow, Col: r.FirstCol, Err: err}
+	refuse := func(err error) error { return s.refuse(r.FirstRow, r.FirstCol, err) }
+	ref, err := s.streamRange(r, "conditional format")
+	if err != nil {
+		return err
 	}
-	open := r.LastRow == 0
-	probe := r
-	if open {
-		probe.LastRow = MaxRows
-	}
-	if !probe.valid() {
-		return refuse(fmt.Errorf("%w: conditional format range %v", ErrRange, r))
-	}
-	cf := sheetCondFormat{ConditionalFormat: f, ref: r, open: open, dxf: -1}
+	cf := sheetCondFormat{ConditionalFormat: f, ref: ref, dxf: -1}
 	if err := s.condFormulas(&cf); err != nil {
 		return refuse(err)
 	}
@@ -295,22 +288,15 @@ func appendDxfColor(b []byte, tag string, c Color) []byte {
 func (s *Sheet) appendCondFormats(b []byte) []byte {
 	done := make([]bool, len(s.condFormats))
 	for i := range s.condFormats {
-		cf := &s.condFormats[i]
-		if cf.open {
-			cf.ref.LastRow = max(s.row, cf.ref.FirstRow)
-			cf.open = false
-		}
-	}
-	for i := range s.condFormats {
 		if done[i] {
 			continue
 		}
-		ref := s.condFormats[i].ref
+		ref := s.condFormats[i].ref.final(s.row)
 		b = append(b, `<conditionalFormatting sqref="`...)
 		b = ref.append(b, false)
 		b = append(b, `">`...)
 		for j := i; j < len(s.condFormats); j++ {
-			if !done[j] && s.condFormats[j].ref == ref {
+			if !done[j] && s.condFormats[j].ref.final(s.row) == ref {
 				done[j] = true
 				b = s.condFormats[j].append(b, j+1)
 			}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,16 +69,8 @@ func TestConditionalFormats(t *testing.T) {
 		}
 		return nil
 	})
-	pyread.Python(t)
-	dir := t.TempDir()
-	path := filepath.Join(dir, "cond.xlsx")
-	if err := os.WriteFile(path, book, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res := pyread.Read(t, path)[path]
-	if res == nil || res.Error != "" || len(res.Audit) > 0 {
-		t.Fatalf("%+v", res)
-	}
+	path, res := auditBook(t, "cond.xlsx", book)
+	dir := filepath.Dir(path)
 	rules := res.CondFormats["Scores"]
 	if len(rules) != len(condCases) {
 		t.Fatalf("%d rules, want %d", len(rules), len(condCases))

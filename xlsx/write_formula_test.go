@@ -3,7 +3,6 @@ package xlsx_test
 import (
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -32,16 +31,8 @@ func TestArrayFormulas(t *testing.T) {
 		}
 		return nil
 	})
-	pyread.Python(t)
-	dir := t.TempDir()
-	path := filepath.Join(dir, "arrays.xlsx")
-	if err := os.WriteFile(path, book, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res := pyread.Read(t, path)[path]
-	if res == nil || res.Error != "" || len(res.Audit) > 0 {
-		t.Fatalf("%+v", res)
-	}
+	path, res := auditBook(t, "arrays.xlsx", book)
+	dir := filepath.Dir(path)
 	if a := res.Arrays["Calc"]; a["C1"] != [2]string{"C1:C3", "=A1:A3*B1:B3"} || a["D1"] != [2]string{"D1", "=SUM(A1:A3*B1:B3)"} {
 		t.Errorf("array formulas: %v", a)
 	}

@@ -42,7 +42,7 @@ func (s *Sheet) AddImage(row, col int, img Image) error {
 	if err := s.check(); err != nil {
 		return err
 	}
-	refuse := func(err error) error { return &CellError{Sheet: s.name, Row: row, Col: col, Err: err} }
+	refuse := func(err error) error { return s.refuse(row, col, err) }
 	switch {
 	case row < 1 || row > MaxRows || col < 1 || col > MaxColumns:
 		return refuse(fmt.Errorf("%w: a picture outside the sheet", ErrRange))

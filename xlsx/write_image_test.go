@@ -10,7 +10,6 @@ import (
 	"image/jpeg"
 	"image/png"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -95,16 +94,8 @@ func TestImages(t *testing.T) {
 		t.Errorf("media parts %q (the PNG once)", media)
 	}
 
-	pyread.Python(t)
-	dir := t.TempDir()
-	path := filepath.Join(dir, "images.xlsx")
-	if err := os.WriteFile(path, book, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res := pyread.Read(t, path)[path]
-	if res == nil || res.Error != "" || len(res.Audit) > 0 {
-		t.Fatalf("%+v", res)
-	}
+	path, res := auditBook(t, "images.xlsx", book)
+	dir := filepath.Dir(path)
 	pics := res.Images["Report"]
 	if len(pics) != 4 {
 		t.Fatalf("%d pictures: %+v", len(pics), pics)

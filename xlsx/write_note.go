@@ -68,7 +68,7 @@ func (s *Sheet) AddNote(row, col int, n Note) error {
 	if err := s.check(); err != nil {
 		return err
 	}
-	refuse := func(err error) error { return &CellError{Sheet: s.name, Row: row, Col: col, Err: err} }
+	refuse := func(err error) error { return s.refuse(row, col, err) }
 	switch {
 	case row < 1 || row > MaxRows || col < 1 || col > MaxColumns:
 		return refuse(fmt.Errorf("%w: a note outside the sheet", ErrRange))

@@ -3,7 +3,6 @@ package xlsx_test
 import (
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -46,16 +45,8 @@ func TestPrintSetup(t *testing.T) {
 		}
 		return nil
 	})
-	pyread.Python(t)
-	dir := t.TempDir()
-	path := filepath.Join(dir, "print.xlsx")
-	if err := os.WriteFile(path, book, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res := pyread.Read(t, path)[path]
-	if res == nil || res.Error != "" || len(res.Audit) > 0 {
-		t.Fatalf("%+v", res)
-	}
+	path, res := auditBook(t, "print.xlsx", book)
+	dir := filepath.Dir(path)
 	p := res.Print["Report"]
 	str := func(s *string) string {
 		if s == nil {

@@ -3,8 +3,6 @@ package xlsx_test
 import (
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"testing"
@@ -41,15 +39,7 @@ func TestProtection(t *testing.T) {
 		}
 		return sh.WriteRow([]xlsx.Cell{xlsx.String("Total"), xlsx.Formula("B1*9.5").WithStyle(secret)})
 	})
-	pyread.Python(t)
-	path := filepath.Join(t.TempDir(), "protected.xlsx")
-	if err := os.WriteFile(path, book, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res := pyread.Read(t, path)[path]
-	if res == nil || res.Error != "" || len(res.Audit) > 0 {
-		t.Fatalf("%+v", res)
-	}
+	path, res := auditBook(t, "protected.xlsx", book)
 	p := res.Protection["Form"]
 	if p == nil || !p.Sheet || p.Algorithm == nil || *p.Algorithm != "SHA-512" || p.SpinCount == nil || *p.SpinCount != 100000 || !p.HasHash ||
 		!p.FormatCells || !p.Sort || p.InsertRows || !slices.Equal(p.Unlocked, []string{"B1"}) || !slices.Equal(p.Hidden, []string{"B2"}) {

@@ -157,6 +157,40 @@ func (s *Sheet) Index() int { return s.index }
 // LastRow is the number of the last row written, 0 if none.
 func (s *Sheet) LastRow() int { return s.row }
 
+// refuse is an error of a call that changed nothing: unlike fail's, it
+// does not stop the Writer.
+func (s *Sheet) refuse(row, col int, err error) error {
+	return &CellError{Sheet: s.name, Row: row, Col: col, Err: err}
+}
+
+// streamRange is a range that may end with the sheet's last row written
+// (given with LastRow 0), resolved when the sheet ends.
+type streamRange struct {
+	Range
+	open bool
+}
+
+// streamRange checks a range that may end with the sheet.
+func (s *Sheet) streamRange(r Range, what string) (streamRange, error) {
+	probe := r
+	if r.LastRow == 0 {
+		probe.LastRow = MaxRows
+	}
+	if !probe.valid() {
+		return streamRange{}, s.refuse(r.FirstRow, r.FirstCol, fmt.Errorf("%w: %s range %v", ErrRange, what, r))
+	}
+	return streamRange{r, r.LastRow == 0}, nil
+}
+
+// final is the range once the sheet ends: an open one to the last row
+// written, and to its first row at least.
+func (r streamRange) final(lastRow int) Range {
+	if r.open {
+		r.LastRow = max(lastRow, r.FirstRow)
+	}
+	return r.Range
+}
+
 func (s *Sheet) fail(row, col int, err error) error {
 	return s.w.fail(&CellError{Sheet: s.name, Row: row, Col: col, Err: err})
 }

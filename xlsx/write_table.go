@@ -62,9 +62,6 @@ func (s *Sheet) AddTable(r Range, t Table) error {
 	}
 	// A table that cannot be added leaves the sheet and the Writer as
 	// they were: these errors are not the Writer's.
-	refuse := func(row, col int, err error) error {
-		return &CellError{Sheet: s.name, Row: row, Col: col, Err: err}
-	}
 	open := r.LastRow == 0
 	if r.LastCol == 0 {
 		r.LastCol = r.FirstCol + len(t.Columns) - 1
@@ -74,11 +71,11 @@ func (s *Sheet) AddTable(r Range, t Table) error {
 		probe.LastRow = MaxRows
 	}
 	if !probe.valid() {
-		return refuse(0, 0, fmt.Errorf("%w: table range %v", ErrRange, r))
+		return s.refuse(0, 0, fmt.Errorf("%w: table range %v", ErrRange, r))
 	}
 	width := r.LastCol - r.FirstCol + 1
 	if len(t.Columns) > width {
-		return refuse(0, 0, fmt.Errorf("%w: %d columns for a range %d wide", ErrTable, len(t.Columns), width))
+		return s.refuse(0, 0, fmt.Errorf("%w: %d columns for a range %d wide", ErrTable, len(t.Columns), width))
 	}
 	minRows := 1 // data
 	if !t.NoHeaderRow {
@@ -88,7 +85,7 @@ func (s *Sheet) AddTable(r Range, t Table) error {
 		minRows++
 	}
 	if !open && r.LastRow-r.FirstRow+1 < minRows {
-		return refuse(0, 0, fmt.Errorf("%w: table range %v needs at least %d rows", ErrTable, r, minRows))
+		return s.refuse(0, 0, fmt.Errorf("%w: table range %v needs at least %d rows", ErrTable, r, minRows))
 	}
 	st := &sheetTable{Table: t, ref: r, open: open}
 	st.Columns = append(make([]TableColumn, 0, width), t.Columns...)
@@ -97,12 +94,12 @@ func (s *Sheet) AddTable(r Range, t Table) error {
 	}
 	for i, c := range st.Columns {
 		if err := checkTableColumn(c, t.TotalsRow); err != nil {
-			return refuse(0, r.FirstCol+i, err)
+			return s.refuse(0, r.FirstCol+i, err)
 		}
 		st.formulas = st.formulas || c.Formula != ""
 	}
 	if !validAttrText(t.Style) || strings.ContainsAny(t.Style, `<>&"`) {
-		return refuse(0, 0, fmt.Errorf("%w: table style %q", ErrTable, t.Style))
+		return s.refuse(0, 0, fmt.Errorf("%w: table style %q", ErrTable, t.Style))
 	}
 	for _, o := range s.tables {
 		other := o.ref
@@ -110,26 +107,26 @@ func (s *Sheet) AddTable(r Range, t Table) error {
 			other.LastRow = MaxRows
 		}
 		if other.overlaps(probe) {
-			return refuse(0, 0, fmt.Errorf("%w: table range %v overlaps table %s", ErrTable, r, o.Name))
+			return s.refuse(0, 0, fmt.Errorf("%w: table range %v overlaps table %s", ErrTable, r, o.Name))
 		}
 	}
 	if !t.NoHeaderRow && s.row >= r.FirstRow {
 		// Excel repairs a table whose header cells do not hold its
 		// column names, which cells already written cannot be checked for.
-		return refuse(r.FirstRow, 0, fmt.Errorf("%w: the table's header row %d is already written", ErrRange, r.FirstRow))
+		return s.refuse(r.FirstRow, 0, fmt.Errorf("%w: the table's header row %d is already written", ErrRange, r.FirstRow))
 	}
 	if t.NoHeaderRow {
 		// The columns are named by Columns, or ColumnN.
 		if err := st.nameColumns(nil); err != nil {
-			return refuse(r.FirstRow, 0, err)
+			return s.refuse(r.FirstRow, 0, err)
 		}
 		st.headerDone = true
 	}
 	if at := st.totalsRowAt(); at > 0 && s.row >= at {
-		return refuse(at, 0, fmt.Errorf("%w: the table's totals row %d is already written", ErrRange, at))
+		return s.refuse(at, 0, fmt.Errorf("%w: the table's totals row %d is already written", ErrRange, at))
 	}
 	if err := s.w.registerTable(st); err != nil {
-		return refuse(0, 0, err)
+		return s.refuse(0, 0, err)
 	}
 	s.tables = append(s.tables, st)
 	return nil

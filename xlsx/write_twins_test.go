@@ -576,3 +576,20 @@ func TestTwinsValidate(t *testing.T) {
 		}
 	}
 }
+
+// auditBook writes a workbook to a temporary file named name and reads it
+// with openpyxl and python-calamine through the Open XML validator,
+// failing unless all three take it whole.
+func auditBook(t *testing.T, name string, book []byte) (string, *pyread.Result) {
+	t.Helper()
+	pyread.Python(t)
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, book, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := pyread.Read(t, path)[path]
+	if res == nil || res.Error != "" || len(res.Audit) > 0 {
+		t.Fatalf("%s: %+v", name, res)
+	}
+	return path, res
+}

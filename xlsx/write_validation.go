@@ -10,8 +10,7 @@ import (
 // after the sheet's rows.
 type sheetValidation struct {
 	Validation
-	ref                Range
-	open               bool // ref ends with the sheet's last row
+	ref                streamRange
 	formula1, formula2 string
 }
 
@@ -29,18 +28,12 @@ func (s *Sheet) AddValidation(r Range, v Validation) error {
 	if err := s.check(); err != nil {
 		return err
 	}
-	refuse := func(err error) error {
-		return &CellError{Sheet: s.name, Row: r.FirstRow, Col: r.FirstCol, Err: err}
+	refuse := func(err error) error { return s.refuse(r.FirstRow, r.FirstCol, err) }
+	ref, err := s.streamRange(r, "validation")
+	if err != nil {
+		return err
 	}
-	open := r.LastRow == 0
-	probe := r
-	if open {
-		probe.LastRow = MaxRows
-	}
-	if !probe.valid() {
-		return refuse(fmt.Errorf("%w: validation range %v", ErrRange, r))
-	}
-	sv := sheetValidation{Validation: v, ref: r, open: open}
+	sv := sheetValidation{Validation: v, ref: ref}
 	if err := s.validationFormulas(&sv); err != nil {
 		return refuse(err)
 	}
@@ -173,10 +166,6 @@ func (s *Sheet) appendValidations(b []byte) []byte {
 	b = append(b, '>')
 	for i := range s.validations {
 		v := &s.validations[i]
-		if v.open {
-			v.ref.LastRow = max(s.row, v.ref.FirstRow)
-			v.open = false
-		}
 		b = append(b, "<dataValidation"...)
 		if v.Type != ValidateAny {
 			b = appendStringAttr(b, "type", validationTypes[v.Type])
@@ -207,7 +196,7 @@ func (s *Sheet) appendValidations(b []byte) []byte {
 			}
 		}
 		b = append(b, ` sqref="`...)
-		b = v.ref.append(b, false)
+		b = v.ref.final(s.row).append(b, false)
 		b = append(b, '"')
 		if v.formula1 == "" {
 			b = append(b, "/>"...)

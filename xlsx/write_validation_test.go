@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -88,16 +87,8 @@ func TestValidations(t *testing.T) {
 		}
 		return nil
 	})
-	pyread.Python(t)
-	dir := t.TempDir()
-	path := filepath.Join(dir, "validations.xlsx")
-	if err := os.WriteFile(path, book, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res := pyread.Read(t, path)[path]
-	if res == nil || res.Error != "" || len(res.Audit) > 0 {
-		t.Fatalf("%+v", res)
-	}
+	path, res := auditBook(t, "validations.xlsx", book)
+	dir := filepath.Dir(path)
 	got := map[string]*pyread.Validation{}
 	for _, v := range res.Validations["Form"] {
 		got[v.Sqref] = v
