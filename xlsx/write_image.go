@@ -69,7 +69,7 @@ func (s *Sheet) AddImage(row, col int, img Image) error {
 		sy = 1
 	}
 	si.width, si.height = info.width*sx, info.height*sy
-	s.trackHeights()
+	s.trackHeights(row)
 	s.w.lockShared()
 	si.media = s.w.addMedia(img.Data, info)
 	if s.drawing == 0 {

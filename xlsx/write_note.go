@@ -80,7 +80,7 @@ func (s *Sheet) AddNote(row, col int, n Note) error {
 		return refuse(fmt.Errorf("%w: note size %gx%g points", ErrRange, n.Width, n.Height))
 	}
 	sn := sheetNote{Note: n, row: row, col: col, top: s.topOf(max(row-1, 1))}
-	s.trackHeights()
+	s.trackHeights(row)
 	if s.notes == nil {
 		s.w.lockShared()
 		s.w.noteSheets++
@@ -123,17 +123,23 @@ func (s *Sheet) noteRowHeight(row int, o *RowOptions) {
 	}
 	s.heightDelta += px - defaultRowPx
 	s.prevCustom, s.lastCustom = s.lastCustom, customRow{row, px}
-	if s.rowHeights != nil {
+	if s.rowHeights != nil && row <= s.heightsUntil {
 		s.rowHeights[row] = px
 	}
 }
 
-// trackHeights starts recording the rows' heights, for a note or a
-// picture placed from a row still to be written.
-func (s *Sheet) trackHeights() {
+// boxRows is how far below its first row a note's or picture's box is
+// measured: further rows count at the default height, so that the
+// recorded heights stay few however long the sheet.
+const boxRows = 1000
+
+// trackHeights records the heights of the rows a note's or picture's
+// box starting at row may cover.
+func (s *Sheet) trackHeights(row int) {
 	if s.rowHeights == nil {
 		s.rowHeights = map[int]int{}
 	}
+	s.heightsUntil = max(s.heightsUntil, row+boxRows)
 }
 
 type customRow struct{ row, px int }

@@ -133,13 +133,14 @@ type Sheet struct {
 	images  []sheetImage
 	drawing int
 	// Notes, and the row heights their boxes and the pictures need.
-	notes       []sheetNote
-	noteAuthors []string
-	vmlIndex    int         // the sheet's number among those with notes, from 1
-	heightDelta int         // the rows' heights beyond the default, in pixels, so far
-	lastCustom  customRow   // the last row written with a height of its own
-	prevCustom  customRow   // the one before
-	rowHeights  map[int]int // rows with a height of their own since the first note
+	notes        []sheetNote
+	noteAuthors  []string
+	vmlIndex     int         // the sheet's number among those with notes, from 1
+	heightDelta  int         // the rows' heights beyond the default, in pixels, so far
+	lastCustom   customRow   // the last row written with a height of its own
+	prevCustom   customRow   // the one before
+	rowHeights   map[int]int // rows with a height of their own that boxes may cover
+	heightsUntil int         // the last row rowHeights records
 	// tableScratch holds a row the tables add cells to.
 	tableScratch []Cell
 
