@@ -80,7 +80,9 @@ func (s *Sheet) measure(cells []Cell) {
 
 // cellPx is the width of a cell's shown value, in pixels.
 func (s *Sheet) cellPx(c *Cell) float64 {
+	digit := calibriWidths['0']
 	var text string
+	px := -1.0
 	switch c.kind {
 	case kindString:
 		text = c.s
@@ -94,13 +96,13 @@ func (s *Sheet) cellPx(c *Cell) float64 {
 		}
 		text = b.String()
 	case kindInt, kindUint, kindFloat, kindFloat32, kindDecimal:
-		return float64(numberDigits(c)) * calibriWidths['0']
+		px = float64(numberDigits(c)) * digit
 	case kindDateTime:
-		return float64(len(defaultDateTimeFmt)) * calibriWidths['0']
+		px = float64(len(defaultDateTimeFmt)) * digit
 	case kindDate:
-		return float64(len(defaultDateFmt)) * calibriWidths['0']
+		px = float64(len(defaultDateFmt)) * digit
 	case kindTimeOfDay, kindDuration:
-		return float64(len(defaultTimeFmt)) * calibriWidths['0']
+		px = float64(len(defaultTimeFmt)) * digit
 	case kindBool:
 		text = "FALSE"
 		if c.boolDigit() == '1' {
@@ -115,17 +117,16 @@ func (s *Sheet) cellPx(c *Cell) float64 {
 			text = c.s2
 		case kindInt, kindUint, kindFloat, kindFloat32, kindDecimal:
 			cached := Cell{kind: c.cached, i: c.i, num: c.num, s: c.s2}
-			return float64(numberDigits(&cached)) * calibriWidths['0']
+			px = float64(numberDigits(&cached)) * digit
 		case kindEmpty:
 		default:
-			return 10 * calibriWidths['0']
+			px = 10 * digit
 		}
 	}
-	px := textPx(text)
-	if s.boldStyle(c.style) {
-		px *= 1.07 // Calibri Bold is about this much wider
+	if px < 0 {
+		px = textPx(text)
 	}
-	return px
+	return px * s.fontScale(c.style)
 }
 
 // numberDigits is how many characters a number shows as in General
@@ -146,14 +147,27 @@ func numberDigits(c *Cell) int {
 	return min(len(text), 11)
 }
 
-// boldStyle reports whether a style's font is bold.
-func (s *Sheet) boldStyle(id StyleID) bool {
+// fontScale is how much wider than Calibri 11 a style's font sets
+// text: by its size, and bold about 7% wider. Other typefaces are
+// measured as Calibri.
+func (s *Sheet) fontScale(id StyleID) float64 {
 	if id == 0 {
-		return false
+		return 1
 	}
 	s.w.lockShared()
 	defer s.w.unlockShared()
-	return int(id) < len(s.w.styles.styles) && s.w.styles.styles[id].Font.Bold
+	if int(id) >= len(s.w.styles.styles) {
+		return 1
+	}
+	f := s.w.styles.styles[id].Font
+	scale := 1.0
+	if f.Size > 0 {
+		scale = f.Size / 11
+	}
+	if f.Bold {
+		scale *= 1.07
+	}
+	return scale
 }
 
 // fittedColumns are the columns the measured widths set, leaving alone

@@ -19,8 +19,9 @@ type SheetOptions struct {
 	// AutoFitRows rows (100 when 0; the widths go before the rows, so at
 	// most the rows of the sheet's first chunk, about half a megabyte of
 	// XML, are measured). Columns set with SetColumn keep their settings.
-	// Text is measured in Excel's default font; numbers, dates and times
-	// as General and the default date formats show them.
+	// Text is measured in Excel's default font, Calibri 11, scaled to the
+	// cell's font size (and bold); numbers, dates and times as General
+	// and the default date formats show them.
 	AutoFit     bool
 	AutoFitRows int
 	// AutoFitMax caps a fitted column's width, in characters (0: 255,
