@@ -227,16 +227,7 @@ func (s *styleSheet) appendDxfs(b []byte) []byte {
 			if f.Color != "" {
 				b = append(b, `<condense val="0"/><extend val="0"/>`...) // as Excel writes a coloured font
 			}
-			switch f.Underline {
-			case UnderlineSingle:
-				b = append(b, "<u/>"...)
-			case UnderlineDouble:
-				b = append(b, `<u val="double"/>`...)
-			case UnderlineSingleAccounting:
-				b = append(b, `<u val="singleAccounting"/>`...)
-			case UnderlineDoubleAccounting:
-				b = append(b, `<u val="doubleAccounting"/>`...)
-			}
+			b = appendUnderline(b, f.Underline)
 			b = appendDxfColor(b, "color", f.Color)
 			b = append(b, "</font>"...)
 		}
@@ -272,14 +263,12 @@ func (s *styleSheet) appendDxfs(b []byte) []byte {
 	return append(b, "</dxfs>"...)
 }
 
+// appendDxfColor writes a colour a differential format sets, or nothing.
 func appendDxfColor(b []byte, tag string, c Color) []byte {
 	if c == "" {
 		return b
 	}
-	argb, _ := c.argb() // checked in addDxf
-	b = append(append(b, '<'), tag...)
-	b = appendStringAttr(b, "rgb", argb)
-	return append(b, "/>"...)
+	return appendColor(b, tag, c, "")
 }
 
 // appendCondFormats writes the sheet's <conditionalFormatting>

@@ -40,8 +40,7 @@ func (w *Writer) customXMLParts() []packagePart {
 			packagePart{"customXml/item" + n + ".xml", data},
 			packagePart{"customXml/itemProps" + n + ".xml", []byte(xmlHeader +
 				`<ds:datastoreItem ds:itemID="` + guid + `" xmlns:ds="http://schemas.openxmlformats.org/officeDocument/2006/customXml"><ds:schemaRefs/></ds:datastoreItem>`)},
-			packagePart{"customXml/_rels/item" + n + ".xml.rels", []byte(xmlHeader +
-				`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+			packagePart{"customXml/_rels/item" + n + ".xml.rels", []byte(relsHeader +
 				`<Relationship Id="rId1" Type="` + relTypes + `customXmlProps" Target="itemProps` + n + `.xml"/></Relationships>`)},
 		)
 	}

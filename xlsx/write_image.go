@@ -112,21 +112,7 @@ func mediaName(n int, ext string) string { return "xl/media/image" + strconv.Ito
 func (s *Sheet) drawingParts() []packagePart {
 	n := strconv.Itoa(s.drawing)
 	b := []byte(xmlHeader + `<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">`)
-	rels := []byte(xmlHeader + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`)
-	rid := 0
-	relationship := func(typ, target string, external bool) int {
-		rid++
-		rels = append(rels, `<Relationship Id="rId`...)
-		rels = strconv.AppendInt(rels, int64(rid), 10)
-		rels = append(rels, `" Type="`+nsRelations+`/`...)
-		rels = append(rels, typ...)
-		rels = appendStringAttr(append(rels, '"'), "Target", target)
-		if external {
-			rels = append(rels, ` TargetMode="External"`...)
-		}
-		rels = append(rels, "/>"...)
-		return rid
-	}
+	var rels relsWriter
 	mediaRel := map[int]int{}
 	for i := range s.images {
 		img := &s.images[i]
@@ -162,7 +148,7 @@ func (s *Sheet) drawingParts() []packagePart {
 		}
 		if img.URL != "" {
 			b = append(b, `><a:hlinkClick xmlns:r="`+nsRelations+`"`...)
-			b = appendStringAttr(b, "r:id", "rId"+strconv.Itoa(relationship("hyperlink", img.URL, true)))
+			b = appendStringAttr(b, "r:id", "rId"+strconv.Itoa(rels.add("hyperlink", img.URL, true)))
 			b = append(b, `/></xdr:cNvPr>`...)
 		} else {
 			b = append(b, "/>"...)
@@ -171,7 +157,7 @@ func (s *Sheet) drawingParts() []packagePart {
 		r, ok := mediaRel[img.media]
 		if !ok {
 			m := s.w.media[img.media-1]
-			r = relationship("image", "../media/image"+strconv.Itoa(img.media)+"."+m.info.ext, false)
+			r = rels.add("image", "../media/image"+strconv.Itoa(img.media)+"."+m.info.ext, false)
 			mediaRel[img.media] = r
 		}
 		b = strconv.AppendInt(b, int64(r), 10)
@@ -184,8 +170,7 @@ func (s *Sheet) drawingParts() []packagePart {
 		b = append(b, `/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></xdr:spPr></xdr:pic><xdr:clientData/></xdr:twoCellAnchor>`...)
 	}
 	b = append(b, "</xdr:wsDr>"...)
-	rels = append(rels, "</Relationships>"...)
-	return []packagePart{{"xl/drawings/drawing" + n + ".xml", b}, {"xl/drawings/_rels/drawing" + n + ".xml.rels", rels}}
+	return []packagePart{{"xl/drawings/drawing" + n + ".xml", b}, {"xl/drawings/_rels/drawing" + n + ".xml.rels", rels.bytes()}}
 }
 
 // walkColumns moves px pixels right from the left edge of column col,

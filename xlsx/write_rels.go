@@ -4,27 +4,63 @@ import "strconv"
 
 const relTypes = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
 
-const packageRels = xmlHeader +
-	`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+// relsHeader opens a relationships part.
+const relsHeader = xmlHeader + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`
+
+const packageRels = relsHeader +
 	`<Relationship Id="rId3" Type="` + relTypes + `extended-properties" Target="docProps/app.xml"/>` +
 	`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/>` +
 	`<Relationship Id="rId1" Type="` + relTypes + `officeDocument" Target="xl/workbook.xml"/>` +
 	`</Relationships>`
 
 func appendRel(b []byte, id int, typ, target string) []byte {
+	return appendRelationship(b, id, typ, target, false)
+}
+
+// appendRelationship writes one relationship; an external target is a
+// URL, escaped.
+func appendRelationship(b []byte, id int, typ, target string, external bool) []byte {
 	b = append(b, `<Relationship Id="rId`...)
 	b = strconv.AppendInt(b, int64(id), 10)
 	b = append(b, `" Type="`+relTypes...)
 	b = append(b, typ...)
 	b = append(b, `" Target="`...)
-	b = append(b, target...)
+	b = appendAttr(b, target)
+	if external {
+		b = append(b, `" TargetMode="External`...)
+	}
 	return append(b, `"/>`...)
+}
+
+// relsWriter builds a part's relationships, numbered rId1, rId2... in the
+// order they are added.
+type relsWriter struct {
+	b []byte
+	n int
+}
+
+// add appends a relationship and returns its number.
+func (r *relsWriter) add(typ, target string, external bool) int {
+	if r.b == nil {
+		r.b = []byte(relsHeader)
+	}
+	r.n++
+	r.b = appendRelationship(r.b, r.n, typ, target, external)
+	return r.n
+}
+
+// bytes is the part; nil when it has no relationship.
+func (r *relsWriter) bytes() []byte {
+	if r.b == nil {
+		return nil
+	}
+	return append(r.b, "</Relationships>"...)
 }
 
 // workbookRels numbers the sheets first, then theme, styles and shared
 // strings, as Excel does.
 func (w *Writer) workbookRels(hasSST bool) []byte {
-	b := []byte(xmlHeader + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`)
+	b := []byte(relsHeader)
 	n := len(w.sheets)
 	for i := range w.sheets {
 		b = appendRel(b, i+1, "worksheet", "worksheets/sheet"+strconv.Itoa(i+1)+".xml")

@@ -239,40 +239,25 @@ func (s *Sheet) parts() []packagePart {
 	if s.externalLinks() == 0 && len(s.tables) == 0 && len(s.notes) == 0 && len(s.images) == 0 {
 		return nil
 	}
-	b := []byte(xmlHeader + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`)
-	rid := 0
-	relationship := func(typ, target string, external bool) {
-		rid++
-		b = append(b, `<Relationship Id="rId`...)
-		b = strconv.AppendInt(b, int64(rid), 10)
-		b = append(b, `" Type="`+nsRelations+`/`...)
-		b = append(b, typ...)
-		b = append(b, `" Target="`...)
-		b = appendAttr(b, target)
-		if external {
-			b = append(b, `" TargetMode="External`...)
-		}
-		b = append(b, `"/>`...)
-	}
+	var rels relsWriter
 	for _, l := range s.links {
 		if !l.internal {
-			relationship("hyperlink", l.target, true)
+			rels.add("hyperlink", l.target, true)
 		}
 	}
 	if len(s.images) > 0 {
-		relationship("drawing", "../drawings/drawing"+strconv.Itoa(s.drawing)+".xml", false)
+		rels.add("drawing", "../drawings/drawing"+strconv.Itoa(s.drawing)+".xml", false)
 	}
 	if len(s.notes) > 0 {
-		relationship("vmlDrawing", "../drawings/vmlDrawing"+strconv.Itoa(s.vmlIndex)+".vml", false)
+		rels.add("vmlDrawing", "../drawings/vmlDrawing"+strconv.Itoa(s.vmlIndex)+".vml", false)
 	}
 	for _, t := range s.tables {
-		relationship("table", "../tables/table"+strconv.Itoa(t.id)+".xml", false)
+		rels.add("table", "../tables/table"+strconv.Itoa(t.id)+".xml", false)
 	}
 	if len(s.notes) > 0 {
-		relationship("comments", "../comments"+strconv.Itoa(s.vmlIndex)+".xml", false)
+		rels.add("comments", "../comments"+strconv.Itoa(s.vmlIndex)+".xml", false)
 	}
-	b = append(b, "</Relationships>"...)
-	parts := []packagePart{{"xl/worksheets/_rels/sheet" + strconv.Itoa(s.index+1) + ".xml.rels", b}}
+	parts := []packagePart{{"xl/worksheets/_rels/sheet" + strconv.Itoa(s.index+1) + ".xml.rels", rels.bytes()}}
 	for _, t := range s.tables {
 		parts = append(parts, packagePart{tablePartName(t.id), t.xml()})
 	}

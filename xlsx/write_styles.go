@@ -239,12 +239,26 @@ func appendColor(b []byte, tag string, c Color, dflt string) []byte {
 	case c == "":
 		b = append(b, dflt...)
 	default:
-		argb, _ := c.argb() // validated in add
+		argb, _ := c.argb() // validated when added
 		b = append(b, ` rgb="`...)
 		b = append(b, argb...)
 		b = append(b, '"')
 	}
 	return append(b, "/>"...)
+}
+
+func appendUnderline(b []byte, u Underline) []byte {
+	switch u {
+	case UnderlineSingle:
+		b = append(b, "<u/>"...)
+	case UnderlineDouble:
+		b = append(b, `<u val="double"/>`...)
+	case UnderlineSingleAccounting:
+		b = append(b, `<u val="singleAccounting"/>`...)
+	case UnderlineDoubleAccounting:
+		b = append(b, `<u val="doubleAccounting"/>`...)
+	}
+	return b
 }
 
 // appendFont writes a font's children. In a rich text run the name element
@@ -259,16 +273,7 @@ func appendFontBody(b []byte, f Font, nameTag string) []byte {
 	if f.Strike {
 		b = append(b, "<strike/>"...)
 	}
-	switch f.Underline {
-	case UnderlineSingle:
-		b = append(b, "<u/>"...)
-	case UnderlineDouble:
-		b = append(b, `<u val="double"/>`...)
-	case UnderlineSingleAccounting:
-		b = append(b, `<u val="singleAccounting"/>`...)
-	case UnderlineDoubleAccounting:
-		b = append(b, `<u val="doubleAccounting"/>`...)
-	}
+	b = appendUnderline(b, f.Underline)
 	switch f.VertAlign {
 	case VertAlignSuperscript:
 		b = append(b, `<vertAlign val="superscript"/>`...)
