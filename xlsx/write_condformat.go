@@ -122,7 +122,8 @@ func (s *Sheet) condFormulas(cf *sheetCondFormat) error {
 	return nil
 }
 
-// condValue writes a value a rule compares with as Excel's formula.
+// condValue writes a value a rule compares with as Excel's formula:
+// text in quotes, or an operand.
 func (s *Sheet) condValue(c Cell) (string, error) {
 	switch c.kind {
 	case kindEmpty:
@@ -133,9 +134,12 @@ func (s *Sheet) condValue(c Cell) (string, error) {
 		}
 		return `"` + strings.ReplaceAll(c.s, `"`, `""`) + `"`, nil
 	}
-	f, err := s.validationValue(c, ValidateDecimal, true)
-	if err != nil {
+	f, ok, err := s.operand(c)
+	switch {
+	case err != nil:
 		return "", fmt.Errorf("%w: %w", ErrCondFormat, err)
+	case !ok:
+		return "", fmt.Errorf("%w: a rule compares with a number, text, a date or time, or a formula", ErrCondFormat)
 	}
 	return f, nil
 }

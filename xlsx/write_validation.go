@@ -100,20 +100,34 @@ func (s *Sheet) validationFormulas(sv *sheetValidation) error {
 // validationValue writes a value a validation compares with as the
 // formula Excel keeps.
 func (s *Sheet) validationValue(c Cell, typ ValidationType, required bool) (string, error) {
-	var b []byte
-	var err error
-	switch c.kind {
-	case kindEmpty:
+	if c.kind == kindEmpty {
 		if required {
 			return "", fmt.Errorf("%w: a %s validation needs a value", ErrValidation, validationTypes[typ])
 		}
 		return "", nil
+	}
+	f, ok, err := s.operand(c)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("%w: %w", ErrValidation, err)
+	case !ok:
+		return "", fmt.Errorf("%w: a %s validation compares with a number, a date or time, or a formula", ErrValidation, validationTypes[typ])
+	}
+	return f, nil
+}
+
+// operand writes a value that a validation or a conditional format
+// compares cells with, as the formula Excel keeps: a number, a date or
+// time as its serial, or a formula. ok is false for other kinds of cell.
+func (s *Sheet) operand(c Cell) (_ string, ok bool, err error) {
+	var b []byte
+	switch c.kind {
 	case kindFormula:
 		f := strings.TrimPrefix(c.formula(), "=")
 		if f == "" || !validAttrText(f) {
-			return "", fmt.Errorf("%w: formula %q", ErrValidation, c.formula())
+			return "", true, fmt.Errorf("formula %q", c.formula())
 		}
-		return f, nil
+		return f, true, nil
 	case kindInt:
 		b = strconv.AppendInt(b, c.i, 10)
 	case kindUint:
@@ -128,12 +142,9 @@ func (s *Sheet) validationValue(c Cell, typ ValidationType, required bool) (stri
 			b, err = appendXMLNumber(b, v, false)
 		}
 	default:
-		return "", fmt.Errorf("%w: a %s validation compares with a number, a date or time, or a formula", ErrValidation, validationTypes[typ])
+		return "", false, nil
 	}
-	if err != nil {
-		return "", fmt.Errorf("%w: %w", ErrValidation, err)
-	}
-	return string(b), nil
+	return string(b), true, err
 }
 
 // inlineList is a list of choices as Excel keeps it: in quotes, joined
