@@ -92,13 +92,7 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 		}
 		if opts.ExcelTable {
 			ref := xlsx.Range{FirstRow: 1, FirstCol: 1, LastCol: max(len(header), 1)}
-			table := xlsx.Table{Name: xlsx.TableName(name), Style: "TableStyleMedium2"}
-			err := sheet.AddTable(ref, table)
-			if errors.Is(err, xlsx.ErrTable) {
-				table.Name = "" // taken, or a cell reference
-				err = sheet.AddTable(ref, table)
-			}
-			if err != nil {
+			if err := sheet.AddTable(ref, xlsx.Table{NameFromSheet: true, Style: "TableStyleMedium2"}); err != nil {
 				return err
 			}
 		}

@@ -29,8 +29,8 @@
 // show (before 1900) are written as ISO text (Warnings.DatesOutOfRange).
 //
 // Each sheet has a bold, frozen header row, an autofilter over the data,
-// and column widths fitted to a sample of the first rows, which is the
-// only part of the result held in memory. Past 1,048,575 data rows the
+// and column widths fitted to the first rows written (the sheet measures
+// them as it writes; only a preview holds its rows). Past 1,048,575 data rows the
 // export continues on "NAME (2)", "NAME (3)"... with the header repeated.
 // Options.ReadOnly and Options.StatementTimeout run the queries in a
 // read-only transaction with a time limit, as the service does.

@@ -3,7 +3,6 @@ package sqlsheet
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -113,7 +112,7 @@ func (s *Stats) add(o Stats) {
 
 const progressEvery = 8192
 
-// sampleBytes bounds the values of the rows sampled for column widths.
+// sampleBytes bounds the values a preview holds before writing its rows.
 const sampleBytes = 4 << 20
 
 // Export runs each query and writes its rows to a sheet of w, in order. It
@@ -433,14 +432,7 @@ func (e *exporter) newSheet() error {
 	e.sheet = sh
 	e.st.Sheets = append(e.st.Sheets, name)
 	if e.opts.ExcelTable && len(e.cols) > 0 {
-		ref := xlsx.Range{FirstRow: 1, FirstCol: 1, LastCol: len(e.cols)}
-		table := xlsx.Table{Name: xlsx.TableName(name), Style: "TableStyleMedium2"}
-		err := sh.AddTable(ref, table)
-		if errors.Is(err, xlsx.ErrTable) {
-			// The sheet's name is taken, or cannot be a table's name.
-			table.Name = ""
-			err = sh.AddTable(ref, table)
-		}
+		err := sh.AddTable(xlsx.Range{FirstRow: 1, FirstCol: 1, LastCol: len(e.cols)}, xlsx.Table{NameFromSheet: true, Style: "TableStyleMedium2"})
 		if err != nil {
 			return err
 		}

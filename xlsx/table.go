@@ -18,6 +18,10 @@ type Table struct {
 	// defined names. Empty names the tables Table1, Table2... in the
 	// order they are added.
 	Name string
+	// NameFromSheet names a table without a Name after its sheet
+	// (TableName of the sheet's name), or TableN when that is not a valid
+	// name or is taken.
+	NameFromSheet bool
 	// Style is a built-in table style such as "TableStyleMedium2" (the
 	// default), "TableStyleLight1" or "TableStyleDark11", or
 	// TableStyleNone for none.

@@ -108,9 +108,9 @@ func (s *Sheet) AddNote(row, col int, n Note) error {
 	return nil
 }
 
-// noteRowHeight records a row's height in pixels when it is not the
+// recordRowHeight records a row's height in pixels when it is not the
 // default, for the notes' and pictures' places.
-func (s *Sheet) noteRowHeight(row int, o *RowOptions) {
+func (s *Sheet) recordRowHeight(row int, o *RowOptions) {
 	px := defaultRowPx
 	switch {
 	case o.Hidden:

@@ -349,14 +349,14 @@ func (s *Sheet) writeRow(cells []Cell, opts *RowOptions) error {
 		s.buf = s.buf[:start]
 		return s.fail(row, 0, fmt.Errorf("%w: row is outside the declared dimension %v", ErrRange, d))
 	}
-	if s.opts.AutoFit && s.fitting() {
+	if s.fitting() {
 		s.measure(cells)
 	}
 	s.buf = b
 	s.row = row
 	s.sstRefs += uint64(refs)
 	if opts != nil && (opts.Height != 0 || opts.Hidden) {
-		s.noteRowHeight(row, opts)
+		s.recordRowHeight(row, opts)
 	}
 	if first == 0 && opts != nil {
 		// Excel counts a row that only carries formatting as used, in A.

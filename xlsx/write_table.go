@@ -125,7 +125,7 @@ func (s *Sheet) AddTable(r Range, t Table) error {
 	if at := st.totalsRowAt(); at > 0 && s.row >= at {
 		return s.refuse(at, 0, fmt.Errorf("%w: the table's totals row %d is already written", ErrRange, at))
 	}
-	if err := s.w.registerTable(st); err != nil {
+	if err := s.w.registerTable(st, s.name); err != nil {
 		return s.refuse(0, 0, err)
 	}
 	s.tables = append(s.tables, st)
@@ -158,32 +158,46 @@ func checkTableColumn(c TableColumn, totals bool) error {
 	return nil
 }
 
-// registerTable gives a table its id and name, unique in the workbook.
-func (w *Writer) registerTable(t *sheetTable) error {
+// registerTable gives a table its id and name, unique in the workbook:
+// its own, its sheet's (NameFromSheet) when that can be one, or TableN.
+func (w *Writer) registerTable(t *sheetTable, sheet string) error {
 	w.lockShared()
 	defer w.unlockShared()
 	id := w.tableCount + 1
+	if t.Name == "" && t.NameFromSheet {
+		if name := TableName(sheet); w.tableNameFree(name) == nil {
+			t.Name = name
+		}
+	}
 	if t.Name == "" {
 		t.Name = "Table" + strconv.Itoa(id)
 	}
-	if err := checkTableName(t.Name); err != nil {
+	if err := w.tableNameFree(t.Name); err != nil {
 		return err
-	}
-	key := strings.ToLower(t.Name)
-	if w.tableNames[key] {
-		return fmt.Errorf("%w: a table named %q already exists (names ignore case)", ErrTable, t.Name)
-	}
-	for _, n := range w.names {
-		if strings.EqualFold(n.Name, t.Name) {
-			return fmt.Errorf("%w: %q is already a defined name", ErrTable, t.Name)
-		}
 	}
 	if w.tableNames == nil {
 		w.tableNames = map[string]bool{}
 	}
-	w.tableNames[key] = true
+	w.tableNames[strings.ToLower(t.Name)] = true
 	w.tableCount = id
 	t.id = id
+	return nil
+}
+
+// tableNameFree checks that a table may take name: valid, and no other
+// table's or defined name's (ignoring case).
+func (w *Writer) tableNameFree(name string) error {
+	if err := checkTableName(name); err != nil {
+		return err
+	}
+	if w.tableNames[strings.ToLower(name)] {
+		return fmt.Errorf("%w: a table named %q already exists (names ignore case)", ErrTable, name)
+	}
+	for _, n := range w.names {
+		if strings.EqualFold(n.Name, name) {
+			return fmt.Errorf("%w: %q is already a defined name", ErrTable, name)
+		}
+	}
 	return nil
 }
 

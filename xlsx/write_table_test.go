@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/sheetstream/sheetstream/internal/pyread"
@@ -173,6 +174,39 @@ func TestTables(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestTableNameFromSheet: a table takes its sheet's name when that can
+// be a table's name and is free, and TableN otherwise.
+func TestTableNameFromSheet(t *testing.T) {
+	sheets := []string{"Sales 2024", "A1", "Sales-2024", "Orders"}
+	book := writeBook(t, xlsx.Options{}, func(w *xlsx.Writer) error {
+		for _, name := range sheets {
+			sh, err := w.AddSheet(name, xlsx.SheetOptions{})
+			if err != nil {
+				return err
+			}
+			if err := sh.AddTable(rng("A1:B3"), xlsx.Table{NameFromSheet: true}); err != nil {
+				return err
+			}
+			if name == "Orders" {
+				// A given name wins over the sheet's.
+				if err := sh.AddTable(rng("D1:E3"), xlsx.Table{Name: "Lines", NameFromSheet: true}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	// "A1" is a cell reference and "Sales-2024" becomes the taken
+	// Sales_2024: both fall back to TableN, N being the table's number.
+	want := []string{"Sales_2024", "Table2", "Table3", "Orders", "Lines"}
+	for i, name := range want {
+		table := part(t, book, "xl/tables/table"+itoa(i+1)+".xml")
+		if !strings.Contains(table, ` name="`+name+`" displayName="`+name+`"`) {
+			t.Errorf("table %d: want the name %s in %.200s", i+1, name, table)
+		}
+	}
+}
 
 // TestTableErrors: what AddTable and the rows refuse, each naming the
 // sheet.
