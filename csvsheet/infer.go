@@ -87,8 +87,14 @@ func inferNumber(dst *xlsx.Cell, s string) bool {
 	}
 	n, res := numtext.Parse(s)
 	switch {
-	case res == numtext.TooPrecise && strings.ContainsAny(s, ".eE") && shortestFloat(s):
-		f, _ := strconv.ParseFloat(s, 64)
+	case res == numtext.TooPrecise:
+		if !strings.ContainsAny(s, ".eE") {
+			return false // an integer of 16 digits or more: an identifier
+		}
+		f, ok := shortestFloat(s)
+		if !ok {
+			return false
+		}
 		*dst = xlsx.Float(f)
 	case res != numtext.OK:
 		return false
@@ -100,22 +106,23 @@ func inferNumber(dst *xlsx.Cell, s string) bool {
 	return true
 }
 
-// shortestFloat reports whether decimal text s (a sign, digits, a point,
-// an exponent) has the significant digits of the shortest text of its
-// double, which is how every language prints floats: then the double
-// keeps every digit s has, though there are 16 or 17 of them. Integers of
-// 16 digits and more never come here: they are identifiers and stay text.
+// shortestFloat is the double of decimal text s (a sign, digits, a
+// point, an exponent), and whether s has the significant digits of the
+// shortest text of that double, which is how every language prints
+// floats: then the double keeps every digit s has, though there are 16 or
+// 17 of them. Integers of 16 digits and more never come here: they are
+// identifiers and stay text.
 //
 // It runs for every such field of a column of floats, so it compares in
 // place, without allocating.
-func shortestFloat(s string) bool {
+func shortestFloat(s string) (float64, bool) {
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsInf(f, 0) || f == 0 {
-		return false
+		return 0, false
 	}
 	var buf [32]byte
 	shortest := strconv.AppendFloat(buf[:0], f, 'e', -1, 64)
-	return sameDigits(s, unsafe.String(unsafe.SliceData(shortest), len(shortest)))
+	return f, sameDigits(s, unsafe.String(unsafe.SliceData(shortest), len(shortest)))
 }
 
 // sameDigits reports whether decimal texts a and b have the same

@@ -216,7 +216,8 @@ func (b *recordBatch) infer(noInfer bool) {
 		for i, f := range b.fields[start:end] {
 			if f != "" {
 				typeField(&cell, f, noInfer)
-				b.cells = append(b.cells, xlsx.ValueOf(i+1, cell))
+				b.cells = append(b.cells, xlsx.Value{})
+				b.cells[len(b.cells)-1].SetCell(i+1, &cell)
 			}
 		}
 		b.ends = append(b.ends, len(b.cells))

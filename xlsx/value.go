@@ -228,12 +228,27 @@ type Row struct {
 // calendar (before 1900) stays a date in ISO 8601 text; a formula gives
 // its cached value.
 func ValueOf(col int, c Cell) Value {
-	v := Value{col: int32(col)}
+	var v Value
+	v.SetCell(col, &c)
+	return v
+}
+
+// SetCell sets v to ValueOf(col, *c) in place: a cell is a large value,
+// and code that types many fields fills its rows' Values without copying
+// one.
+func (v *Value) SetCell(col int, c *Cell) {
+	*v = Value{col: int32(col)}
 	k := c.kind
-	if k == kindFormula {
+	var text string // of a string, decimal or error: a formula's cached one
+	switch {
+	case k == kindFormula:
 		v.formula = stringBytes(c.formula())
 		k = c.cached
-		c.s = c.cachedText()
+		text = c.cachedText()
+	case k == kindString:
+		text = c.text()
+	default:
+		text = c.s
 	}
 	switch k {
 	case kindInt:
@@ -243,10 +258,10 @@ func ValueOf(col int, c Cell) Value {
 	case kindFloat, kindFloat32:
 		v.typ, v.num = TypeNumber, c.num
 	case kindDecimal:
-		v.typ, v.text = TypeNumber, stringBytes(c.decimal())
-		v.num, _ = strconv.ParseFloat(c.decimal(), 64)
+		v.typ, v.text = TypeNumber, stringBytes(text)
+		v.num, _ = strconv.ParseFloat(text, 64)
 	case kindString:
-		v.typ, v.text = TypeString, stringBytes(c.text())
+		v.typ, v.text = TypeString, stringBytes(text)
 	case kindBool:
 		v.typ, v.num = TypeBool, float64(c.i)
 	case kindDateTime, kindDate:
@@ -264,14 +279,13 @@ func ValueOf(col int, c Cell) Value {
 	case kindDuration:
 		v.typ, v.class, v.num = TypeNumber, fmtDuration, c.duration().Hours()/24
 	case kindError:
-		v.typ, v.text = TypeError, stringBytes(string(c.errorCode()))
+		v.typ, v.text = TypeError, stringBytes(text)
 	case kindRich:
 		for _, r := range c.runs {
 			v.text = append(v.text, r.Text...)
 		}
 		v.typ = TypeString
 	}
-	return v
 }
 
 func stringBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
