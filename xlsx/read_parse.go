@@ -146,7 +146,7 @@ func (p *sheetParser) cell(c *chunk, sc *xmlscan.Scanner, empty bool, prev int) 
 	if err != nil || empty {
 		return col, err
 	}
-	v, err := p.newValue(col, style)
+	v, err := p.newValue(c, col, style)
 	if err != nil {
 		return col, err
 	}
@@ -185,6 +185,7 @@ func (p *sheetParser) cell(c *chunk, sc *xmlscan.Scanner, empty bool, prev int) 
 		}
 	}
 	if err := sc.Err(); err != nil {
+		c.cells = c.cells[:len(c.cells)-1]
 		return col, err
 	}
 	return col, p.value(c, v, typ, text, hasV, hasIS)
@@ -292,7 +293,7 @@ func (p *sheetParser) fastCell(c *chunk, b []byte, prev int) (n, col int, err er
 	if empty || !hasV && !hasIS {
 		return i, col, nil
 	}
-	v, err := p.newValue(col, style)
+	v, err := p.newValue(c, col, style)
 	if err != nil {
 		return 0, col, err
 	}
@@ -315,21 +316,33 @@ func cellColumn(ref []byte, prev int) (int, error) {
 	return col, nil
 }
 
-// newValue starts a cell's Value from its column and s attribute.
-func (p *sheetParser) newValue(col int, style []byte) (Value, error) {
-	v := Value{col: int32(col), date1904: p.date1904}
+// newValue starts a cell's Value from its column and s attribute, as the
+// chunk's last cell: value fills it in, or takes it back when the cell
+// is empty or bad. In place, since a Value is large and cells many.
+func (p *sheetParser) newValue(c *chunk, col int, style []byte) (*Value, error) {
+	n := 0
 	if len(style) > 0 {
-		n, ok := atoiBytes(style)
-		if !ok || n > math.MaxUint32 {
-			return v, fmt.Errorf("%w: style index %q", ErrMalformed, style)
+		var ok bool
+		if n, ok = atoiBytes(style); !ok || n > math.MaxUint32 {
+			return nil, fmt.Errorf("%w: style index %q", ErrMalformed, style)
 		}
-		v.style = uint32(n)
 	}
-	return v, nil
+	c.cells = append(c.cells, Value{col: int32(col), date1904: p.date1904, style: uint32(n)})
+	return &c.cells[len(c.cells)-1], nil
 }
 
-// value types a cell from its t attribute and content and appends it.
-func (p *sheetParser) value(c *chunk, v Value, typ, text []byte, hasV, hasIS bool) error {
+// value types the chunk's last cell, v, from its t attribute and
+// content, and takes it back when it holds nothing or is bad.
+func (p *sheetParser) value(c *chunk, v *Value, typ, text []byte, hasV, hasIS bool) error {
+	err := p.typeValue(v, typ, text, hasV, hasIS)
+	if err != nil || v.typ == TypeEmpty && v.formula == nil {
+		c.cells = c.cells[:len(c.cells)-1]
+	}
+	return err
+}
+
+// typeValue types a cell from its t attribute and content.
+func (p *sheetParser) typeValue(v *Value, typ, text []byte, hasV, hasIS bool) error {
 	if len(text) > p.limits.MaxStringSize {
 		return fmt.Errorf("%w: text over %d bytes (Limits.MaxStringSize)", ErrLimit, p.limits.MaxStringSize)
 	}
@@ -353,7 +366,7 @@ func (p *sheetParser) value(c *chunk, v Value, typ, text []byte, hasV, hasIS boo
 		if !ok {
 			return fmt.Errorf("%w: number %q", ErrMalformed, text)
 		}
-		p.typeNumber(&v, f)
+		p.typeNumber(v, f)
 		v.text = num
 	case "b":
 		if !hasV {
@@ -389,10 +402,6 @@ func (p *sheetParser) value(c *chunk, v Value, typ, text []byte, hasV, hasIS boo
 	default:
 		return fmt.Errorf("%w: cell type %q", ErrMalformed, typ)
 	}
-	if v.typ == TypeEmpty && v.formula == nil {
-		return nil
-	}
-	c.cells = append(c.cells, v)
 	return nil
 }
 
