@@ -308,6 +308,7 @@ func openReader(r io.ReaderAt, size int64, opts ReadOptions, file string) (*Work
 	if err != nil {
 		return nil, wb.errorf("", fmt.Errorf("%w: corrupt zip package: %v", ErrNotXLSX, err))
 	}
+	zr.RegisterDecompressor(zip.Deflate, openInflater)
 	wb.zr = zr
 	wb.parts = make(map[string]*zip.File, len(zr.File))
 	for _, f := range zr.File {

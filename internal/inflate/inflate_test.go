@@ -1,0 +1,197 @@
+package inflate
+
+import (
+	"bytes"
+	stdflate "compress/flate"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+	"testing/iotest"
+
+	"github.com/klauspost/compress/flate"
+)
+
+// sheetXML is rows as a worksheet holds them, n of them.
+func sheetXML(n int) []byte {
+	var b bytes.Buffer
+	for i := range n {
+		fmt.Fprintf(&b, `<row r="%d"><c><v>%d</v></c><c><v>%g</v></c><c t="s"><v>%d</v></c></row>`, i+1, i*7, float64(i)/7, i%100)
+	}
+	return b.Bytes()
+}
+
+func inputs() map[string][]byte {
+	rng := rand.New(rand.NewPCG(1, 2))
+	random := make([]byte, 700<<10)
+	for i := range random {
+		random[i] = byte(rng.Uint32())
+	}
+	runs := bytes.Repeat([]byte("a"), 1<<20)
+	return map[string][]byte{
+		"empty":  nil,
+		"byte":   {'x'},
+		"text":   []byte("hello, hello, hello world"),
+		"sheet":  sheetXML(40000), // about 2.5 MB: the output buffer turns over
+		"random": random,          // stored blocks
+		"runs":   runs,            // distance 1, overlapping copies
+		"mixed":  append(append(sheetXML(3000), random[:100<<10]...), sheetXML(3000)...),
+	}
+}
+
+func deflate(t testing.TB, data []byte, level int) []byte {
+	var b bytes.Buffer
+	w, err := flate.NewWriter(&b, level)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(data)
+	w.Close()
+	return b.Bytes()
+}
+
+// TestRoundTrip inflates what compress/flate (klauspost's and the
+// standard library's) deflates at every kind of level: stored, Huffman
+// only, fast, default, best.
+func TestRoundTrip(t *testing.T) {
+	for name, data := range inputs() {
+		for _, level := range []int{flate.NoCompression, flate.HuffmanOnly, 1, 5, 9} {
+			comp := deflate(t, data, level)
+			for _, src := range []struct {
+				name string
+				r    io.Reader
+			}{{"whole", bytes.NewReader(comp)}, {"bytewise", iotest.OneByteReader(bytes.NewReader(comp))}} {
+				got, err := io.ReadAll(NewReader(src.r))
+				if err != nil || !bytes.Equal(got, data) {
+					t.Errorf("%s, level %d, %s: %d bytes, %v; want %d bytes", name, level, src.name, len(got), err, len(data))
+				}
+			}
+		}
+		var std bytes.Buffer
+		w, _ := stdflate.NewWriter(&std, stdflate.DefaultCompression)
+		w.Write(data)
+		w.Close()
+		got, err := io.ReadAll(iotest.HalfReader(NewReader(bytes.NewReader(std.Bytes()))))
+		if err != nil || !bytes.Equal(got, data) {
+			t.Errorf("%s, standard library: %d bytes, %v", name, len(got), err)
+		}
+	}
+}
+
+// TestTruncated: a stream cut anywhere is an error, never a short
+// result that looks whole.
+func TestTruncated(t *testing.T) {
+	data := sheetXML(2000)
+	for _, level := range []int{flate.NoCompression, 1, 9} {
+		comp := deflate(t, data, level)
+		for _, cut := range []int{0, 1, 2, 5, len(comp) / 3, len(comp) / 2, len(comp) - 2, len(comp) - 1} {
+			_, err := io.ReadAll(NewReader(bytes.NewReader(comp[:cut])))
+			if !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, ErrCorrupt) {
+				t.Errorf("level %d, cut at %d of %d: %v", level, cut, len(comp), err)
+			}
+		}
+	}
+}
+
+// TestCorrupt: streams compress/flate refuses are refused.
+func TestCorrupt(t *testing.T) {
+	for _, c := range []struct{ name, hex string }{
+		{"block type 3", "07"},
+		{"stored length check", "0100000000"},
+		{"distance before the start", "630001"},
+		{"over-subscribed code", "edc0810000000080a0fd a913"},
+	} {
+		data := make([]byte, 0, len(c.hex)/2)
+		for i := 0; i+1 < len(c.hex); i += 2 {
+			if c.hex[i] == ' ' {
+				i--
+				continue
+			}
+			v, _ := strconv.ParseUint(c.hex[i:i+2], 16, 8)
+			data = append(data, byte(v))
+		}
+		_, stdErr := io.ReadAll(stdflate.NewReader(bytes.NewReader(data)))
+		_, err := io.ReadAll(NewReader(bytes.NewReader(data)))
+		if err == nil || stdErr == nil {
+			t.Errorf("%s: got %v, the standard library %v; want both errors", c.name, err, stdErr)
+		}
+	}
+}
+
+// TestReset: a Reader reused for another stream starts clean.
+func TestReset(t *testing.T) {
+	a, b := sheetXML(5000), []byte("second stream")
+	z := NewReader(bytes.NewReader(deflate(t, a, 5)))
+	if got, err := io.ReadAll(z); err != nil || !bytes.Equal(got, a) {
+		t.Fatalf("first: %v", err)
+	}
+	z.Reset(bytes.NewReader(deflate(t, b, 1)))
+	if got, err := io.ReadAll(z); err != nil || !bytes.Equal(got, b) {
+		t.Fatalf("second: %q %v", got, err)
+	}
+}
+
+// FuzzInflate compares with the standard library on arbitrary streams:
+// the same bytes when it reads them, an error when it refuses them.
+func FuzzInflate(f *testing.F) {
+	for _, data := range [][]byte{[]byte("hello hello hello"), sheetXML(20), bytes.Repeat([]byte{0}, 300)} {
+		for _, level := range []int{flate.NoCompression, flate.HuffmanOnly, 1, 9} {
+			f.Add(deflate(f, data, level))
+		}
+	}
+	f.Add([]byte{0x07})
+	f.Fuzz(func(t *testing.T, comp []byte) {
+		want, stdErr := io.ReadAll(stdflate.NewReader(bytes.NewReader(comp)))
+		got, err := io.ReadAll(NewReader(bytes.NewReader(comp)))
+		if (err == nil) != (stdErr == nil) {
+			t.Fatalf("error %v, the standard library's %v", err, stdErr)
+		}
+		if err == nil && !bytes.Equal(got, want) {
+			t.Fatalf("%d bytes differ from the standard library's %d", len(got), len(want))
+		}
+	})
+}
+
+// FuzzRoundTrip inflates what klauspost/compress deflates from arbitrary
+// input at the level the first byte picks.
+func FuzzRoundTrip(f *testing.F) {
+	f.Add([]byte{1, 'a', 'b', 'a', 'b'})
+	f.Add(append([]byte{9}, sheetXML(50)...))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		level := int(data[0]%11) - 2
+		got, err := io.ReadAll(NewReader(iotest.OneByteReader(bytes.NewReader(deflate(t, data[1:], level)))))
+		if err != nil || !bytes.Equal(got, data[1:]) {
+			t.Fatalf("level %d: %v", level, err)
+		}
+	})
+}
+
+// BenchmarkInflate inflates worksheet XML deflated as sheetstream writes
+// it, against klauspost/compress's inflater.
+func BenchmarkInflate(b *testing.B) {
+	data := sheetXML(200000)
+	comp := deflate(b, data, 1)
+	buf := make([]byte, 128<<10)
+	for _, c := range []struct {
+		name string
+		open func(io.Reader) io.Reader
+	}{
+		{"inflate", func(r io.Reader) io.Reader { return NewReader(r) }},
+		{"klauspost", func(r io.Reader) io.Reader { return flate.NewReader(r) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				n, err := io.CopyBuffer(io.Discard, c.open(bytes.NewReader(comp)), buf)
+				if err != nil || n != int64(len(data)) {
+					b.Fatal(n, err)
+				}
+			}
+		})
+	}
+}
