@@ -342,12 +342,19 @@ func (z *Reader) overrun() error {
 // stream's.
 func (z *Reader) need(n uint) error {
 	if z.bitcnt < n {
-		z.fill()
-		z.bitbuf |= binary.LittleEndian.Uint64(z.in[z.inPos:]) << z.bitcnt
-		z.inPos += int(63-z.bitcnt) >> 3
-		z.bitcnt |= 56
+		z.load()
 	}
 	return z.overrunAfter(n)
+}
+
+// load fills the bit buffer to 56 bits or more, with zeros past the
+// input's end: a lookup may read them, the overrun checks say whether
+// what was taken was the stream's.
+func (z *Reader) load() {
+	z.fill()
+	z.bitbuf |= binary.LittleEndian.Uint64(z.in[z.inPos:]) << z.bitcnt
+	z.inPos += int(63-z.bitcnt) >> 3
+	z.bitcnt |= 56
 }
 
 // overrunAfter reports whether taking n more bits would read past the
@@ -454,9 +461,10 @@ func (z *Reader) dynamic() error {
 	}
 	lengths := z.lengths[:nlit+ndist]
 	for i := 0; i < len(lengths); {
-		if err := z.need(7 + 7); err != nil {
-			return err
-		}
+		// A code and its extra bits, up to 14 bits, which may run past
+		// the end of a valid stream's last block when only its first
+		// bits are the code's: look ahead, then check what was taken.
+		z.load()
 		e := z.pre.entries[z.bitbuf&(1<<preBits-1)]
 		if e&kindMask == kindInvalid {
 			return ErrCorrupt
@@ -466,6 +474,9 @@ func (z *Reader) dynamic() error {
 		if sym < 16 {
 			lengths[i] = uint8(sym)
 			i++
+			if err := z.overrun(); err != nil {
+				return err
+			}
 			continue
 		}
 		var repeat int
@@ -480,6 +491,9 @@ func (z *Reader) dynamic() error {
 			repeat = 3 + int(z.take(3))
 		default:
 			repeat = 11 + int(z.take(7))
+		}
+		if err := z.overrun(); err != nil {
+			return err
 		}
 		if i+repeat > len(lengths) {
 			return ErrCorrupt

@@ -120,6 +120,63 @@ func TestCorrupt(t *testing.T) {
 	}
 }
 
+// bitWriter packs a deflate stream by hand: values least significant bit
+// first, Huffman codes most significant bit first.
+type bitWriter struct {
+	out  []byte
+	bits uint
+}
+
+func (w *bitWriter) value(v uint32, n uint) {
+	for i := range n {
+		if w.bits%8 == 0 {
+			w.out = append(w.out, 0)
+		}
+		w.out[len(w.out)-1] |= byte(v>>i&1) << (w.bits % 8)
+		w.bits++
+	}
+}
+
+func (w *bitWriter) code(c uint32, n uint) {
+	for i := int(n) - 1; i >= 0; i-- {
+		w.value(c>>uint(i)&1, 1)
+	}
+}
+
+// TestShortLastBlock: a final dynamic block whose data after its code
+// lengths is two bits ("a", end of block) reads, though a code-length
+// code and its extra bits could take 14: the decoder looks ahead past
+// the end but only takes the stream's bits.
+func TestShortLastBlock(t *testing.T) {
+	var w bitWriter
+	w.value(1, 1)  // final
+	w.value(2, 2)  // dynamic
+	w.value(0, 5)  // 257 literal/length codes
+	w.value(0, 5)  // 1 distance code
+	w.value(14, 4) // 18 code-length code lengths, in precodeOrder
+	// Code-length codes: 18 one bit (0), 0 and 1 two bits (10, 11).
+	for _, sym := range precodeOrder[:18] {
+		w.value(map[uint8]uint32{18: 1, 0: 2, 1: 2}[sym], 3)
+	}
+	zeros := func(n uint32) { w.code(0, 1); w.value(n-11, 7) }
+	zeros(97)    // literals 0-96
+	w.code(3, 2) // 'a': length 1
+	zeros(138)   // 98-235
+	zeros(20)    // 236-255
+	w.code(3, 2) // end of block: length 1
+	w.code(3, 2) // the one distance code: length 1
+	w.code(0, 1) // 'a'
+	w.code(1, 1) // end of block
+	want, err := io.ReadAll(stdflate.NewReader(bytes.NewReader(w.out)))
+	if err != nil || string(want) != "a" {
+		t.Fatalf("the standard library reads %q, %v: the stream is wrong", want, err)
+	}
+	got, err := io.ReadAll(NewReader(bytes.NewReader(w.out)))
+	if err != nil || string(got) != "a" {
+		t.Errorf("got %q, %v", got, err)
+	}
+}
+
 // TestReset: a Reader reused for another stream starts clean.
 func TestReset(t *testing.T) {
 	a, b := sheetXML(5000), []byte("second stream")
