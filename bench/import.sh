@@ -45,6 +45,11 @@ my_port=${my_port#*:}
 mariadb_bin=$(command -v mariadb)
 mariadb() { "$mariadb_bin" --local-infile=1 -h 127.0.0.1 -P "$my_port" -u root sheetstream "$@"; }
 export PGOPTIONS="-c client_min_messages=warning"
+# Each PostgreSQL load starts on a settled server: no autovacuum of the
+# table loaded just before, and its dirty pages checkpointed, so that no
+# tool pays for the one before it.
+psql -q "$SHEETSTREAM_PG_URL" -c "ALTER SYSTEM SET autovacuum = off" -c "SELECT pg_reload_conf()" >/dev/null
+pg_settle() { psql -q "$SHEETSTREAM_PG_URL" -c "CHECKPOINT"; }
 typed="col1 BIGINT, col2 BIGINT, col3 BIGINT, col4 BIGINT, col5 DOUBLE PRECISION, col6 DOUBLE PRECISION, col7 DOUBLE PRECISION, col8 TEXT, col9 TEXT, col10 TEXT"
 
 cat > "$dir/duckdb_read.py" <<'PY'
@@ -82,8 +87,11 @@ for run in $(seq 1 "$runs"); do
   timed sheetstream-sqlite-xlsx "$run" $ss import "$dir/w1.xlsx" --db "sqlite:$dir/xlsx.db" --table t
   timed sheetstream-sqlite-csv "$run" $ss import "$dir/w1.csv" --db "sqlite:$dir/csv.db" --table t
   psql -q "$SHEETSTREAM_PG_URL" -c "DROP TABLE IF EXISTS floor; CREATE TABLE floor ($typed)"
+  pg_settle
   timed psql-copy-csv "$run" psql -q "$SHEETSTREAM_PG_URL" -c "\\copy floor from $dir/w1.csv csv header"
+  pg_settle
   timed sheetstream-postgres-xlsx "$run" $ss import "$dir/w1.xlsx" --db "$SHEETSTREAM_PG_URL" --table t_xlsx --replace
+  pg_settle
   timed sheetstream-postgres-csv "$run" $ss import "$dir/w1.csv" --db "$SHEETSTREAM_PG_URL" --table t_csv --replace
   mariadb -e "DROP TABLE IF EXISTS floor; CREATE TABLE floor (${typed//TEXT/MEDIUMTEXT}) CHARACTER SET utf8mb4"
   timed mysql-load-data-csv "$run" "$mariadb_bin" --local-infile=1 -h 127.0.0.1 -P "$my_port" -u root sheetstream \
