@@ -165,6 +165,8 @@ stage_fuzz() {
   fuzz ./xlsx/ FuzzTable 3000x
   fuzz ./xlsx/ FuzzReportStrings 3000x
   fuzz ./xlsx/ FuzzReadImage 50000x
+  fuzz ./internal/inflate/ FuzzInflate 100000x
+  fuzz ./internal/inflate/ FuzzRoundTrip 5000x
   fuzz ./internal/numtext/ FuzzPlain 100000x
   fuzz ./internal/isotime/ FuzzParse 100000x
   fuzz ./server/ FuzzParseQuery 20000x
