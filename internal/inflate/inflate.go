@@ -267,7 +267,7 @@ func (z *Reader) Reset(r io.Reader) {
 // again.
 func (z *Reader) Close() error { return nil }
 
-// Read reads decompressed bytes. It returns io.EOF after the final block,
+// Read reads decompressed bytes. It returns io.EOF with the last of them,
 // io.ErrUnexpectedEOF when the stream stops before it, ErrCorrupt (or
 // the source's error) when it cannot be decoded.
 func (z *Reader) Read(p []byte) (int, error) {
@@ -284,6 +284,13 @@ func (z *Reader) Read(p []byte) (int, error) {
 	}
 	n := copy(p, z.hist[z.rpos:z.wpos])
 	z.rpos += n
+	if z.rpos == z.wpos && z.state == stateDone && z.err == nil {
+		// The last bytes come with io.EOF, as compress/flate gives them:
+		// a caller reading in pieces learns at once that there is no
+		// more.
+		z.err = io.EOF
+		return n, io.EOF
+	}
 	return n, nil
 }
 

@@ -177,6 +177,18 @@ func TestShortLastBlock(t *testing.T) {
 	}
 }
 
+// TestEOFWithLastBytes: the read that returns a stream's last bytes says
+// io.EOF, as compress/flate does; callers that cut what they read into
+// pieces rely on knowing there is no more.
+func TestEOFWithLastBytes(t *testing.T) {
+	data := []byte("<<hyperlink>")
+	buf := make([]byte, 100)
+	n, err := NewReader(bytes.NewReader(deflate(t, data, 5))).Read(buf)
+	if n != len(data) || err != io.EOF || !bytes.Equal(buf[:n], data) {
+		t.Errorf("read %q, %v; want %q with io.EOF", buf[:n], err, data)
+	}
+}
+
 // TestReset: a Reader reused for another stream starts clean.
 func TestReset(t *testing.T) {
 	a, b := sheetXML(5000), []byte("second stream")
