@@ -156,6 +156,7 @@ stage_fuzz() {
   fuzz ./csvsheet/ FuzzTable 20000x
   fuzz ./xlsx/ FuzzStructTag 50000x
   fuzz ./xlsx/ FuzzValueBinary 50000x
+  fuzz ./xlsx/ FuzzParseNumber 100000x
   fuzz ./xlsx/ FuzzSheetXML 5000x
   fuzz ./xlsx/ FuzzPackage 50000x
   fuzz ./xlsx/ FuzzSharedStrings 50000x

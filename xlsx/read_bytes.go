@@ -61,9 +61,13 @@ digits:
 // their argument.
 func bstr(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
-// parseNumber reads a cell's number, already trimmed: integers of up to
-// 15 digits directly, anything else through strconv. NaN and infinities
-// are not numbers a cell can hold.
+// exactPow10 holds the powers of ten a double holds exactly that a
+// 15-character number's fraction can need.
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// parseNumber reads a cell's number, already trimmed: integers and plain
+// decimals of up to 15 characters directly, anything else through
+// strconv. NaN and infinities are not numbers a cell can hold.
 func parseNumber(b []byte) (float64, bool) {
 	neg := false
 	d := b
@@ -71,20 +75,32 @@ func parseNumber(b []byte) (float64, bool) {
 		neg, d = true, d[1:]
 	}
 	if len(d) > 0 && len(d) <= 15 {
+		// Up to 15 digits, an integer or with a point: the digits as an
+		// integer are exact in a double, and so is one division by an
+		// exact power of ten (Clinger's fast path, as strconv takes it).
 		n := int64(0)
+		point := -1
 		i := 0
 		for ; i < len(d); i++ {
 			c := d[i]
+			if c == '.' && point < 0 {
+				point = i
+				continue
+			}
 			if c < '0' || c > '9' {
 				break
 			}
 			n = n*10 + int64(c-'0')
 		}
-		if i == len(d) {
-			if neg {
-				return -float64(n), true
+		if i == len(d) && (point < 0 || len(d) > 1) {
+			f := float64(n)
+			if point >= 0 {
+				f /= exactPow10[len(d)-1-point]
 			}
-			return float64(n), true
+			if neg {
+				return -f, true
+			}
+			return f, true
 		}
 	}
 	f, err := strconv.ParseFloat(bstr(b), 64)
