@@ -17,6 +17,13 @@ import (
 // and calls fn; conversion errors name the cell. Under MaxErrors a row
 // with such an error is rejected instead, until there are too many.
 func (imp *importer) eachRow(ctx context.Context, fn func(num int, vals []value) error) error {
+	return imp.eachRowInto(ctx, nil, fn)
+}
+
+// eachRowInto is eachRow converting each row into the slots slot gives
+// (one per table column), when slot is not nil: a loader that keeps rows
+// converts them where it keeps them instead of copying them there.
+func (imp *importer) eachRowInto(ctx context.Context, slot func() []value, fn func(num int, vals []value) error) error {
 	vals := make([]value, len(imp.cols))
 	scratch := make([][]byte, len(imp.cols))
 	sheet := imp.src.SheetName()
@@ -27,6 +34,9 @@ func (imp *importer) eachRow(ctx context.Context, fn func(num int, vals []value)
 	err = imp.walk(ctx, func(r tableRow, isHeader bool) (bool, error) {
 		if isHeader {
 			return false, nil
+		}
+		if slot != nil {
+			vals = slot()
 		}
 		clear(vals)
 		var bad *ImportError

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sheetstream/sheetstream/internal/sqliteapi"
@@ -75,12 +76,17 @@ func (imp *importer) loadSQLite(ctx context.Context, path, pragmas string) (ok b
 		batch = <-free
 		return nil
 	}
-	err = imp.eachRow(ctx, func(num int, vals []value) error {
-		if !batch.add(num, vals, imp.cols) {
+	var spill []value
+	next := func() []value { return batch.next(len(imp.cols)) }
+	err = imp.eachRowInto(ctx, next, func(num int, vals []value) error {
+		if !batch.commit(num, imp.cols) {
+			// Its text does not fit beside the batch's: it starts the
+			// next batch.
+			spill = append(spill[:0], vals...)
 			if err := send(); err != nil {
 				return err
 			}
-			batch.add(num, vals, imp.cols)
+			batch.add(num, spill, imp.cols)
 		}
 		if batch.rows == loadBatchRows {
 			return send()
@@ -178,10 +184,25 @@ func newRowBatch(cols int) *rowBatch {
 	return &rowBatch{vals: make([]value, 0, loadBatchRows*cols), arena: make([]byte, 0, loadBatchBytes)}
 }
 
-// add copies a row in, converting times to SQLite's text; false when its
-// text does not fit beside the rows already in (an empty batch takes
-// any row, its text past the arena in a slice of its own).
+// add copies a row in; see commit.
 func (b *rowBatch) add(num int, vals []value, cols []ImportColumn) bool {
+	copy(b.next(len(vals)), vals)
+	return b.commit(num, cols)
+}
+
+// next is the place of the next row: its values, written there, are
+// taken in by commit.
+func (b *rowBatch) next(cols int) []value {
+	b.vals = slices.Grow(b.vals, cols)
+	return b.vals[len(b.vals) : len(b.vals)+cols]
+}
+
+// commit takes in the row written at next, copying its text into the
+// arena and converting times to SQLite's text; false when its text does
+// not fit beside the rows already in (an empty batch takes any row, its
+// text past the arena in a slice of its own).
+func (b *rowBatch) commit(num int, cols []ImportColumn) bool {
+	vals := b.vals[len(b.vals) : len(b.vals)+len(cols)]
 	size := 0
 	for j := range vals {
 		switch vals[j].tag {
@@ -199,12 +220,12 @@ func (b *rowBatch) add(num int, vals []value, cols []ImportColumn) bool {
 		arena = make([]byte, 0, size)
 	}
 	for j := range vals {
-		v := vals[j]
+		v := &vals[j]
 		switch v.tag {
 		case tagTime:
 			start := len(arena)
 			arena = appendSQLiteTime(arena, v.t, cols[j].Type)
-			v = value{tag: tagText, b: arena[start:len(arena):len(arena)]}
+			*v = value{tag: tagText, b: arena[start:len(arena):len(arena)]}
 		case tagText:
 			start := len(arena)
 			arena = append(arena, v.b...)
@@ -212,8 +233,8 @@ func (b *rowBatch) add(num int, vals []value, cols []ImportColumn) bool {
 		case tagFloat:
 			v.b = nil // the file's text, lent: SQLite takes the double
 		}
-		b.vals = append(b.vals, v)
 	}
+	b.vals = b.vals[:len(b.vals)+len(vals)]
 	if cap(arena) == cap(b.arena) {
 		b.arena = arena
 	}

@@ -255,6 +255,39 @@ func TestImportProgress(t *testing.T) {
 	}
 }
 
+// TestImportSQLiteLongText loads rows whose text overflows the loader's
+// batches (1 MiB of text each) again and again, with dates beside it:
+// every row arrives whole and in order.
+func TestImportSQLiteLongText(t *testing.T) {
+	rows := [][]xlsx.Cell{{xlsx.String("id"), xlsx.String("text"), xlsx.String("day")}}
+	var want []string
+	day := time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC)
+	for i := range 150 {
+		text := strings.Repeat(string(rune('a'+i%26)), 20000+i*67)
+		rows = append(rows, []xlsx.Cell{xlsx.Int(int64(i)), xlsx.String(text), xlsx.Date(day.AddDate(0, 0, i))})
+		want = append(want, fmt.Sprintf("%d|%s|%s", i, text, day.AddDate(0, 0, i).Format("2006-01-02 15:04:05.000")))
+	}
+	wb := importBook(t, rows)
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "long.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, err := sqlsheet.Import(context.Background(), db, wb, 0, sqlsheet.ImportOptions{Table: "long"})
+	if err != nil || st.Rows != 150 {
+		t.Fatalf("%d rows, %v", st.Rows, err)
+	}
+	got := dump(t, db, "long")
+	if !slices.Equal(got, want) {
+		for i := range min(len(got), len(want)) {
+			if got[i] != want[i] {
+				t.Fatalf("%d rows; row %d differs: %.60q, want %.60q", len(got), i, got[i], want[i])
+			}
+		}
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+}
+
 // TestImportIntegerEdges appends numbers at both ends of a BIGINT's range:
 // -2^63 loads, 2^63 (one past the largest) is refused, never wrapped.
 func TestImportIntegerEdges(t *testing.T) {

@@ -135,9 +135,10 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 			return bad()
 		}
 		dst.setFloat(c.Float())
-		if isDecimalText(text()) {
+		if imp.engine != EngineSQLite && isDecimalText(text()) {
 			// The file's own text of the number: what a COPY or LOAD DATA
-			// sends, the same double without formatting it again.
+			// sends, the same double without formatting it again. SQLite
+			// takes the double.
 			dst.b = c.Bytes()
 		}
 		return nil
