@@ -30,7 +30,10 @@ const (
 	// outSize is how much a Read may decode ahead of its caller, past the
 	// window kept for matches.
 	outSize = 256 << 10
-	inSize  = 64 << 10
+	// histSize leaves room after the output for a longest match and the
+	// eight bytes its last copying step may write past it.
+	histSize = maxDist + outSize + maxLen + 8
+	inSize   = 64 << 10
 	// inPad is the slack after the input's end that lets the decoder load
 	// eight bytes at a time; bits read from it past the real end make the
 	// stream truncated.
@@ -230,10 +233,9 @@ type Reader struct {
 	bitbuf uint64
 	bitcnt uint
 
-	hist  []byte // the window, then what is decoded and not yet read
-	wpos  int    // where output is decoded to
-	rpos  int    // what Read has handed out
-	total int64  // bytes decoded, for distances reaching before the start
+	hist []byte // the window, then what is decoded and not yet read
+	wpos int    // where output is decoded to
+	rpos int    // what Read has handed out
 
 	state   state
 	final   bool
@@ -251,7 +253,7 @@ type Reader struct {
 func NewReader(r io.Reader) *Reader {
 	z := &Reader{
 		in:   make([]byte, inSize+inPad),
-		hist: make([]byte, maxDist+outSize+maxLen+8),
+		hist: make([]byte, histSize),
 	}
 	z.Reset(r)
 	return z
@@ -259,8 +261,9 @@ func NewReader(r io.Reader) *Reader {
 
 // Reset makes z decompress r from its start, keeping its buffers.
 func (z *Reader) Reset(r io.Reader) {
+	// The input buffer need not be cleared: nothing past inEnd is read
+	// before fill has zeroed it.
 	*z = Reader{src: r, in: z.in, hist: z.hist, dynLit: z.dynLit, dynDist: z.dynDist, pre: z.pre}
-	clear(z.in)
 }
 
 // Close does nothing to the source; the Reader may be Reset and used
@@ -306,43 +309,30 @@ func (z *Reader) fill() {
 	n := copy(z.in, z.in[keep:z.inEnd])
 	z.inPos, z.inEnd = z.inPos-keep, n
 	for empty := 0; z.inEnd-z.inPos < inPad && !z.eof; {
-		m, err := z.src.Read(z.in[z.inEnd:inSize])
-		z.inEnd += m
-		if m == 0 && err == nil {
-			if empty++; empty == 100 {
-				err = io.ErrNoProgress
-			}
-		}
-		if err != nil {
-			z.eof = true
-			if err != io.EOF {
-				z.srcErr = err
+		if z.read() == 0 {
+			if empty++; empty == 100 && !z.eof {
+				z.eof, z.srcErr = true, io.ErrNoProgress
 			}
 		}
 	}
 	if !z.eof && z.inEnd < inSize {
-		// Read on while the source has it: fewer, larger reads.
-		m, err := z.src.Read(z.in[z.inEnd:inSize])
-		z.inEnd += m
-		if err != nil {
-			z.eof = true
-			if err != io.EOF {
-				z.srcErr = err
-			}
-		}
+		z.read() // read on while the source has it: fewer, larger reads
 	}
 	clear(z.in[z.inEnd : z.inEnd+inPad])
 }
 
-// overrun reports bits consumed past the input's end.
-func (z *Reader) overrun() error {
-	if z.eof && uint(z.inPos)*8-z.bitcnt > uint(z.inEnd)*8 {
-		if z.srcErr != nil {
-			return z.srcErr
+// read reads once from the source into the input buffer, noting its end
+// or error.
+func (z *Reader) read() int {
+	n, err := z.src.Read(z.in[z.inEnd:inSize])
+	z.inEnd += n
+	if err != nil {
+		z.eof = true
+		if err != io.EOF {
+			z.srcErr = err
 		}
-		return io.ErrUnexpectedEOF
 	}
-	return nil
+	return n
 }
 
 // need makes at least n (<= 56) bits available, all of them the
@@ -351,7 +341,7 @@ func (z *Reader) need(n uint) error {
 	if z.bitcnt < n {
 		z.load()
 	}
-	return z.overrunAfter(n)
+	return z.overrun(n)
 }
 
 // load fills the bit buffer to 56 bits or more, with zeros past the
@@ -364,9 +354,9 @@ func (z *Reader) load() {
 	z.bitcnt |= 56
 }
 
-// overrunAfter reports whether taking n more bits would read past the
+// overrun reports whether the bits taken, and n more, run past the
 // input's end.
-func (z *Reader) overrunAfter(n uint) error {
+func (z *Reader) overrun(n uint) error {
 	if z.eof && uint(z.inPos)*8-z.bitcnt+n > uint(z.inEnd)*8 {
 		if z.srcErr != nil {
 			return z.srcErr
@@ -404,7 +394,7 @@ func (z *Reader) decode() error {
 		}
 		if z.state == stateHeader && z.final {
 			z.state = stateDone
-			if err := z.overrun(); err != nil {
+			if err := z.overrun(0); err != nil {
 				return err
 			}
 			if z.wpos > z.rpos {
@@ -481,7 +471,7 @@ func (z *Reader) dynamic() error {
 		if sym < 16 {
 			lengths[i] = uint8(sym)
 			i++
-			if err := z.overrun(); err != nil {
+			if err := z.overrun(0); err != nil {
 				return err
 			}
 			continue
@@ -499,7 +489,7 @@ func (z *Reader) dynamic() error {
 		default:
 			repeat = 11 + int(z.take(7))
 		}
-		if err := z.overrun(); err != nil {
+		if err := z.overrun(0); err != nil {
 			return err
 		}
 		if i+repeat > len(lengths) {
@@ -535,7 +525,6 @@ func (z *Reader) copyStored() error {
 		n := copy(z.hist[z.wpos:maxDist+outSize], z.in[z.inPos:z.inPos+min(avail, z.stored)])
 		z.inPos += n
 		z.wpos += n
-		z.total += int64(n)
 		z.stored -= n
 	}
 	if z.stored == 0 {
@@ -553,7 +542,7 @@ func (z *Reader) codes() error {
 	lit, dist := z.lit.entries, z.dist.entries
 	litMain := (*[1 << litBits]uint32)(lit)
 	distMain := (*[1 << distBits]uint32)(dist)
-	hist := z.hist[:maxDist+outSize+maxLen+8]
+	hist := z.hist[:histSize]
 	wpos := z.wpos
 	const limit = maxDist + outSize - maxLen
 	bitbuf, bitcnt := z.bitbuf, z.bitcnt
@@ -563,7 +552,7 @@ func (z *Reader) codes() error {
 		if inEnd-inPos < inPad {
 			z.bitbuf, z.bitcnt, z.inPos = bitbuf, bitcnt, inPos
 			if z.eof {
-				if err = z.overrun(); err != nil {
+				if err = z.overrun(0); err != nil {
 					break
 				}
 			} else {
@@ -644,11 +633,10 @@ func (z *Reader) codes() error {
 		}
 		wpos += length
 	}
-	z.total += int64(wpos - z.wpos)
 	z.wpos = wpos
 	z.bitbuf, z.bitcnt, z.inPos = bitbuf, bitcnt, inPos
 	if err == nil && z.eof {
-		err = z.overrun()
+		err = z.overrun(0)
 	}
 	return err
 }
