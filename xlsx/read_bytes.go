@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"unsafe"
+
+	"github.com/sheetstream/sheetstream/internal/numtext"
 )
 
 func trimSpace(b []byte) []byte {
@@ -61,10 +63,6 @@ digits:
 // their argument.
 func bstr(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
-// exactPow10 holds the powers of ten a double holds exactly that a
-// 15-character number's fraction can need.
-var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
-
 // parseNumber reads a cell's number, already trimmed: integers and plain
 // decimals of up to 15 characters directly, anything else through
 // strconv. NaN and infinities are not numbers a cell can hold.
@@ -92,10 +90,10 @@ func parseNumber(b []byte) (float64, bool) {
 			}
 			n = n*10 + int64(c-'0')
 		}
-		if i == len(d) && (point < 0 || len(d) > 1) {
+		if i == len(d) && (point < 0 || len(d) > 1) { // "." alone is no number
 			f := float64(n)
 			if point >= 0 {
-				f /= exactPow10[len(d)-1-point]
+				f /= numtext.ExactPow10[len(d)-1-point]
 			}
 			if neg {
 				return -f, true

@@ -106,7 +106,7 @@ func Parse(s string) (Number, Result) {
 		}
 		return Number{Int: v, IsInt: true}, OK
 	}
-	if dot && !exp && intDigits+fracDigits <= 19 && fracDigits < len(pow10) {
+	if dot && !exp && intDigits+fracDigits <= 19 && fracDigits < len(ExactPow10) {
 		// Clinger's fast path, as strconv takes it but without its
 		// general parsing: an integer mantissa below 2^53 and a power of
 		// ten up to 1e22 are exact doubles, and one division of exact
@@ -118,7 +118,7 @@ func Parse(s string) (Number, Result) {
 			}
 		}
 		if m < 1<<53 {
-			f := float64(m) / pow10[fracDigits]
+			f := float64(m) / ExactPow10[fracDigits]
 			if s[0] == '-' {
 				f = -f
 			}
@@ -132,7 +132,10 @@ func Parse(s string) (Number, Result) {
 	return Number{Float: v}, OK
 }
 
-var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+// ExactPow10 holds the powers of ten a double holds exactly, 1e0 to
+// 1e22: an integer below 2^53 divided by one of them is correctly
+// rounded (Clinger's fast path).
+var ExactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // MaxPlainLen bounds the text Plain accepts, which keeps tiny values such
