@@ -30,8 +30,9 @@
 //
 // Each sheet has a bold, frozen header row, an autofilter over the data,
 // and column widths fitted to the first rows written (the sheet measures
-// them as it writes; only a preview holds its rows). Past 1,048,575 data rows the
-// export continues on "NAME (2)", "NAME (3)"... with the header repeated.
+// them as it writes; only a preview holds its rows). Past 1,048,575 data
+// rows the export continues on "NAME (2)", "NAME (3)"... with the header
+// repeated.
 // Options.ReadOnly and Options.StatementTimeout run the queries in a
 // read-only transaction with a time limit, as the service does.
 //
