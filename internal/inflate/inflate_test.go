@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"strconv"
 	"testing"
 	"testing/iotest"
 
@@ -95,27 +94,48 @@ func TestTruncated(t *testing.T) {
 	}
 }
 
-// TestCorrupt: streams compress/flate refuses are refused.
+// TestCorrupt: streams compress/flate refuses as corrupt are refused as
+// corrupt, each built by hand to break one rule.
 func TestCorrupt(t *testing.T) {
-	for _, c := range []struct{ name, hex string }{
-		{"block type 3", "07"},
-		{"stored length check", "0100000000"},
-		{"distance before the start", "630001"},
-		{"over-subscribed code", "edc0810000000080a0fd a913"},
-	} {
-		data := make([]byte, 0, len(c.hex)/2)
-		for i := 0; i+1 < len(c.hex); i += 2 {
-			if c.hex[i] == ' ' {
-				i--
-				continue
+	for _, c := range []struct {
+		name  string
+		build func(w *bitWriter)
+	}{
+		{"block type 3", func(w *bitWriter) { w.value(1, 1); w.value(3, 2) }},
+		{"stored length check", func(w *bitWriter) {
+			w.value(1, 1)
+			w.value(0, 2)
+			w.value(0, 5)  // to the byte boundary
+			w.value(0, 16) // LEN 0
+			w.value(0, 16) // NLEN not its complement
+		}},
+		{"distance before the start", func(w *bitWriter) {
+			w.value(1, 1)
+			w.value(1, 2)  // fixed codes
+			w.code(1, 7)   // length 3 (symbol 257), before any output
+			w.code(0, 5)   // distance 1
+			w.code(0, 7)   // end of block
+			w.value(0, 16) // slack: the stream does not end first
+		}},
+		{"over-subscribed code", func(w *bitWriter) {
+			w.value(1, 1)
+			w.value(2, 2) // dynamic
+			w.value(0, 5)
+			w.value(0, 5)
+			w.value(15, 4) // 19 code-length code lengths
+			for range 19 {
+				w.value(1, 3) // all one bit long: 19 codes for 2 places
 			}
-			v, _ := strconv.ParseUint(c.hex[i:i+2], 16, 8)
-			data = append(data, byte(v))
-		}
-		_, stdErr := io.ReadAll(stdflate.NewReader(bytes.NewReader(data)))
-		_, err := io.ReadAll(NewReader(bytes.NewReader(data)))
-		if err == nil || stdErr == nil {
-			t.Errorf("%s: got %v, the standard library %v; want both errors", c.name, err, stdErr)
+			w.value(0, 16)
+		}},
+	} {
+		var w bitWriter
+		c.build(&w)
+		_, stdErr := io.ReadAll(stdflate.NewReader(bytes.NewReader(w.out)))
+		_, err := io.ReadAll(NewReader(bytes.NewReader(w.out)))
+		var corrupt stdflate.CorruptInputError
+		if !errors.Is(err, ErrCorrupt) || !errors.As(stdErr, &corrupt) {
+			t.Errorf("%s: got %v, the standard library %v; want both to call it corrupt", c.name, err, stdErr)
 		}
 	}
 }
