@@ -198,7 +198,8 @@ func (b *rowBatch) next(cols int) []value {
 }
 
 // commit takes in the row written at next, copying its text into the
-// arena and converting times to SQLite's text; false when its text does
+// arena (unless it is kept to the import's end) and converting times to
+// SQLite's text; false when its text does
 // not fit beside the rows already in (an empty batch takes any row, its
 // text past the arena in a slice of its own).
 func (b *rowBatch) commit(num int, cols []ImportColumn) bool {
@@ -207,7 +208,9 @@ func (b *rowBatch) commit(num int, cols []ImportColumn) bool {
 	for j := range vals {
 		switch vals[j].tag {
 		case tagText:
-			size += len(vals[j].b)
+			if !vals[j].kept {
+				size += len(vals[j].b)
+			}
 		case tagTime:
 			size += 32
 		}
@@ -227,6 +230,9 @@ func (b *rowBatch) commit(num int, cols []ImportColumn) bool {
 			arena = appendSQLiteTime(arena, v.t, cols[j].Type)
 			*v = value{tag: tagText, b: arena[start:len(arena):len(arena)]}
 		case tagText:
+			if v.kept {
+				continue
+			}
 			start := len(arena)
 			arena = append(arena, v.b...)
 			v.b = arena[start:len(arena):len(arena)]

@@ -102,6 +102,7 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 	case ColumnText:
 		if c.Type() == xlsx.TypeString {
 			dst.setText(c.Bytes())
+			dst.kept = c.SharedText()
 		} else {
 			*scratch = c.AppendText((*scratch)[:0])
 			dst.setText(*scratch)

@@ -45,6 +45,9 @@ type value struct {
 	b []byte
 	// cutFrom is the length of b before cut cut it (0: whole).
 	cutFrom int
+	// kept: b is the workbook's, valid to the end of the import (a shared
+	// string), so that a batch need not copy it.
+	kept bool
 }
 
 // valueTag says which field of a value holds it.

@@ -356,7 +356,7 @@ func (p *sheetParser) typeValue(v *Value, typ, text []byte, hasV, hasIS bool) er
 		if !ok || !found { // the table holds far fewer than 2^32 strings
 			return fmt.Errorf("%w: shared string index %q, the table has %d", ErrMalformed, text, p.sst.len())
 		}
-		v.typ, v.text = TypeString, s
+		v.typ, v.text, v.shared = TypeString, s, true
 	case "", "n":
 		if !hasV || len(text) == 0 {
 			break

@@ -534,6 +534,7 @@ func TestValueBinary(t *testing.T) {
 
 // normalize makes empty text and formulas nil, as the binary form does.
 func normalize(v Value) Value {
+	v.shared = false // a value's bytes are its own once unmarshalled
 	if len(v.text) == 0 {
 		v.text = nil
 	}
@@ -550,4 +551,50 @@ func twins(t *testing.T) []string {
 		t.Fatal("no workbook in testdata/excel", err)
 	}
 	return names
+}
+
+// TestSharedTextOutlivesRows keeps every string cell's Bytes past Next,
+// through many small chunks: only shared strings say they last, and they
+// still read the same at the end.
+func TestSharedTextOutlivesRows(t *testing.T) {
+	const n = 2000
+	var sheet, sst strings.Builder
+	sst.WriteString(`<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">`)
+	for i := range n {
+		fmt.Fprintf(&sst, "<si><t>shared-%d</t></si>", i)
+		fmt.Fprintf(&sheet, `<row r="%d"><c t="s"><v>%d</v></c><c t="inlineStr"><is><t>inline-%d</t></is></c><c t="str"><v>str-%d</v></c></row>`, i+1, i, i, i)
+	}
+	sst.WriteString(`</sst>`)
+	data := pkg(t, minimal(sheet.String(), map[string]string{"xl/sharedStrings.xml": sst.String()}))
+	wb, err := NewReader(bytes.NewReader(data), int64(len(data)), ReadOptions{ChunkSize: 512})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := wb.Rows(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept [][]byte
+	for rows.Next() {
+		for i := range rows.Row().Cells {
+			c := &rows.Row().Cells[i]
+			if c.SharedText() != (c.Col() == 1) {
+				t.Fatalf("%s %q: SharedText %v", CellName(rows.Row().Num, c.Col()), c.Bytes(), c.SharedText())
+			}
+			if c.SharedText() {
+				kept = append(kept, c.Bytes())
+			}
+		}
+	}
+	if err := rows.Close(); err != nil || rows.Err() != nil {
+		t.Fatal(err, rows.Err())
+	}
+	if len(kept) != n {
+		t.Fatalf("%d shared strings read, want %d", len(kept), n)
+	}
+	for i, b := range kept {
+		if want := fmt.Sprintf("shared-%d", i); string(b) != want {
+			t.Fatalf("row %d: kept %q, want %q", i+1, b, want)
+		}
+	}
 }

@@ -488,7 +488,7 @@ func (s *xlsSheet) cell(c *chunk, rec biff8.Record) error {
 		if !ok {
 			return s.p.errorf(s.row, col, fmt.Errorf("%w: shared string index %d, the table has %d", ErrMalformed, i, s.p.sst.len()))
 		}
-		v.typ, v.text = TypeString, text
+		v.typ, v.text, v.shared = TypeString, text, true
 	case biff8.Label, biff8.RString:
 		return s.text(c, rec, col, style, 6)
 	case biff8.BoolErr:

@@ -461,7 +461,7 @@ func (s *xlsbSheet) cell(c *chunk, typ int, b []byte) error {
 		if !ok {
 			return s.fail(int(col)+1, fmt.Errorf("%w: shared string index %d, the table has %d", ErrMalformed, i, s.p.sst.len()))
 		}
-		v.typ, v.text = TypeString, text
+		v.typ, v.text, v.shared = TypeString, text, true
 	case biff12.CellSt, biff12.FmlaString, biff12.CellRString:
 		if typ == biff12.CellRString {
 			if len(rest) < 1 {

@@ -27,13 +27,15 @@ func (t CellType) String() string {
 }
 
 // Value is one cell as read. Its byte slices refer into the reader's
-// buffers and stay valid only until the next call to Rows.Next; copy what
-// must outlive that (String does).
+// buffers and stay valid only until the next call to Rows.Next (a shared
+// string's until the Workbook is closed: see SharedText); copy what must
+// outlive that (String does).
 type Value struct {
 	col      int32
 	typ      CellType
 	class    fmtClass
 	date1904 bool
+	shared   bool // text is the workbook's shared string
 	style    uint32
 	num      float64
 	text     []byte
@@ -59,6 +61,13 @@ func (v *Value) Bool() bool { return v.typ == TypeBool && v.num != 0 }
 // Bytes is the text of a string cell, the code of an error cell, or the
 // number as the file writes it, without copying.
 func (v *Value) Bytes() []byte { return v.text }
+
+// SharedText reports whether a string cell's text is one of the
+// workbook's shared strings (the common form in .xlsx, .xlsb and .xls
+// files), whose Bytes stay valid and unchanged until the Workbook is
+// closed: a caller that keeps text past the next Rows.Next need not copy
+// it.
+func (v *Value) SharedText() bool { return v.shared }
 
 // Formula is the cell's formula without the leading "=", if it has one.
 // Cells that share a formula carry its text only in the first cell.
