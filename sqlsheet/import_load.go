@@ -38,7 +38,9 @@ func (imp *importer) eachRowInto(ctx context.Context, slot func() []value, fn fu
 		if slot != nil {
 			vals = slot()
 		}
-		clear(vals)
+		// vals[:filled] are this row's, converted or cleared: a row with
+		// every column in order is written once, not cleared first.
+		filled := 0
 		var bad *ImportError
 		for i := range r.cells {
 			c := &r.cells[i]
@@ -57,11 +59,16 @@ func (imp *importer) eachRowInto(ctx context.Context, slot func() []value, fn fu
 				}
 				continue
 			}
+			if j >= filled {
+				clear(vals[filled:j])
+				filled = j + 1
+			}
 			if err := imp.value(&vals[j], c, &imp.cols[j], &scratch[j]); err != nil {
 				bad = &ImportError{Table: imp.opts.Table, Sheet: sheet, Row: r.num, Col: c.Col(), Column: imp.cols[j].Name, Err: err}
 				break
 			}
 		}
+		clear(vals[filled:])
 		if bad == nil && imp.opts.Mode == Merge {
 			bad = imp.missingKey(vals, sheet, r.num)
 		}

@@ -249,7 +249,8 @@ func (b *rowBatch) commit(num int, cols []ImportColumn) bool {
 	return true
 }
 
+// reset empties the batch without clearing its values: each row's are
+// cleared as it is converted, and commit turned its times into text.
 func (b *rowBatch) reset() {
-	clear(b.vals) // let go of the times' locations
 	b.vals, b.nums, b.arena, b.rows = b.vals[:0], b.nums[:0], b.arena[:0], 0
 }

@@ -288,6 +288,44 @@ func TestImportSQLiteLongText(t *testing.T) {
 	}
 }
 
+// TestImportSparseRows loads rows that leave cells out, in the middle and
+// at the end, between full rows, over several of the loader's batches
+// (whose values are reused): a missing cell is NULL, never a value of an
+// earlier row.
+func TestImportSparseRows(t *testing.T) {
+	rows := [][]xlsx.Cell{{xlsx.String("id"), xlsx.String("x"), xlsx.String("name"), xlsx.String("tag")}}
+	var want []string
+	for i := range 4000 {
+		id, x, name, tag := xlsx.Int(int64(i)), xlsx.Float(float64(i)+0.5), xlsx.String(fmt.Sprintf("n%d", i%7)), xlsx.String(fmt.Sprintf("t%d", i))
+		switch i % 7 % 3 { // a period the batches' 512 rows do not divide
+		case 0:
+			rows = append(rows, []xlsx.Cell{id, x, name, tag})
+			want = append(want, fmt.Sprintf("%d|%g|n%d|t%d", i, float64(i)+0.5, i%7, i))
+		case 1:
+			rows = append(rows, []xlsx.Cell{id, {}, {}, tag})
+			want = append(want, fmt.Sprintf("%d|NULL|NULL|t%d", i, i))
+		case 2:
+			rows = append(rows, []xlsx.Cell{id})
+			want = append(want, fmt.Sprintf("%d|NULL|NULL|NULL", i))
+		}
+	}
+	wb := importBook(t, rows)
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "sparse.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if st, err := sqlsheet.Import(context.Background(), db, wb, 0, sqlsheet.ImportOptions{Table: "sparse"}); err != nil || st.Rows != 4000 {
+		t.Fatalf("%d rows, %v", st.Rows, err)
+	}
+	got := dump(t, db, "sparse")
+	for i := range max(len(got), len(want)) {
+		if i >= len(got) || i >= len(want) || got[i] != want[i] {
+			t.Fatalf("%d rows, want %d; first difference at row %d", len(got), len(want), i)
+		}
+	}
+}
+
 // TestImportIntegerEdges appends numbers at both ends of a BIGINT's range:
 // -2^63 loads, 2^63 (one past the largest) is refused, never wrapped.
 func TestImportIntegerEdges(t *testing.T) {
