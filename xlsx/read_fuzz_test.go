@@ -50,6 +50,9 @@ func FuzzSheetXML(f *testing.F) {
 		`<x:worksheet><x:sheetData><x:row><x:c t="inlineStr"><x:is><x:r><x:t>a</x:t></x:r><x:rPh><x:t>b</x:t></x:rPh></x:is></x:c></x:row></x:sheetData><x:mergeCells><x:mergeCell ref="A1:B2"/></x:mergeCells></x:worksheet>`,
 		`<worksheet><dimension ref="A1"/><sheetData><row r="2"><c r="C2" s="1" t="d"><v>2020-01-01</v></c><c t="str"><f>A1</f><v>&amp;&#65;</v></c><c t="e"><v>#N/A</v></c></row><row/></sheetData><hyperlinks><hyperlink ref="A1" r:id="rId1"/></hyperlinks></worksheet>`,
 		`<worksheet><sheetData><row r="1"><c r="A1" t="b"><v>1</v></c><c r="B1"><f t="shared" si="0"/><v>1e308</v></c></row></sheetData></worksheet>`,
+		// Row boundaries, which whole chunks read on a fast path.
+		"<worksheet><sheetData><row r=\"1\" spans=\"1:2\"><c><v>1</v></c></row>\n <row r='3' x14ac:dyDescent=\"0.25\"><c><v>2</v></c></row><row><c><v>3</v></c></row>" +
+			`<row x:r="7"><c><v>4</v></c></row><row r="8" r="9"><c><v>5</v></c></row><row r="10" a="<"><c><v>6</v></c></row><row r="11"/></sheetData></worksheet>`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -40,9 +40,16 @@ func (p *sheetParser) parse(c *chunk) {
 			inRow = false
 		}
 	}
+	openRow := func(num int, open bool) {
+		closeRow()
+		rowNum = num
+		c.rows = append(c.rows, rowSpan{num: int32(num), start: int32(len(c.cells)), end: int32(len(c.cells))})
+		inRow = open
+		col = 0
+	}
 	for {
-		if inRow {
-			if b := sc.Rest(); len(b) > 3 && b[0] == '<' && b[1] == 'c' && (b[2] == ' ' || b[2] == '>' || b[2] == '/') {
+		if b := sc.Rest(); inRow && len(b) > 3 && b[0] == '<' {
+			if b[1] == 'c' && (b[2] == ' ' || b[2] == '>' || b[2] == '/') {
 				n, next, err := p.fastCell(c, b, col)
 				if err != nil {
 					c.err = p.errorf(rowNum, next, err)
@@ -51,6 +58,12 @@ func (p *sheetParser) parse(c *chunk) {
 				}
 				if n > 0 {
 					col = next
+					sc.Advance(n)
+					continue
+				}
+			} else if b[1] == '/' {
+				if n, num := fastRowBreak(b); n > 0 {
+					openRow(num, true)
 					sc.Advance(n)
 					continue
 				}
@@ -94,10 +107,7 @@ func (p *sheetParser) parse(c *chunk) {
 					}
 					num = n
 				}
-				rowNum = num
-				c.rows = append(c.rows, rowSpan{num: int32(num), start: int32(len(c.cells)), end: int32(len(c.cells))})
-				inRow = k == xmlscan.Start
-				col = 0
+				openRow(num, k == xmlscan.Start)
 			case "dimension":
 				if v, ok := sc.Attr("ref"); ok && c.first {
 					c.dim = string(v)
@@ -299,6 +309,68 @@ func (p *sheetParser) fastCell(c *chunk, b []byte, prev int) (n, col int, err er
 	}
 	return i, col, p.value(c, v, typ, text, hasV, hasIS)
 }
+
+// fastRowBreak reads the common boundary between two rows straight from
+// the bytes — </row><row r=".." ...>, white space allowed between the
+// tags, attributes in the plain form name="value" — and returns the bytes
+// consumed and the new row's number (0 without an r attribute). It
+// returns n 0 for anything else, a bad row number included, for the
+// general path to read. End and start tag together leave the scanner's
+// depth as it was.
+func fastRowBreak(b []byte) (n, num int) {
+	if len(b) < 6 || string(b[:6]) != "</row>" {
+		return 0, 0
+	}
+	i := 6
+	for i < len(b) && isXMLSpace(b[i]) {
+		i++
+	}
+	if len(b) < i+5 || string(b[i:i+4]) != "<row" || !isXMLSpace(b[i+4]) && b[i+4] != '>' {
+		return 0, 0
+	}
+	i += 4
+	for {
+		for i < len(b) && isXMLSpace(b[i]) {
+			i++
+		}
+		if i >= len(b) {
+			return 0, 0
+		}
+		if b[i] == '>' {
+			return i + 1, num
+		}
+		start := i
+		for i < len(b) && b[i] != '=' && !isXMLSpace(b[i]) && b[i] != '>' && b[i] != '/' && b[i] != '<' {
+			i++
+		}
+		if i == start || i+1 >= len(b) || b[i] != '=' || (b[i+1] != '"' && b[i+1] != '\'') {
+			return 0, 0
+		}
+		name := b[start:i]
+		q := b[i+1]
+		i += 2
+		vstart := i
+		for i < len(b) && b[i] != q && b[i] != '<' {
+			i++
+		}
+		if i >= len(b) || b[i] != q {
+			return 0, 0
+		}
+		if name[len(name)-1] == 'r' && len(name) > 1 && name[len(name)-2] == ':' {
+			return 0, 0 // a prefixed r, which Scanner.Attr also matches
+		}
+		if len(name) == 1 && name[0] == 'r' {
+			v, ok := atoiBytes(b[vstart:i])
+			if !ok || v < 1 || v > MaxRows || num != 0 {
+				return 0, 0
+			}
+			num = v
+		}
+		i++
+	}
+}
+
+func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // cellColumn is a cell's column: its r attribute's, or the one after
 // prev's when it has none.

@@ -598,3 +598,43 @@ func TestSharedTextOutlivesRows(t *testing.T) {
 		}
 	}
 }
+
+// TestFastRowBreak reads the boundaries between rows the fast path takes,
+// and leaves everything else to the scanner.
+func TestFastRowBreak(t *testing.T) {
+	for _, tc := range []struct {
+		xml      string
+		consumed bool
+		num      int
+	}{
+		{`</row><row r="5"><c>`, true, 5},
+		{"</row>\n  <row r=\"12\" spans=\"1:3\" x14ac:dyDescent=\"0.25\">", true, 12},
+		{`</row><row r='7' ht="20" customHeight="1">`, true, 7},
+		{`</row><row>`, true, 0},
+		{`</row><row spans="1:2">`, true, 0},
+		{`</row><row r="1048576">`, true, 1048576},
+		{`</row><row r="1048577">`, false, 0},
+		{`</row><row r="0">`, false, 0},
+		{`</row><row r="x">`, false, 0},
+		{`</row><row r="">`, false, 0},
+		{`</row><row r="1" r="2">`, false, 0},
+		{`</row><row x:r="3">`, false, 0},
+		{`</row><row r="3"/>`, false, 0},
+		{`</row><row r = "3">`, false, 0},
+		{`</row><row r=3>`, false, 0},
+		{`</row><row hidden>`, false, 0},
+		{`</row><rows r="3">`, false, 0},
+		{`</row><x:row r="3">`, false, 0},
+		{`</row></sheetData>`, false, 0},
+		{`</row ><row r="3">`, false, 0},
+		{`</row><row r="7" a="<">`, false, 0},
+		{`</row><row r="7"`, false, 0},
+		{`</row><row r="7`, false, 0},
+		{`</row>`, false, 0},
+	} {
+		n, num := fastRowBreak([]byte(tc.xml))
+		if (n > 0) != tc.consumed || num != tc.num || tc.consumed && tc.xml[n-1] != '>' {
+			t.Errorf("%q: consumed %d bytes, row %d; want consumed %v, row %d", tc.xml, n, num, tc.consumed, tc.num)
+		}
+	}
+}
