@@ -73,9 +73,13 @@ PY
 
 results=$dir/import.tsv
 printf 'tool\trun\twall_s\tuser_s\tsys_s\tmaxrss_kb\n' > "$results"
+# Every load starts with the files written before it on disk (sync), so
+# that no tool pays for the write-back of the one before it: sqlite3's
+# 88 MB file was still being flushed during the load that followed it.
 timed() { # tool run command...
   local t=$1 run=$2
   shift 2
+  sync
   /usr/bin/time -f '%e\t%U\t%S\t%M' -o "$dir/time.txt" "$@" > /dev/null 2> "$dir/err.txt" || { cat "$dir/err.txt" >&2; exit 1; }
   printf '%s\t%s\t%s\n' "$t" "$run" "$(cat "$dir/time.txt")" >> "$results"
   echo "I1 $t run $run: $(cut -f1 "$dir/time.txt")s" >&2
