@@ -88,7 +88,7 @@ func inferNumber(dst *xlsx.Cell, s string) bool {
 	n, res := numtext.Parse(s)
 	switch {
 	case res == numtext.TooPrecise:
-		if !strings.ContainsAny(s, ".eE") {
+		if !hasPointOrExponent(s) {
 			return false // an integer of 16 digits or more: an identifier
 		}
 		f, ok := shortestFloat(s)
@@ -151,10 +151,24 @@ func sameDigits(a, b string) bool {
 // mantissa is decimal text without its sign, exponent, and the zeros and
 // points that lead and trail its digits.
 func mantissa(s string) string {
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		s = s[:i]
+	for i := range len(s) {
+		if s[i] == 'e' || s[i] == 'E' {
+			s = s[:i]
+			break
+		}
 	}
 	return strings.Trim(strings.TrimLeft(s, "+-"), "0.")
+}
+
+// hasPointOrExponent reports whether number text s has a decimal point or
+// an exponent: a loop, where strings.ContainsAny first builds a set.
+func hasPointOrExponent(s string) bool {
+	for i := range len(s) {
+		if c := s[i]; c == '.' || c == 'e' || c == 'E' {
+			return true
+		}
+	}
+	return false
 }
 
 func inferTime(dst *xlsx.Cell, s string) bool {

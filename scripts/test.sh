@@ -157,6 +157,7 @@ stage_fuzz() {
   fuzz ./xlsx/ FuzzStructTag 50000x
   fuzz ./xlsx/ FuzzValueBinary 50000x
   fuzz ./xlsx/ FuzzParseNumber 100000x
+  fuzz ./internal/numtext/ FuzzParse 100000x
   fuzz ./xlsx/ FuzzSheetXML 5000x
   fuzz ./xlsx/ FuzzPackage 50000x
   fuzz ./xlsx/ FuzzSharedStrings 50000x

@@ -268,7 +268,11 @@ func (v *Value) SetCell(col int, c *Cell) {
 		v.typ, v.num = TypeNumber, c.num
 	case kindDecimal:
 		v.typ, v.text = TypeNumber, stringBytes(text)
-		v.num, _ = strconv.ParseFloat(text, 64)
+		if f, ok := parseNumber(v.text); ok { // strconv's double, sooner
+			v.num = f
+		} else {
+			v.num, _ = strconv.ParseFloat(text, 64)
+		}
 	case kindString:
 		v.typ, v.text = TypeString, stringBytes(text)
 	case kindBool:

@@ -38,7 +38,9 @@ func Parse(s string) (Number, Result) {
 	}
 	start := i
 	intDigits := 0
+	var whole uint64 // the integer part, exact when it has at most MaxDigits significant digits
 	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		whole = whole*10 + uint64(s[i]-'0')
 		i++
 		intDigits++
 	}
@@ -100,9 +102,11 @@ func Parse(s string) (Number, Result) {
 		return Number{}, TooPrecise
 	}
 	if !dot && !exp {
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return Number{}, TooPrecise
+		// At most MaxDigits significant digits, trailing zeros included:
+		// whole is below 10^15, whatever zeros lead it.
+		v := int64(whole)
+		if s[0] == '-' {
+			v = -v
 		}
 		return Number{Int: v, IsInt: true}, OK
 	}

@@ -112,3 +112,27 @@ func FuzzPlain(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParse holds Parse to strconv: what it reads as OK is the integer
+// ParseInt reads, or bit for bit the double ParseFloat reads.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"0", "-0", "+12", "007", "000000000000000000000001", "999999999999999", "1000000000000000",
+		"-100000000000000", "1.75", "0.14285714285714285", "1e5", "-.5", "12.", "9223372036854775808"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, res := Parse(s)
+		if res != OK {
+			return
+		}
+		if n.IsInt {
+			if want, err := strconv.ParseInt(s, 10, 64); err != nil || n.Int != want {
+				t.Fatalf("Parse(%q) = %d, strconv says %d (%v)", s, n.Int, want, err)
+			}
+			return
+		}
+		if want, err := strconv.ParseFloat(s, 64); err != nil || math.Float64bits(n.Float) != math.Float64bits(want) {
+			t.Fatalf("Parse(%q) = %v, strconv says %v (%v)", s, n.Float, want, err)
+		}
+	})
+}
