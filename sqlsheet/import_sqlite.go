@@ -199,9 +199,9 @@ func (b *rowBatch) next(cols int) []value {
 
 // commit takes in the row written at next, copying its text into the
 // arena (unless it is kept to the import's end) and converting times to
-// SQLite's text; false when its text does
-// not fit beside the rows already in (an empty batch takes any row, its
-// text past the arena in a slice of its own).
+// SQLite's text; false when its text does not fit beside the rows
+// already in (an empty batch takes any row, its text past the arena in a
+// slice of its own).
 func (b *rowBatch) commit(num int, cols []ImportColumn) bool {
 	vals := b.vals[len(b.vals) : len(b.vals)+len(cols)]
 	size := 0
