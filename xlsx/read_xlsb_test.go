@@ -148,9 +148,18 @@ func TestReadXLSB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var shared []string // the cells whose text is the shared strings table's
 	for rows.Next() {
+		for _, c := range rows.Row().Cells {
+			if c.SharedText() {
+				shared = append(shared, CellName(rows.Row().Num, c.Col()))
+			}
+		}
 	}
 	rows.Close()
+	if !slices.Equal(shared, []string{"E1"}) {
+		t.Errorf("shared strings in %v, want E1", shared)
+	}
 	if dim, ok := rows.Dimension(); !ok || dim.String() != "A1:E3" {
 		t.Errorf("dimension %v %v", dim, ok)
 	}
