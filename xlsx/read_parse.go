@@ -225,7 +225,7 @@ func (p *sheetParser) fastCell(c *chunk, b []byte, prev int) (n, col int, err er
 	i := 2
 	empty := false
 	for {
-		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		for i < len(b) && isXMLSpace(b[i]) {
 			i++
 		}
 		if i >= len(b) {
@@ -243,25 +243,12 @@ func (p *sheetParser) fastCell(c *chunk, b []byte, prev int) (n, col int, err er
 			empty = true
 			break
 		}
-		start := i
-		for i < len(b) && b[i] != '=' && b[i] != ' ' && b[i] != '>' && b[i] != '/' {
-			i++
-		}
-		if i+1 >= len(b) || b[i] != '=' || (b[i+1] != '"' && b[i+1] != '\'') {
+		name, value, next, ok := plainAttr(b, i)
+		if !ok {
 			return 0, prev, nil
 		}
-		name := b[start:i]
-		q := b[i+1]
-		i += 2
-		vstart := i
-		for i < len(b) && b[i] != q {
-			i++
-		}
-		if i >= len(b) {
-			return 0, prev, nil
-		}
-		cellAttr(name, b[vstart:i], &ref, &style, &typ)
-		i++
+		cellAttr(name, value, &ref, &style, &typ)
+		i = next
 	}
 	var text []byte
 	hasV, hasIS := false, false
@@ -339,35 +326,45 @@ func fastRowBreak(b []byte) (n, num int) {
 		if b[i] == '>' {
 			return i + 1, num
 		}
-		start := i
-		for i < len(b) && b[i] != '=' && !isXMLSpace(b[i]) && b[i] != '>' && b[i] != '/' && b[i] != '<' {
-			i++
-		}
-		if i == start || i+1 >= len(b) || b[i] != '=' || (b[i+1] != '"' && b[i+1] != '\'') {
+		name, value, next, ok := plainAttr(b, i)
+		if !ok {
 			return 0, 0
 		}
-		name := b[start:i]
-		q := b[i+1]
-		i += 2
-		vstart := i
-		for i < len(b) && b[i] != q && b[i] != '<' {
-			i++
-		}
-		if i >= len(b) || b[i] != q {
-			return 0, 0
-		}
+		i = next
 		if name[len(name)-1] == 'r' && len(name) > 1 && name[len(name)-2] == ':' {
 			return 0, 0 // a prefixed r, which Scanner.Attr also matches
 		}
 		if len(name) == 1 && name[0] == 'r' {
-			v, ok := atoiBytes(b[vstart:i])
+			v, ok := atoiBytes(value)
 			if !ok || v < 1 || v > MaxRows || num != 0 {
 				return 0, 0
 			}
 			num = v
 		}
+	}
+}
+
+// plainAttr reads the attribute at b[i:] of a tag the fast paths read, in
+// the plain form name="value" (or '...', no white space around '=', no
+// '<' in the value): its name, its value and the index after it. ok is
+// false for any other form, which the scanner then reads.
+func plainAttr(b []byte, i int) (name, value []byte, next int, ok bool) {
+	start := i
+	for i < len(b) && b[i] != '=' && !isXMLSpace(b[i]) && b[i] != '>' && b[i] != '/' && b[i] != '<' {
 		i++
 	}
+	if i == start || i+1 >= len(b) || b[i] != '=' || (b[i+1] != '"' && b[i+1] != '\'') {
+		return nil, nil, 0, false
+	}
+	q := b[i+1]
+	j := i + 2
+	for j < len(b) && b[j] != q && b[j] != '<' {
+		j++
+	}
+	if j >= len(b) || b[j] != q {
+		return nil, nil, 0, false
+	}
+	return b[start:i], b[i+2 : j], j + 1, true
 }
 
 func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -638,3 +638,14 @@ func TestFastRowBreak(t *testing.T) {
 		}
 	}
 }
+
+// TestCellAttrSpaces reads cells whose attributes have white space around
+// '=', which XML allows: the fast path leaves them to the scanner, which
+// reads the reference (it once took "r\t" for an unknown attribute).
+func TestCellAttrSpaces(t *testing.T) {
+	data := pkg(t, minimal("<row r=\"1\"><c r\t=\"C1\"><v>1</v></c><c r = 'E1' t =\"b\"><v>1</v></c></row>", nil))
+	got, err := readAll(t, data, ReadOptions{})
+	if want := []string{"C1=number:1", "E1=bool:TRUE"}; err != nil || !slices.Equal(got, want) {
+		t.Fatalf("got %q, %v; want %q", got, err, want)
+	}
+}
