@@ -55,6 +55,12 @@
 // temporary stage table; a dry run rolls back and reports what it would
 // have done in ImportStats.
 //
+// A new table's columns are named after the header: a name the header
+// has twice gets _2, _3 (ignoring case), a blank one colN, and one longer
+// than the engine takes is cut to fit (PostgreSQL 63 bytes, MySQL 64
+// characters), as Append cuts it again to find the column. A header
+// holding a NUL character is an error naming its cell.
+//
 // Where the table is: Range, HeaderRow (or HeaderAuto), StopAtEmpty and
 // Columns pick it out of a report. Column types are inferred from every
 // cell of the column (integer, float, boolean, date, timestamp, time or

@@ -3,6 +3,7 @@ package sqlsheet
 import (
 	"database/sql"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -46,6 +47,39 @@ func (e Engine) quote(name string) string {
 		return "`" + strings.ReplaceAll(name, "`", "``") + "`"
 	}
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// maxNameBytes and maxNameChars are the longest column names PostgreSQL
+// (NAMEDATALEN-1 bytes; it cuts longer ones silently) and MySQL (64
+// characters; it refuses longer ones) take.
+const (
+	maxNameBytes = 63
+	maxNameChars = 64
+)
+
+// fitName makes name, with suffix after it, a column name the engine
+// takes: the name is cut (between characters) so that the whole fits,
+// and, for MySQL, which refuses names ending in a space, trimmed. A
+// header longer than that, such as a survey's question, would otherwise
+// fail the CREATE TABLE on MySQL and be cut on PostgreSQL behind the
+// import's back, making two long headers alike one column twice.
+func (e Engine) fitName(name, suffix string) string {
+	switch e {
+	case EnginePostgres:
+		for len(name)+len(suffix) > maxNameBytes {
+			_, size := utf8.DecodeLastRuneInString(name)
+			name = name[:len(name)-size]
+		}
+	case EngineMySQL:
+		if n := utf8.RuneCountInString(name) + utf8.RuneCountInString(suffix); n > maxNameChars {
+			for range n - maxNameChars {
+				_, size := utf8.DecodeLastRuneInString(name)
+				name = name[:len(name)-size]
+			}
+		}
+		name = strings.TrimRight(name, " ")
+	}
+	return name + suffix
 }
 
 // columnTypes are the SQL types Import creates columns with, by

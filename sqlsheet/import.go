@@ -381,7 +381,14 @@ func (imp *importer) columns(ctx context.Context) error {
 				for len(header) < c.Col()-1-imp.colBase {
 					header = append(header, "")
 				}
-				header = append(header, strings.TrimSpace(c.String()))
+				name := strings.TrimSpace(c.String())
+				if strings.IndexByte(name, 0) >= 0 {
+					// No database takes it in a column name; cutting it
+					// out would name a column what the sheet does not.
+					return false, &ImportError{Table: imp.opts.Table, Sheet: imp.src.SheetName(), Row: r.num, Col: c.Col(),
+						Err: errors.New("the header holds a NUL character, which a column name cannot (--header-row or --range can leave the row out)")}
+				}
+				header = append(header, name)
 			}
 			return false, nil
 		}
@@ -455,9 +462,10 @@ func (imp *importer) columns(ctx context.Context) error {
 		if name == "" {
 			name = "col" + strconv.Itoa(i+1)
 		}
+		name = imp.engine.fitName(name, "")
 		base := name
 		for k := 2; seen[strings.ToLower(name)]; k++ {
-			name = base + "_" + strconv.Itoa(k)
+			name = imp.engine.fitName(base, "_"+strconv.Itoa(k))
 		}
 		seen[strings.ToLower(name)] = true
 		t := columnEmpty
@@ -595,9 +603,24 @@ func (imp *importer) tableColumns(ctx context.Context, header []string) error {
 	all := imp.cols
 	imp.cols = nil
 	used := map[int]bool{}
+	seen := map[string]int{} // fitted header names, lower case
 	imp.byCol = make([]int, len(header))
 	for i, h := range header {
 		j, ok := index[strings.ToLower(h)]
+		if (!ok || used[j]) && h != "" {
+			// The name a new table would have given the column: cut to
+			// the engine's limit, numbered when the header has it again.
+			fitted := strings.ToLower(imp.engine.fitName(h, ""))
+			seen[fitted]++
+			if k := seen[fitted]; k > 1 {
+				fitted = strings.ToLower(imp.engine.fitName(h, "_"+strconv.Itoa(k)))
+			}
+			if alt, found := index[fitted]; found && !used[alt] {
+				j, ok = alt, true
+			}
+		} else if h != "" {
+			seen[strings.ToLower(imp.engine.fitName(h, ""))]++
+		}
 		if !ok {
 			if h == "" {
 				imp.byCol[i] = -1
