@@ -55,6 +55,15 @@
 // temporary stage table; a dry run rolls back and reports what it would
 // have done in ImportStats.
 //
+// A cell is checked against its column before it is sent: its kind (a
+// word is no integer) and, in an existing PostgreSQL or MySQL table, the
+// column's declared limits: VARCHAR(n) characters, NUMERIC(p,s) digits
+// (MySQL, which would round, takes no more than s after the point),
+// SMALLINT and other narrow integers' ranges, and PostgreSQL's text
+// holds no NUL. A cell over them is an *ImportError naming it, or a row
+// MaxErrors skips, where the server's refusal would name no row and take
+// every row with it.
+//
 // A new table's columns are named after the header: a name the header
 // has twice gets _2, _3 (ignoring case), a blank one colN, and one longer
 // than the engine takes is cut to fit (PostgreSQL 63 bytes, MySQL 64

@@ -131,6 +131,8 @@ type ImportColumn struct {
 	// table's columns.
 	SQLType string
 	zone    *time.Location // ColumnTimestampTZ's, from the schema part
+	limit   columnLimit
+	limited bool // limit has something to check
 }
 
 // ImportStats says what Import did.
@@ -301,6 +303,9 @@ func (imp *importer) run(ctx context.Context) error {
 	}
 	if err := imp.checkKey(); err != nil {
 		imp.stats.Columns = nil
+		return err
+	}
+	if err := imp.setLimits(ctx); err != nil {
 		return err
 	}
 	if imp.created && imp.opts.Mode == Create {

@@ -63,7 +63,11 @@ func (imp *importer) eachRowInto(ctx context.Context, slot func() []value, fn fu
 				clear(vals[filled:j])
 				filled = j + 1
 			}
-			if err := imp.value(&vals[j], c, &imp.cols[j], &scratch[j]); err != nil {
+			err := imp.value(&vals[j], c, &imp.cols[j], &scratch[j])
+			if err == nil && imp.cols[j].limited {
+				err = imp.cols[j].limit.check(&vals[j])
+			}
+			if err != nil {
 				bad = &ImportError{Table: imp.opts.Table, Sheet: sheet, Row: r.num, Col: c.Col(), Column: imp.cols[j].Name, Err: err}
 				break
 			}

@@ -13,6 +13,9 @@ import (
 	"github.com/sheetstream/sheetstream/sqlsheet"
 )
 
+// What the target table takes: column names (TestImportHeaderNames) and
+// values within its columns' declared limits (TestImportLimits).
+
 // Headers as surveys and reports have them: questions longer than a
 // column name may be, alike in their first 63 bytes, a name ending in a
 // space where MySQL would cut it, one name twice in other case.
@@ -89,4 +92,77 @@ func TestImportHeaderNamesMySQL(t *testing.T) {
 	// 64 characters at most, no space at the end.
 	testImportHeaderNames(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"), []string{"id",
 		strings.Repeat("é", 64), strings.Repeat("é", 62) + "_2", strings.Repeat("a", 63), "Name", "name_2"})
+}
+
+// testImportLimits appends into a table whose columns are narrower than
+// their kinds (VARCHAR(3), NUMERIC(5,2), SMALLINT): a cell over the limit
+// is an error naming its cell, or with MaxErrors a rejected row, where
+// the server's refusal would have named no row and taken every row with
+// it. ddl creates the table in the server's dialect.
+func testImportLimits(t *testing.T, url, ddl string) {
+	db, err := sqlsheet.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	db.Exec(`DROP TABLE IF EXISTS limited`)
+	if _, err := db.Exec(ddl); err != nil {
+		t.Fatal(err)
+	}
+	text := "id,amount,code,small\n" +
+		"1,999.99,abc,32767\n" +
+		"2,999.995,abc,1\n" + // rounds to 1000.00
+		"3,1,abcd,1\n" +
+		"4,1,ab,32768\n" +
+		"5,-999.99,ab,-32768\n"
+	_, err = sqlsheet.ImportFrom(ctx, db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "limited", Mode: sqlsheet.Append})
+	var ie *sqlsheet.ImportError
+	if !errors.As(err, &ie) || ie.Row != 3 || ie.Col != 2 || ie.Column != "amount" || !errors.Is(err, sqlsheet.ErrBadCell) {
+		t.Errorf("999.995 into NUMERIC(5,2): %v", err)
+	}
+	if got := dump(t, db, "limited"); len(got) != 0 {
+		t.Errorf("a failed append left rows %q", got)
+	}
+	var rejects strings.Builder
+	st, err := sqlsheet.ImportFrom(ctx, db, csvTable(t, text, csvsheet.Options{}),
+		sqlsheet.ImportOptions{Table: "limited", Mode: sqlsheet.Append, MaxErrors: 3, Rejects: &rejects})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Rows != 2 || st.Rejected != 3 {
+		t.Errorf("%d rows loaded, %d rejected; want 2 and 3", st.Rows, st.Rejected)
+	}
+	for _, want := range []string{"\n3,\"column amount: value does not fit the column: 999.995 has more than 3 digits",
+		"\n4,\"column code: value does not fit the column: 4 characters", "\n5,column small: value does not fit the column: 32768 is out of"} {
+		if !strings.Contains(rejects.String(), want) {
+			t.Errorf("rejects lack %q:\n%s", want, rejects.String())
+		}
+	}
+	if got := dump(t, db, "limited"); !slices.Equal(got, []string{"1|999.99|abc|32767", "5|-999.99|ab|-32768"}) {
+		t.Errorf("rows %q", got)
+	}
+}
+
+func TestImportLimitsPostgres(t *testing.T) {
+	url := postgresURL(t)
+	testImportLimits(t, url, `CREATE TABLE limited (id integer PRIMARY KEY, amount numeric(5,2), code varchar(3), small smallint)`)
+
+	// PostgreSQL's text holds no NUL: the cell is named, in a new table too.
+	db, err := sqlsheet.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.Exec(`DROP TABLE IF EXISTS nul_text`)
+	_, err = sqlsheet.ImportFrom(context.Background(), db, csvTable(t, "id,name\n1,ab\n2,a\x00b\n", csvsheet.Options{}), sqlsheet.ImportOptions{Table: "nul_text"})
+	var ie *sqlsheet.ImportError
+	if !errors.As(err, &ie) || ie.Row != 3 || ie.Col != 2 || !strings.Contains(err.Error(), "NUL") {
+		t.Errorf("a NUL in text: %v", err)
+	}
+}
+
+func TestImportLimitsMySQL(t *testing.T) {
+	testImportLimits(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"),
+		`CREATE TABLE limited (id integer PRIMARY KEY, amount decimal(5,2), code varchar(3), small smallint)`)
 }

@@ -1,0 +1,236 @@
+package sqlsheet
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// columnLimit is what a column holds beyond its type's kind: the length
+// of a VARCHAR(n), the digits of a NUMERIC(p,s), the range of a SMALLINT.
+// Each cell is checked against it so that a value the server would
+// refuse is an error naming its cell, or a row --max-errors skips, and
+// not the server's complaint about the whole COPY or LOAD DATA, which
+// names no row and takes every row with it.
+type columnLimit struct {
+	sqlType string // as the server spells it, for messages
+	// chars is the most characters text may have (trailing spaces
+	// aside, which both servers drop); bytes the most bytes (MySQL's
+	// TEXT); 0: any.
+	chars, bytes int
+	// scale >= 0 for a NUMERIC(p,s): at most intDigits digits before the
+	// point once rounded to scale places.
+	intDigits, scale int
+	// minInt, maxInt bound an integer type narrower than BIGINT.
+	minInt, maxInt int64
+	narrowInt      bool
+	noNUL          bool // PostgreSQL's text holds no NUL character
+	// exact: the server must take the value as it is (MySQL, whose
+	// loads sheetstream fails on any value it changed): no spaces past
+	// a VARCHAR's length, no digits past a DECIMAL's scale. PostgreSQL
+	// drops the one and rounds the other, as SQL says it should.
+	exact bool
+}
+
+func (l *columnLimit) any() bool {
+	return l.chars > 0 || l.bytes > 0 || l.scale >= 0 || l.narrowInt || l.noNUL
+}
+
+// check says why v does not fit the column, or nil.
+func (l *columnLimit) check(v *value) error {
+	switch v.tag {
+	case tagText:
+		if l.noNUL && bytes.IndexByte(v.b, 0) >= 0 {
+			return fmt.Errorf("%w: the text holds a NUL character, which PostgreSQL's text cannot", ErrBadCell)
+		}
+		if err := l.checkDecimal(string(v.b)); err != nil {
+			return err
+		}
+		text := v.b
+		if !l.exact {
+			text = bytes.TrimRight(text, " ")
+		}
+		if l.bytes > 0 && len(text) > l.bytes {
+			return fmt.Errorf("%w: %d bytes of text, more than %s holds (%d)", ErrBadCell, len(text), l.sqlType, l.bytes)
+		}
+		if l.chars > 0 && len(text) > l.chars {
+			if n := utf8.RuneCount(text); n > l.chars {
+				return fmt.Errorf("%w: %d characters, more than %s holds", ErrBadCell, n, l.sqlType)
+			}
+		}
+	case tagInt:
+		if l.narrowInt && (v.i < l.minInt || v.i > l.maxInt) {
+			return fmt.Errorf("%w: %d is out of %s's range (%d to %d)", ErrBadCell, v.i, l.sqlType, l.minInt, l.maxInt)
+		}
+		if l.scale >= 0 {
+			return l.checkDecimal(strconv.FormatInt(v.i, 10))
+		}
+	case tagFloat:
+		if l.scale >= 0 {
+			return l.checkDecimal(strconv.FormatFloat(v.f, 'f', -1, 64))
+		}
+	}
+	return nil
+}
+
+// checkDecimal checks a number's text against a NUMERIC(p,s).
+func (l *columnLimit) checkDecimal(text string) error {
+	switch {
+	case l.scale < 0:
+		return nil
+	case !decimalFits(text, l.intDigits, l.scale):
+		return fmt.Errorf("%w: %s has more than %d digits before the point for %s", ErrBadCell, text, l.intDigits, l.sqlType)
+	case l.exact && fractionDigits(text) > l.scale:
+		return fmt.Errorf("%w: %s has more than %d digits after the point for %s, which would round it", ErrBadCell, text, l.scale, l.sqlType)
+	}
+	return nil
+}
+
+// fractionDigits counts the digits after the point of a decimal's text,
+// trailing zeros aside.
+func fractionDigits(s string) int {
+	s = strings.TrimSpace(s)
+	if strings.ContainsAny(s, "eE") {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return 0
+		}
+		s = strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	_, frac, _ := strings.Cut(s, ".")
+	return len(strings.TrimRight(frac, "0"))
+}
+
+// decimalFits says whether the decimal text s, rounded half away from
+// zero to scale places as PostgreSQL and MySQL round it, has at most
+// intDigits digits before the point. An exponent (1.5e3) is read first.
+func decimalFits(s string, intDigits, scale int) bool {
+	s = strings.TrimSpace(s)
+	if strings.ContainsAny(s, "eE") {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return true // not a number: the conversion said so already
+		}
+		s = strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	s = strings.TrimLeft(s, "+-")
+	whole, frac, _ := strings.Cut(s, ".")
+	whole = strings.TrimLeft(whole, "0")
+	switch {
+	case len(whole) != intDigits:
+		return len(whole) < intDigits
+	case len(frac) <= scale:
+		return true
+	}
+	// As many digits as allowed: rounding up overflows only a run of
+	// nines.
+	if strings.Trim(whole+frac[:scale], "9") != "" {
+		return true
+	}
+	return frac[scale] < '5'
+}
+
+// setLimits finds the limits of the columns loaded: an existing table's
+// declared lengths, precisions and ranges (PostgreSQL and MySQL; SQLite
+// enforces none), and PostgreSQL's refusal of NUL in any text.
+func (imp *importer) setLimits(ctx context.Context) error {
+	if imp.engine != EnginePostgres && imp.engine != EngineMySQL {
+		return nil
+	}
+	declared := map[string]string{}
+	if imp.intoExisting() {
+		var err error
+		if declared, err = imp.declaredTypes(ctx); err != nil {
+			return fmt.Errorf("sqlsheet: table %s: column types: %w", imp.opts.Table, err)
+		}
+	}
+	for i := range imp.cols {
+		col := &imp.cols[i]
+		col.limit = limitOf(imp.engine, declared[col.Name])
+		col.limit.noNUL = imp.engine == EnginePostgres && col.Type == ColumnText
+		col.limited = col.limit.any()
+	}
+	return nil
+}
+
+// declaredTypes is each column's type as the server prints it:
+// "character varying(3)", "numeric(5,2)" (PostgreSQL), "varchar(3)",
+// "tinyint(3) unsigned" (MySQL).
+func (imp *importer) declaredTypes(ctx context.Context) (map[string]string, error) {
+	query := `SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
+		WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`
+	if imp.engine == EngineMySQL {
+		query = `SELECT COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS
+			WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?`
+	}
+	table := imp.opts.Table
+	if imp.engine == EnginePostgres {
+		table = imp.engine.quote(table) // regclass reads it as SQL does
+	}
+	rows, err := imp.db.QueryContext(ctx, query, table)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	types := map[string]string{}
+	for rows.Next() {
+		var name, typ string
+		if err := rows.Scan(&name, &typ); err != nil {
+			return nil, err
+		}
+		types[name] = typ
+	}
+	return types, rows.Err()
+}
+
+// limitOf reads the limit out of a declared type.
+func limitOf(e Engine, declared string) columnLimit {
+	l := columnLimit{sqlType: declared, scale: -1, exact: e == EngineMySQL}
+	t := strings.ToLower(strings.TrimSpace(declared))
+	unsigned := strings.HasSuffix(t, " unsigned") || strings.Contains(t, " unsigned ")
+	name, args, _ := strings.Cut(t, "(")
+	name = strings.TrimSpace(name)
+	args, _, _ = strings.Cut(args, ")")
+	var nums []int
+	for a := range strings.SplitSeq(args, ",") {
+		if n, err := strconv.Atoi(strings.TrimSpace(a)); err == nil {
+			nums = append(nums, n)
+		}
+	}
+	switch name {
+	case "character varying", "varchar", "character", "char", "bpchar", "nvarchar", "nchar":
+		if len(nums) == 1 && nums[0] > 0 {
+			l.chars = nums[0]
+		}
+	case "tinytext":
+		l.bytes = 255
+	case "text":
+		if e == EngineMySQL {
+			l.bytes = 65535
+		}
+	case "numeric", "decimal":
+		if len(nums) >= 1 && nums[0] > 0 {
+			scale := 0
+			if len(nums) == 2 {
+				scale = nums[1]
+			}
+			l.intDigits, l.scale = nums[0]-scale, scale
+		}
+	}
+	bits := map[string]int{"smallint": 16, "int2": 16, "integer": 32, "int4": 32, "int": 32, "tinyint": 8, "mediumint": 24}[name]
+	if e == EngineMySQL && name == "bigint" && unsigned {
+		return l // a uint64: the conversion checks it
+	}
+	if bits > 0 {
+		l.narrowInt = true
+		if unsigned && e == EngineMySQL {
+			l.minInt, l.maxInt = 0, 1<<bits-1
+		} else {
+			l.minInt, l.maxInt = -1<<(bits-1), 1<<(bits-1)-1
+		}
+	}
+	return l
+}

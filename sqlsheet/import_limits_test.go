@@ -1,0 +1,94 @@
+package sqlsheet
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestDecimalFits(t *testing.T) {
+	for _, c := range []struct {
+		text             string
+		intDigits, scale int
+		want             bool
+	}{
+		{"999.99", 3, 2, true},
+		{"999.994", 3, 2, true},  // rounds down to 999.99
+		{"999.995", 3, 2, false}, // rounds up to 1000.00
+		{"-999.995", 3, 2, false},
+		{"1000", 3, 2, false},
+		{"0999.5", 3, 2, true}, // leading zeros are no digits
+		{"998.995", 3, 2, true},
+		{"0.995", 0, 2, false}, // NUMERIC(2,2) holds less than 1
+		{"0.994", 0, 2, true},
+		{".5", 0, 2, true},
+		{"123456", 6, 0, true},
+		{"123456.5", 6, 0, true}, // 123457
+		{"999999.5", 6, 0, false},
+		{"1.5e3", 3, 2, false},
+		{"1.5e2", 3, 2, true},
+		{"+12", 2, 0, true},
+		{"99.5", 2, 0, false},
+	} {
+		if got := decimalFits(c.text, c.intDigits, c.scale); got != c.want {
+			t.Errorf("decimalFits(%q, %d, %d) = %v", c.text, c.intDigits, c.scale, got)
+		}
+	}
+}
+
+func TestColumnLimit(t *testing.T) {
+	text := func(s string) *value { v := &value{}; v.setText([]byte(s)); return v }
+	integer := func(i int64) *value { v := &value{}; v.setInt(i); return v }
+	float := func(f float64) *value { v := &value{}; v.setFloat(f); return v }
+	for _, c := range []struct {
+		engine   Engine
+		declared string
+		v        *value
+		bad      string // in the error; "" fits
+	}{
+		{EnginePostgres, "character varying(3)", text("abc"), ""},
+		{EnginePostgres, "character varying(3)", text("abc   "), ""}, // the server drops trailing spaces
+		{EnginePostgres, "character varying(3)", text("abcd"), "4 characters"},
+		{EnginePostgres, "character varying(3)", text("äöü"), ""}, // characters, not bytes
+		{EnginePostgres, "character(2)", text("äöü"), "3 characters"},
+		{EnginePostgres, "character varying", text(strings.Repeat("x", 1e5)), ""},
+		{EnginePostgres, "text", text(strings.Repeat("x", 1e5)), ""},
+		{EngineMySQL, "varchar(3)", text("abcd"), "4 characters"},
+		{EngineMySQL, "varchar(3)", text("ab  "), "4 characters"}, // MySQL cuts them with a warning
+		{EngineMySQL, "varchar(3)", text("ab "), ""},
+		{EngineMySQL, "decimal(5,2)", float(1.125), "more than 2 digits after the point"}, // MySQL rounds it
+		{EngineMySQL, "decimal(5,2)", text("1.1200"), ""},
+		{EnginePostgres, "numeric(5,2)", float(1.125), ""}, // PostgreSQL rounds it, as SQL says
+		{EngineMySQL, "tinytext", text(strings.Repeat("ä", 128)), "256 bytes"},
+		{EngineMySQL, "text", text(strings.Repeat("x", 65535)), ""},
+		{EngineMySQL, "text", text(strings.Repeat("x", 65536)), "65536 bytes"},
+		{EnginePostgres, "numeric(5,2)", float(999.99), ""},
+		{EnginePostgres, "numeric(5,2)", float(1000), "more than 3 digits"},
+		{EnginePostgres, "numeric(5,2)", integer(1000), "more than 3 digits"},
+		{EnginePostgres, "numeric(5,2)", text("999.995"), "more than 3 digits"},
+		{EnginePostgres, "numeric", float(1e300), ""},
+		{EngineMySQL, "decimal(5,2)", float(-1000), "more than 3 digits"},
+		{EnginePostgres, "smallint", integer(32767), ""},
+		{EnginePostgres, "smallint", integer(32768), "out of smallint's range"},
+		{EnginePostgres, "integer", integer(-1 << 31), ""},
+		{EnginePostgres, "integer", integer(-1<<31 - 1), "out of integer's range"},
+		{EnginePostgres, "bigint", integer(1 << 62), ""},
+		{EngineMySQL, "tinyint(3) unsigned", integer(255), ""},
+		{EngineMySQL, "tinyint(3) unsigned", integer(-1), "out of tinyint(3) unsigned's range"},
+		{EngineMySQL, "tinyint(1)", integer(-128), ""},
+		{EngineMySQL, "mediumint(9)", integer(1 << 23), "out of mediumint(9)'s range"},
+		{EngineMySQL, "int(10) unsigned", integer(1<<32 - 1), ""},
+		{EngineMySQL, "int(11)", integer(1 << 31), "out of int(11)'s range"},
+	} {
+		l := limitOf(c.engine, c.declared)
+		err := l.check(c.v)
+		switch {
+		case c.bad == "" && err != nil:
+			t.Errorf("%v %s: %v", c.engine, c.declared, err)
+		case c.bad != "" && (!errors.Is(err, ErrBadCell) || !strings.Contains(err.Error(), c.bad)):
+			t.Errorf("%v %s: got %v, want an ErrBadCell saying %q", c.engine, c.declared, err, c.bad)
+		case c.bad != "" && !l.any():
+			t.Errorf("%v %s: limited, yet any() is false", c.engine, c.declared)
+		}
+	}
+}
