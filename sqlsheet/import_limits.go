@@ -89,48 +89,58 @@ func (l *columnLimit) checkDecimal(text string) error {
 	return nil
 }
 
-// fractionDigits counts the digits after the point of a decimal's text,
-// trailing zeros aside.
-func fractionDigits(s string) int {
-	s = strings.TrimSpace(s)
-	if strings.ContainsAny(s, "eE") {
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return 0
-		}
-		s = strconv.FormatFloat(f, 'f', -1, 64)
-	}
-	_, frac, _ := strings.Cut(s, ".")
-	return len(strings.TrimRight(frac, "0"))
-}
-
 // decimalFits says whether the decimal text s, rounded half away from
 // zero to scale places as PostgreSQL and MySQL round it, has at most
-// intDigits digits before the point. An exponent (1.5e3) is read first.
+// intDigits digits before the point. Text that is no decimal fits: the
+// conversion has judged it.
 func decimalFits(s string, intDigits, scale int) bool {
-	s = strings.TrimSpace(s)
-	if strings.ContainsAny(s, "eE") {
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return true // not a number: the conversion said so already
-		}
-		s = strconv.FormatFloat(f, 'f', -1, 64)
-	}
-	s = strings.TrimLeft(s, "+-")
-	whole, frac, _ := strings.Cut(s, ".")
-	whole = strings.TrimLeft(whole, "0")
+	digits, point, ok := decimalDigits(s)
 	switch {
-	case len(whole) != intDigits:
-		return len(whole) < intDigits
-	case len(frac) <= scale:
+	case !ok || digits == "" || point < intDigits:
+		// Rounding up adds at most one digit before the point.
+		return true
+	case point > intDigits:
+		return false
+	case len(digits) <= point+scale:
 		return true
 	}
 	// As many digits as allowed: rounding up overflows only a run of
 	// nines.
-	if strings.Trim(whole+frac[:scale], "9") != "" {
+	if strings.Trim(digits[:point+scale], "9") != "" {
 		return true
 	}
-	return frac[scale] < '5'
+	return digits[point+scale] < '5'
+}
+
+// fractionDigits counts the digits after the point of a decimal's text,
+// trailing zeros aside.
+func fractionDigits(s string) int {
+	digits, point, _ := decimalDigits(s)
+	return max(len(digits)-point, 0)
+}
+
+// decimalDigits reads a decimal's text (sign, digits, point, exponent) as
+// its significant digits, without leading or trailing zeros, and where
+// the point falls among them: "0012.50" is "125", 2; "0.005" is "5", -2;
+// "1.5e3" is "15", 4. ok is false for text that is no decimal.
+func decimalDigits(s string) (digits string, point int, ok bool) {
+	s = strings.TrimLeft(strings.TrimSpace(s), "+-")
+	exp := 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil || e > 1e6 || e < -1e6 {
+			return "", 0, false
+		}
+		s, exp = s[:i], e
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	digits, point = whole+frac, len(whole)+exp
+	if strings.Trim(digits, "0123456789") != "" {
+		return "", 0, false
+	}
+	trimmed := strings.TrimLeft(digits, "0")
+	point -= len(digits) - len(trimmed)
+	return strings.TrimRight(trimmed, "0"), point, true
 }
 
 // setLimits finds the limits of the columns loaded: an existing table's

@@ -2,6 +2,7 @@ package sqlsheet
 
 import (
 	"errors"
+	"math/big"
 	"strings"
 	"testing"
 )
@@ -91,4 +92,30 @@ func TestColumnLimit(t *testing.T) {
 			t.Errorf("%v %s: limited, yet any() is false", c.engine, c.declared)
 		}
 	}
+}
+
+// FuzzDecimalFits holds decimalFits to exact arithmetic: the number
+// rounded half away from zero to scale places is below 10^intDigits.
+func FuzzDecimalFits(f *testing.F) {
+	for _, s := range []string{"999.995", "-0.995", "1.5e3", "0999.5", ".5", "99999999999999999999.5"} {
+		f.Add(s, uint8(3), uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, s string, intDigits, scale uint8) {
+		if !isDecimalText(s) || intDigits > 40 || scale > 40 {
+			t.Skip()
+		}
+		r, ok := new(big.Rat).SetString(s)
+		if !ok {
+			t.Skip()
+		}
+		// |r| * 10^scale, rounded half away from zero, against 10^(intDigits+scale).
+		pow := func(n uint8) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil) }
+		scaled := new(big.Rat).Mul(new(big.Rat).Abs(r), new(big.Rat).SetInt(pow(scale)))
+		scaled.Add(scaled, big.NewRat(1, 2))
+		rounded := new(big.Int).Quo(scaled.Num(), scaled.Denom())
+		want := rounded.Cmp(pow(intDigits+scale)) < 0
+		if got := decimalFits(s, int(intDigits), int(scale)); got != want {
+			t.Errorf("decimalFits(%q, %d, %d) = %v, exact arithmetic says %v", s, intDigits, scale, got, want)
+		}
+	})
 }
