@@ -67,7 +67,9 @@
 // A new table's columns are named after the header: a name the header
 // has twice gets _2, _3 (ignoring case), a blank one colN, and one longer
 // than the engine takes is cut to fit (PostgreSQL 63 bytes, MySQL 64
-// characters), as Append cuts it again to find the column. A header
+// characters; on MySQL, white space at the end is trimmed and each
+// character beyond the Basic Multilingual Plane, such as an emoji,
+// becomes "_"), as Append fits it again to find the column. A header
 // holding a NUL character is an error naming its cell.
 //
 // Where the table is: Range, HeaderRow (or HeaderAuto), StopAtEmpty and

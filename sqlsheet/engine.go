@@ -3,6 +3,7 @@ package sqlsheet
 import (
 	"database/sql"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/go-sql-driver/mysql"
@@ -59,10 +60,12 @@ const (
 
 // fitName makes name, with suffix after it, a column name the engine
 // takes: the name is cut (between characters) so that the whole fits,
-// and, for MySQL, which refuses names ending in a space, trimmed. A
-// header longer than that, such as a survey's question, would otherwise
-// fail the CREATE TABLE on MySQL and be cut on PostgreSQL behind the
-// import's back, making two long headers alike one column twice.
+// and, for MySQL, which refuses names ending in white space or holding
+// characters beyond the Basic Multilingual Plane (emoji), trimmed and
+// each such character made "_". A header longer than the limit, such as
+// a survey's question, would otherwise fail the CREATE TABLE on MySQL
+// and be cut on PostgreSQL behind the import's back, making two long
+// headers alike one column twice.
 func (e Engine) fitName(name, suffix string) string {
 	switch e {
 	case EnginePostgres:
@@ -71,13 +74,19 @@ func (e Engine) fitName(name, suffix string) string {
 			name = name[:len(name)-size]
 		}
 	case EngineMySQL:
+		name = strings.Map(func(r rune) rune {
+			if r > 0xFFFF {
+				return '_'
+			}
+			return r
+		}, name)
 		if n := utf8.RuneCountInString(name) + utf8.RuneCountInString(suffix); n > maxNameChars {
 			for range n - maxNameChars {
 				_, size := utf8.DecodeLastRuneInString(name)
 				name = name[:len(name)-size]
 			}
 		}
-		name = strings.TrimRight(name, " ")
+		name = strings.TrimRightFunc(name, unicode.IsSpace)
 	}
 	return name + suffix
 }

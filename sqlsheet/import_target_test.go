@@ -23,6 +23,8 @@ var (
 	longX     = strings.Repeat("é", 70) + " x" // 2-byte characters: PostgreSQL cuts bytes
 	longY     = strings.Repeat("é", 70) + " y"
 	spaceAt64 = strings.Repeat("a", 63) + " b"
+	lineAt64  = strings.Repeat("b", 63) + "\nc"
+	emoji     = "sushi 🍣" // MySQL's names hold only the Basic Multilingual Plane
 )
 
 // testImportHeaderNames creates a table from such a header, checks the
@@ -36,7 +38,7 @@ func testImportHeaderNames(t *testing.T, url string, want []string) {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	text := "id," + longX + "," + longY + "," + spaceAt64 + ",Name,name\n1,2,3,4,5,6\n"
+	text := "id," + longX + "," + longY + "," + spaceAt64 + ",Name,name,\"" + lineAt64 + "\"," + emoji + "\n1,2,3,4,5,6,7,8\n"
 	db.Exec(`DROP TABLE IF EXISTS long_names`)
 	for range 2 {
 		mode := sqlsheet.Create
@@ -64,7 +66,7 @@ func testImportHeaderNames(t *testing.T, url string, want []string) {
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("the table's columns %q (%v), want %q", got, err, want)
 	}
-	if got := dump(t, db, "long_names"); !slices.Equal(got, []string{"1|2|3|4|5|6", "1|2|3|4|5|6"}) {
+	if got := dump(t, db, "long_names"); !slices.Equal(got, []string{"1|2|3|4|5|6|7|8", "1|2|3|4|5|6|7|8"}) {
 		t.Errorf("rows %q", got)
 	}
 
@@ -79,19 +81,19 @@ func testImportHeaderNames(t *testing.T, url string, want []string) {
 
 func TestImportHeaderNamesSQLite(t *testing.T) {
 	testImportHeaderNames(t, "sqlite:"+filepath.Join(t.TempDir(), "names.db"),
-		[]string{"id", longX, longY, spaceAt64, "Name", "name_2"})
+		[]string{"id", longX, longY, spaceAt64, "Name", "name_2", lineAt64, emoji})
 }
 
 func TestImportHeaderNamesPostgres(t *testing.T) {
 	// 63 bytes at most, cut between characters.
 	testImportHeaderNames(t, postgresURL(t), []string{"id", strings.Repeat("é", 31), strings.Repeat("é", 30) + "_2",
-		strings.Repeat("a", 63), "Name", "name_2"})
+		strings.Repeat("a", 63), "Name", "name_2", strings.Repeat("b", 63), emoji})
 }
 
 func TestImportHeaderNamesMySQL(t *testing.T) {
 	// 64 characters at most, no space at the end.
 	testImportHeaderNames(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"), []string{"id",
-		strings.Repeat("é", 64), strings.Repeat("é", 62) + "_2", strings.Repeat("a", 63), "Name", "name_2"})
+		strings.Repeat("é", 64), strings.Repeat("é", 62) + "_2", strings.Repeat("a", 63), "Name", "name_2", strings.Repeat("b", 63), "sushi _"})
 }
 
 // testImportLimits appends into a table whose columns are narrower than
