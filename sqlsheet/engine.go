@@ -60,9 +60,9 @@ const (
 
 // fitName makes name, with suffix after it, a column name the engine
 // takes: the name is cut (between characters) so that the whole fits,
-// and, for MySQL, which refuses names ending in white space or holding
-// characters beyond the Basic Multilingual Plane (emoji), trimmed and
-// each such character made "_". A header longer than the limit, such as
+// then trimmed of white space at its end, and, for MySQL, which refuses
+// characters beyond the Basic Multilingual Plane (emoji), each such
+// character made "_". A header longer than the limit, such as
 // a survey's question, would otherwise fail the CREATE TABLE on MySQL
 // and be cut on PostgreSQL behind the import's back, making two long
 // headers alike one column twice.
@@ -86,9 +86,11 @@ func (e Engine) fitName(name, suffix string) string {
 				name = name[:len(name)-size]
 			}
 		}
-		name = strings.TrimRightFunc(name, unicode.IsSpace)
 	}
-	return name + suffix
+	// A header is trimmed, so only a cut leaves white space at the end:
+	// MySQL refuses it, and a sheet exported from the table would name
+	// the column without it.
+	return strings.TrimRightFunc(name, unicode.IsSpace) + suffix
 }
 
 // columnTypes are the SQL types Import creates columns with, by

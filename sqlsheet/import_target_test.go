@@ -11,6 +11,7 @@ import (
 	"github.com/sheetstream/sheetstream/csvsheet"
 	"github.com/sheetstream/sheetstream/internal/testenv"
 	"github.com/sheetstream/sheetstream/sqlsheet"
+	"github.com/sheetstream/sheetstream/xlsx"
 )
 
 // What the target table takes: column names (TestImportHeaderNames) and
@@ -24,7 +25,8 @@ var (
 	longY     = strings.Repeat("é", 70) + " y"
 	spaceAt64 = strings.Repeat("a", 63) + " b"
 	lineAt64  = strings.Repeat("b", 63) + "\nc"
-	emoji     = "sushi 🍣" // MySQL's names hold only the Basic Multilingual Plane
+	spaceAt63 = strings.Repeat("c", 62) + " d" // PostgreSQL's cut leaves a space
+	emoji     = "sushi 🍣"                      // MySQL's names hold only the Basic Multilingual Plane
 )
 
 // testImportHeaderNames creates a table from such a header, checks the
@@ -38,7 +40,7 @@ func testImportHeaderNames(t *testing.T, url string, want []string) {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	text := "id," + longX + "," + longY + "," + spaceAt64 + ",Name,name,\"" + lineAt64 + "\"," + emoji + "\n1,2,3,4,5,6,7,8\n"
+	text := "id," + longX + "," + longY + "," + spaceAt64 + ",Name,name,\"" + lineAt64 + "\"," + emoji + "," + spaceAt63 + "\n1,2,3,4,5,6,7,8,9\n"
 	db.Exec(`DROP TABLE IF EXISTS long_names`)
 	for range 2 {
 		mode := sqlsheet.Create
@@ -66,8 +68,24 @@ func testImportHeaderNames(t *testing.T, url string, want []string) {
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("the table's columns %q (%v), want %q", got, err, want)
 	}
-	if got := dump(t, db, "long_names"); !slices.Equal(got, []string{"1|2|3|4|5|6|7|8", "1|2|3|4|5|6|7|8"}) {
+	if got := dump(t, db, "long_names"); !slices.Equal(got, []string{"1|2|3|4|5|6|7|8|9", "1|2|3|4|5|6|7|8|9"}) {
 		t.Errorf("rows %q", got)
+	}
+	// Exported and imported again, the table keeps its names.
+	path, _ := export(t, db, []sqlsheet.Query{{SQL: "SELECT * FROM long_names", Table: "long_names"}}, sqlsheet.Options{})
+	wb, err := xlsx.Open(path, xlsx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wb.Close()
+	db.Exec(`DROP TABLE IF EXISTS long_names_again`)
+	st, err := sqlsheet.Import(ctx, db, wb, 0, sqlsheet.ImportOptions{Table: "long_names_again"})
+	var again []string
+	for _, c := range st.Columns {
+		again = append(again, c.Name)
+	}
+	if err != nil || !slices.Equal(again, want) {
+		t.Errorf("exported and imported again: columns %q (%v), want %q", again, err, want)
 	}
 
 	// No database takes a NUL in a column name: an error naming the cell,
@@ -81,19 +99,19 @@ func testImportHeaderNames(t *testing.T, url string, want []string) {
 
 func TestImportHeaderNamesSQLite(t *testing.T) {
 	testImportHeaderNames(t, "sqlite:"+filepath.Join(t.TempDir(), "names.db"),
-		[]string{"id", longX, longY, spaceAt64, "Name", "name_2", lineAt64, emoji})
+		[]string{"id", longX, longY, spaceAt64, "Name", "name_2", lineAt64, emoji, spaceAt63})
 }
 
 func TestImportHeaderNamesPostgres(t *testing.T) {
 	// 63 bytes at most, cut between characters.
 	testImportHeaderNames(t, postgresURL(t), []string{"id", strings.Repeat("é", 31), strings.Repeat("é", 30) + "_2",
-		strings.Repeat("a", 63), "Name", "name_2", strings.Repeat("b", 63), emoji})
+		strings.Repeat("a", 63), "Name", "name_2", strings.Repeat("b", 63), emoji, strings.Repeat("c", 62)})
 }
 
 func TestImportHeaderNamesMySQL(t *testing.T) {
 	// 64 characters at most, no space at the end.
 	testImportHeaderNames(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"), []string{"id",
-		strings.Repeat("é", 64), strings.Repeat("é", 62) + "_2", strings.Repeat("a", 63), "Name", "name_2", strings.Repeat("b", 63), "sushi _"})
+		strings.Repeat("é", 64), strings.Repeat("é", 62) + "_2", strings.Repeat("a", 63), "Name", "name_2", strings.Repeat("b", 63), "sushi _", spaceAt63})
 }
 
 // testImportLimits appends into a table whose columns are narrower than
