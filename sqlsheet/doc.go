@@ -39,7 +39,9 @@
 // Unless Options.NoSchema, each export also writes a schema part into
 // the workbook (a custom XML part Excel and LibreOffice leave alone):
 // per sheet the engine, each column's SQL type with precision, scale and
-// the time zone shown, and for Query.Table the table's primary key.
+// the time zone shown, the number of rows (a row of NULLs shows as an
+// empty row, which an import reading the part loads as a row, not as a
+// blank line to skip), and for Query.Table the table's primary key.
 //
 // # Import
 //

@@ -295,7 +295,7 @@ func exportSource(ctx context.Context, src source, infos []columnInfo, w *xlsx.W
 		if opts.Location != nil {
 			zone = opts.Location.String()
 		}
-		err = addSchema(w, infos, e.st.Sheets, opts.from, zone)
+		err = addSchema(w, infos, e.st.Sheets, e.sheetRows, opts.from, zone)
 	}
 	return e.st, err
 }
@@ -308,8 +308,10 @@ type exporter struct {
 	header  []xlsx.Cell
 	sheet   *xlsx.Sheet
 	perPage int
-	st      Stats
-	cv      converter
+	// sheetRows counts each sheet's data rows, for the schema part.
+	sheetRows []int64
+	st        Stats
+	cv        converter
 }
 
 // newExporter prepares a sheet for rows.
@@ -431,6 +433,7 @@ func (e *exporter) newSheet() error {
 	}
 	e.sheet = sh
 	e.st.Sheets = append(e.st.Sheets, name)
+	e.sheetRows = append(e.sheetRows, 0)
 	if e.opts.ExcelTable && len(e.cols) > 0 {
 		err := sh.AddTable(xlsx.Range{FirstRow: 1, FirstCol: 1, LastCol: len(e.cols)}, xlsx.Table{NameFromSheet: true, Style: "TableStyleMedium2"})
 		if err != nil {
@@ -457,5 +460,6 @@ func (e *exporter) write(cells []xlsx.Cell) error {
 		return err
 	}
 	e.st.Rows++
+	e.sheetRows[len(e.sheetRows)-1]++
 	return nil
 }

@@ -339,7 +339,10 @@ type importer struct {
 	// headerRow is the header's row in the range (1-based), 0 for the
 	// first row that is not empty, or none with NoHeader.
 	headerRow int
-	created   bool // the table is new (Create, Replace)
+	// exportedRows is the rows under a header at row 1 that the schema
+	// part says the sheet holds: empty ones among them are rows of NULLs.
+	exportedRows int
+	created      bool // the table is new (Create, Replace)
 	// spool holds the rows the first pass read, for the second
 	// (spooled: complete).
 	spool   *spool
@@ -370,16 +373,19 @@ func (imp *importer) columns(ctx context.Context) error {
 	default:
 		imp.headerRow = h
 	}
+	var err error
+	if imp.exportedRows, err = imp.schemaRows(); err != nil {
+		return err
+	}
 	var header []string
 	types := []ColumnType{}
 	if !imp.intoExisting() && !imp.speculate {
-		var err error
 		if imp.spool, err = newSpool(imp.opts.TempDir); err != nil {
 			return err
 		}
 	}
 	dataRows := 0
-	err := imp.walk(ctx, func(r tableRow, isHeader bool) (bool, error) {
+	err = imp.walk(ctx, func(r tableRow, isHeader bool) (bool, error) {
 		if isHeader {
 			imp.stats.HeaderRow = r.num
 			for _, c := range r.cells {

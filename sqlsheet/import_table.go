@@ -156,6 +156,24 @@ func (imp *importer) walkRows(ctx context.Context, stopAtEmpty bool, fn func(r t
 	// Without a row given, the header is the first row that is not empty.
 	firstIsHeader := imp.headerRow == 0 && !imp.opts.NoHeader && imp.opts.HeaderRow != HeaderAuto
 	prev := 0 // the last row handed to fn
+	// Up to lastNull, an empty row under the header is a row of NULLs
+	// the export wrote (a sheet cannot tell it from a blank line; the
+	// schema part counted the rows): the header must be row 1, where
+	// exports put it.
+	lastNull := 0
+	nulls := func(to int) error { // rows of NULLs after prev, to to
+		for num := prev + 1; num <= min(to, lastNull); num++ {
+			stop, err := fn(tableRow{num: num}, false)
+			if err != nil {
+				return err
+			}
+			if stop {
+				return errWalkDone
+			}
+			prev = num
+		}
+		return nil
+	}
 	var buf []xlsx.Value
 	err := imp.src.EachRow(ctx, func(row xlsx.Row) error {
 		if row.Num < start {
@@ -169,10 +187,18 @@ func (imp *importer) walkRows(ctx context.Context, stopAtEmpty bool, fn func(r t
 			headerNum = row.Num
 		}
 		isHeader := row.Num == headerNum
+		if isHeader && headerNum == 1 && !stopAtEmpty {
+			lastNull = 1 + imp.exportedRows
+		}
+		if prev > 0 && prev < row.Num-1 {
+			if err := nulls(row.Num - 1); err != nil {
+				return err
+			}
+		}
 		switch {
 		case headerNum > 0 && row.Num < headerNum:
 			return nil // above the header: titles and notes
-		case !isHeader && blankRow(cells):
+		case !isHeader && blankRow(cells) && row.Num > lastNull:
 			if stopAtEmpty && prev > 0 {
 				return errWalkDone
 			}
@@ -190,6 +216,13 @@ func (imp *importer) walkRows(ctx context.Context, stopAtEmpty bool, fn func(r t
 		prev = row.Num
 		return nil
 	})
+	if err == nil && prev > 0 {
+		to := lastNull
+		if rng.LastRow > 0 {
+			to = min(to, rng.LastRow)
+		}
+		err = nulls(to) // rows of NULLs at the end
+	}
 	if err == errWalkDone {
 		return nil
 	}

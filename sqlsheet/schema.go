@@ -33,9 +33,13 @@ type schemaDoc struct {
 }
 
 type schemaSheet struct {
-	Name    string         `xml:"name,attr"`
-	Engine  string         `xml:"engine,attr"`
-	Table   string         `xml:"table,attr,omitempty"`
+	Name   string `xml:"name,attr"`
+	Engine string `xml:"engine,attr"`
+	Table  string `xml:"table,attr,omitempty"`
+	// Rows is how many rows the sheet holds under its header at row 1,
+	// so that a row of NULLs, which the sheet shows as an empty row, is
+	// imported as a row and not passed over as a blank line.
+	Rows    int64          `xml:"rows,attr,omitempty"`
 	Columns []schemaColumn `xml:"column"`
 	Key     []schemaKey    `xml:"key"`
 }
@@ -94,10 +98,10 @@ type schemaFrom struct {
 }
 
 // addSchema writes the schema part for the sheets one query filled.
-func addSchema(w *xlsx.Writer, infos []columnInfo, sheets []string, from schemaFrom, zone string) error {
+func addSchema(w *xlsx.Writer, infos []columnInfo, sheets []string, rows []int64, from schemaFrom, zone string) error {
 	var doc schemaDoc
-	for _, name := range sheets {
-		s := schemaSheet{Name: name, Engine: from.engine.String(), Table: from.table}
+	for i, name := range sheets {
+		s := schemaSheet{Name: name, Engine: from.engine.String(), Table: from.table, Rows: rows[i]}
 		for _, info := range infos {
 			c := schemaColumn{Name: info.name, Type: info.sqlType, Kind: schemaKind(info.kind, info.sqlType)}
 			if t, ok := from.types[info.name]; ok {
@@ -294,6 +298,18 @@ func (imp *importer) applySchema(ctx context.Context, header []string) error {
 		}
 	}
 	return nil
+}
+
+// schemaRows is how many rows the schema part says the sheet held
+// under its header when it was exported: 0 when the workbook has no
+// schema part for it, or Infer ignores it.
+func (imp *importer) schemaRows() (int, error) {
+	src, ok := imp.src.(sheetSource)
+	if !ok || imp.opts.Infer {
+		return 0, nil
+	}
+	schema, _, err := readSchema(src.wb, src.SheetName())
+	return int(min(schema.Rows, xlsx.MaxRows)), err
 }
 
 // sqlTypeWords are the words a schema part's type may be spelled with

@@ -178,3 +178,66 @@ func TestSchemaPartIsInput(t *testing.T) {
 		t.Errorf("victim: %q", got)
 	}
 }
+
+// TestSchemaNullRows: a row of NULLs is an empty row in the sheet, which
+// an import would pass over as a blank line; the schema part counts the
+// rows, so that the round trip keeps it, in the middle and at the end,
+// and also once a re-save (as Excel's) has dropped the empty rows'
+// elements. Without the schema part (Infer), blank lines are skipped.
+func TestSchemaNullRows(t *testing.T) {
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "nulls.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	if _, err := db.Exec(`CREATE TABLE src (a INTEGER, b TEXT);
+		INSERT INTO src VALUES (1, 'x'), (NULL, NULL), (3, 'z'), (NULL, NULL), (NULL, NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	exported, _ := writeBook(t, func(w *xlsx.Writer) error {
+		_, err := sqlsheet.Export(ctx, db, w, []sqlsheet.Query{{SQL: "SELECT * FROM src", Sheet: "src"}}, sqlsheet.Options{})
+		return err
+	})
+	parts, err := exported.CustomXML()
+	if err != nil || len(parts) != 1 {
+		t.Fatalf("%d custom parts: %v", len(parts), err)
+	}
+	// The same sheet as a re-save leaves it: no elements for empty rows.
+	resaved, _ := writeBook(t, func(w *xlsx.Writer) error {
+		sh, err := w.AddSheet("src", xlsx.SheetOptions{})
+		if err != nil {
+			return err
+		}
+		errs := []error{
+			sh.WriteRow([]xlsx.Cell{xlsx.String("a"), xlsx.String("b")}),
+			sh.WriteRow([]xlsx.Cell{xlsx.Int(1), xlsx.String("x")}),
+			sh.SkipRows(1),
+			sh.WriteRow([]xlsx.Cell{xlsx.Int(3), xlsx.String("z")}),
+			w.AddCustomXML(parts[0]),
+		}
+		return errors.Join(errs...)
+	})
+	want := dump(t, db, "src")
+	for _, c := range []struct {
+		name string
+		wb   *xlsx.Workbook
+		opts sqlsheet.ImportOptions
+		want []string
+	}{
+		{"exported", exported, sqlsheet.ImportOptions{}, want},
+		{"re-saved", resaved, sqlsheet.ImportOptions{}, want},
+		{"inferred", exported, sqlsheet.ImportOptions{Infer: true}, []string{"1|x", "3|z"}},
+		{"stop at empty", exported, sqlsheet.ImportOptions{StopAtEmpty: true}, []string{"1|x"}},
+	} {
+		db.Exec(`DROP TABLE IF EXISTS dst`)
+		c.opts.Table = "dst"
+		st, err := sqlsheet.Import(ctx, db, c.wb, 0, c.opts)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := dump(t, db, "dst"); st.Rows != int64(len(c.want)) || !slices.Equal(got, c.want) {
+			t.Errorf("%s: %d rows %q, want %q", c.name, st.Rows, got, c.want)
+		}
+	}
+}

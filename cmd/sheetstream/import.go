@@ -54,10 +54,12 @@ fit stops the import with an error naming sheet, row and column, and the
 database is left as it was; --max-errors N skips up to N such rows
 instead, and --rejects FILE.csv keeps them with the reason.
 
-A workbook sheetstream exported records each column's SQL type and the
-table's primary key; a new table gets them back (NUMERIC(12,2) stays
-NUMERIC(12,2), timestamptz stays timestamptz), and --merge finds its key
-there (--key is then optional). --infer ignores them.
+A workbook sheetstream exported records each column's SQL type, the
+table's primary key and its number of rows; a new table gets the types
+back (NUMERIC(12,2) stays NUMERIC(12,2), timestamptz stays timestamptz),
+a row of NULLs (an empty row in the sheet) comes back as a row, and
+--merge finds the key there (--key is then optional). --infer ignores
+them.
 
 Reports rarely start at A1: --range A4:F (open-ended ranges allowed) takes
 a rectangle, --header-row N the header's row within it (0: no header;
