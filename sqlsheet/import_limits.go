@@ -46,8 +46,13 @@ func (l *columnLimit) check(v *value) error {
 		if l.noNUL && bytes.IndexByte(v.b, 0) >= 0 {
 			return fmt.Errorf("%w: the text holds a NUL character, which PostgreSQL's text cannot", ErrBadCell)
 		}
-		if err := l.checkDecimal(string(v.b)); err != nil {
-			return err
+		if l.scale >= 0 {
+			if err := l.checkDecimal(string(v.b)); err != nil {
+				return err
+			}
+		}
+		if l.chars == 0 && l.bytes == 0 {
+			return nil
 		}
 		text := v.b
 		if !l.exact {
