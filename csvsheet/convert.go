@@ -19,6 +19,11 @@ type Options struct {
 	// Standard does ("windows-1252", "latin1", "utf-16le", "shift_jis"...);
 	// empty means UTF-8. A byte-order mark, when present, wins.
 	Encoding string
+	// MaxRecordSize caps one record's text in bytes (64 MiB when zero):
+	// the reader holds a record whole, so a quote left open early in a
+	// large file would otherwise read the rest of the file into memory.
+	// A longer record is an error wrapping ErrRecordTooLong.
+	MaxRecordSize int
 	// NoInfer keeps every field as text.
 	NoInfer bool
 	// NoHeader treats the first row as data rather than a header.

@@ -284,3 +284,34 @@ func TestTableStopsEarly(t *testing.T) {
 		t.Errorf("%d goroutines left running (%d before)", n, before)
 	}
 }
+
+// TestMaxRecordSize: a quote left open early would read the rest of the
+// text into one record; the read stops past MaxRecordSize, naming the
+// record, for Table and Convert alike, while records up to the limit
+// (a long quoted field spanning lines among them) read whole.
+func TestMaxRecordSize(t *testing.T) {
+	const limit = 1 << 16
+	long := strings.Repeat("x", limit-100)
+	good := "id,text\n1,\"" + long + "\nsecond line\"\n2,b\n"
+	rows := 0
+	err := csvsheet.NewTable(strings.NewReader(good), csvsheet.Options{MaxRecordSize: limit}).EachRow(context.Background(), func(r xlsx.Row) error {
+		if r.Num == 2 && r.Cells[1].String() != long+"\nsecond line" {
+			t.Errorf("the long field read as %d bytes", len(r.Cells[1].String()))
+		}
+		rows++
+		return nil
+	})
+	if err != nil || rows != 3 {
+		t.Errorf("records under the limit: %d rows, %v", rows, err)
+	}
+
+	open := "id,text\n1,ok\n2,\"never closed\n" + strings.Repeat("3,more text\n", 1<<14) // 192 KiB after the quote
+	err = csvsheet.NewTable(strings.NewReader(open), csvsheet.Options{MaxRecordSize: limit}).EachRow(context.Background(), func(xlsx.Row) error { return nil })
+	if !errors.Is(err, csvsheet.ErrRecordTooLong) || !strings.Contains(err.Error(), "record 3,") {
+		t.Errorf("Table: %v, want ErrRecordTooLong naming record 3", err)
+	}
+	_, _, err = convert(t, open, csvsheet.Options{MaxRecordSize: limit})
+	if !errors.Is(err, csvsheet.ErrRecordTooLong) || !strings.Contains(err.Error(), "record 3,") {
+		t.Errorf("Convert: %v, want ErrRecordTooLong naming record 3", err)
+	}
+}

@@ -22,7 +22,7 @@ import (
 // by default, with or without a byte-order mark, or any encoding the
 // WHATWG standard names (a UTF-8 or UTF-16 byte-order mark overrides it).
 // Ragged rows are allowed, since real files have them.
-func newReader(r io.Reader, opts Options) (*csv.Reader, error) {
+func newReader(r io.Reader, opts Options) (*recordReader, error) {
 	var text io.Reader
 	if opts.Encoding == "" {
 		br := bufio.NewReaderSize(r, 1<<16)
@@ -40,7 +40,11 @@ func newReader(r io.Reader, opts Options) (*csv.Reader, error) {
 		}
 		text = bufio.NewReaderSize(transform.NewReader(r, unicode.BOMOverride(enc.NewDecoder())), 1<<16)
 	}
-	cr := csv.NewReader(text)
+	guard := &recordGuard{text: text, limit: int64(opts.MaxRecordSize)}
+	if guard.limit <= 0 {
+		guard.limit = defaultMaxRecordSize
+	}
+	cr := &recordReader{Reader: csv.NewReader(guard), guard: guard}
 	cr.Comma = opts.Comma
 	if cr.Comma == 0 {
 		cr.Comma = ','
@@ -48,6 +52,51 @@ func newReader(r io.Reader, opts Options) (*csv.Reader, error) {
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	return cr, nil
+}
+
+const defaultMaxRecordSize = 64 << 20
+
+// ErrRecordTooLong reports a record longer than Options.MaxRecordSize,
+// most often a quote that is never closed.
+var ErrRecordTooLong = errors.New("record too long")
+
+// recordReader is a csv.Reader whose records cannot outgrow the limit
+// its guard keeps.
+type recordReader struct {
+	*csv.Reader
+	guard   *recordGuard
+	records int // read so far
+}
+
+// Read reads a record, then moves the guard's mark to its end.
+func (r *recordReader) Read() ([]string, error) {
+	record, err := r.Reader.Read()
+	if errors.Is(err, ErrRecordTooLong) {
+		return nil, fmt.Errorf("record %d, from byte %d: %w", r.records+1, r.guard.start, err)
+	}
+	r.guard.start = r.InputOffset()
+	if err == nil {
+		r.records++
+	}
+	return record, err
+}
+
+// recordGuard passes the text to the CSV reader until it has taken more
+// than limit bytes past the end of the last whole record.
+type recordGuard struct {
+	text  io.Reader
+	read  int64 // bytes handed to the CSV reader
+	start int64 // the end of the last record it returned
+	limit int64
+}
+
+func (g *recordGuard) Read(p []byte) (int, error) {
+	if g.read-g.start > g.limit {
+		return 0, fmt.Errorf("%w: over %d bytes, a quote left open? (csvsheet.Options.MaxRecordSize)", ErrRecordTooLong, g.limit)
+	}
+	n, err := g.text.Read(p)
+	g.read += int64(n)
+	return n, err
 }
 
 // Table is delimited text read as rows of typed cells, typed as Convert
@@ -152,7 +201,7 @@ const recordsPerBatch = 256
 
 // readBatches reads records into batches, sending each to be typed and,
 // in order, to be handed on; a read error ends the last batch.
-func (t *Table) readBatches(ctx context.Context, cr *csv.Reader, free <-chan *recordBatch, work, ordered chan<- *recordBatch) {
+func (t *Table) readBatches(ctx context.Context, cr *recordReader, free <-chan *recordBatch, work, ordered chan<- *recordBatch) {
 	num := 1
 	for {
 		var b *recordBatch
@@ -165,7 +214,7 @@ func (t *Table) readBatches(ctx context.Context, cr *csv.Reader, free <-chan *re
 		for len(b.bounds) < recordsPerBatch {
 			record, err := cr.Read()
 			if err == nil && t.opts.Encoding == "" {
-				err = checkUTF8(cr, record, num)
+				err = checkUTF8(cr.Reader, record, num)
 			}
 			if err != nil {
 				if !errors.Is(err, io.EOF) {
