@@ -180,6 +180,9 @@ func (imp *importer) walkRows(ctx context.Context, stopAtEmpty bool, fn func(r t
 			return nil
 		}
 		if rng.LastRow > 0 && row.Num > rng.LastRow {
+			if err := nulls(rng.LastRow); err != nil {
+				return err
+			}
 			return errWalkDone
 		}
 		cells := imp.inRange(row, &buf)

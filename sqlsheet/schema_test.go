@@ -229,6 +229,8 @@ func TestSchemaNullRows(t *testing.T) {
 		{"re-saved", resaved, sqlsheet.ImportOptions{}, want},
 		{"inferred", exported, sqlsheet.ImportOptions{Infer: true}, []string{"1|x", "3|z"}},
 		{"stop at empty", exported, sqlsheet.ImportOptions{StopAtEmpty: true}, []string{"1|x"}},
+		// A range ending inside the rows, past rows the re-save dropped.
+		{"range", resaved, sqlsheet.ImportOptions{Range: xlsx.Range{LastRow: 3}}, []string{"NULL|NULL", "1|x"}},
 	} {
 		db.Exec(`DROP TABLE IF EXISTS dst`)
 		c.opts.Table = "dst"
