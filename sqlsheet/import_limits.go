@@ -17,9 +17,9 @@ import (
 // names no row and takes every row with it.
 type columnLimit struct {
 	sqlType string // as the server spells it, for messages
-	// chars is the most characters text may have (trailing spaces
-	// aside, which both servers drop); bytes the most bytes (MySQL's
-	// TEXT); 0: any.
+	// chars is the most characters text may have (spaces past them
+	// aside, unless exact: PostgreSQL drops them); bytes the most bytes
+	// (MySQL's TEXT); 0: any.
 	chars, bytes int
 	// scale >= 0 for a NUMERIC(p,s): at most intDigits digits before the
 	// point once rounded to scale places.
