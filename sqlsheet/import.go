@@ -66,7 +66,9 @@ type ImportOptions struct {
 	// cells as for any other file.
 	Infer bool
 	// Key is the columns that identify a row, for Merge (by header,
-	// ignoring case). Every row must have them.
+	// ignoring case). Every row must have them. When empty, the schema
+	// part's key (a file exported from a table), else the target table's
+	// primary key.
 	Key []string
 	// DryRun reads and checks every row against the target (types,
 	// keys) and fills ImportStats with what the import would do, then
@@ -149,6 +151,9 @@ type ImportStats struct {
 	// Key is the primary key a new table was created with, from the
 	// schema part.
 	Key []string
+	// MergeKey is the columns a merge matched rows on: ImportOptions.Key,
+	// or the schema part's key, or the table's primary key.
+	MergeKey []string
 	// Rejected counts the rows skipped under MaxErrors.
 	Rejected int64
 	// Inserted, Updated and Unchanged count what a merge did to the
@@ -301,7 +306,7 @@ func (imp *importer) run(ctx context.Context) error {
 		imp.stats.Columns = nil
 		return err
 	}
-	if err := imp.checkKey(); err != nil {
+	if err := imp.checkKey(ctx); err != nil {
 		imp.stats.Columns = nil
 		return err
 	}

@@ -346,7 +346,7 @@ func (imp *importer) keyCol() (int, string) {
 
 // checkKey makes sure a merge has a key and the header names each of its
 // columns.
-func (imp *importer) checkKey() error {
+func (imp *importer) checkKey(ctx context.Context) error {
 	if imp.opts.Mode != Merge {
 		if len(imp.opts.Key) > 0 {
 			return fmt.Errorf("sqlsheet: a key is for merging")
@@ -366,8 +366,18 @@ func (imp *importer) checkKey() error {
 		}
 	}
 	if len(imp.opts.Key) == 0 {
-		return fmt.Errorf("sqlsheet: merging into %s needs a key: the columns that identify a row", imp.opts.Table)
+		// The table's own primary key, as a file edited elsewhere (its
+		// schema part dropped) is merged back.
+		key, err := primaryKey(ctx, imp.db, imp.engine, imp.opts.Table)
+		if err != nil {
+			return fmt.Errorf("sqlsheet: merging into %s: %w", imp.opts.Table, err)
+		}
+		imp.opts.Key = key
 	}
+	if len(imp.opts.Key) == 0 {
+		return fmt.Errorf("sqlsheet: merging into %s needs a key: the columns that identify a row (the table has no primary key)", imp.opts.Table)
+	}
+	imp.stats.MergeKey = imp.opts.Key
 	for _, k := range imp.opts.Key {
 		found := false
 		for _, c := range imp.cols {

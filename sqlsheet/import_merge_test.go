@@ -139,8 +139,16 @@ func testMerge(t *testing.T, url string, unchanged func() string) {
 	if got := dump(t, db, "people"); !slices.Equal(got, before) || unchanged() != hash {
 		t.Errorf("dry runs changed the database: %q", got)
 	}
-	if _, err := sqlsheet.Import(ctx, db, importBook(t, rows), 0, sqlsheet.ImportOptions{Table: "people", Mode: sqlsheet.Merge}); err == nil {
-		t.Error("a merge without a key was accepted")
+
+	// Without a key given (a file edited elsewhere, its schema part
+	// gone), the table's primary key; a table without one is an error.
+	st, err = sqlsheet.Import(ctx, db, importBook(t, mergeRows()), 0, sqlsheet.ImportOptions{Table: "people", Mode: sqlsheet.Merge})
+	if err != nil || !slices.Equal(st.MergeKey, []string{"id"}) || counts(st) != [3]int64{1, 1, 2} {
+		t.Errorf("merge on the primary key: %+v, %v", st, err)
+	}
+	mustExec(t, db, `DROP TABLE IF EXISTS nokey`, `CREATE TABLE nokey (id BIGINT, name VARCHAR(40))`)
+	if _, err := sqlsheet.Import(ctx, db, importBook(t, rows), 0, sqlsheet.ImportOptions{Table: "nokey", Mode: sqlsheet.Merge}); err == nil || !strings.Contains(err.Error(), "no primary key") {
+		t.Errorf("a merge without a key into a table without one: %v", err)
 	}
 }
 

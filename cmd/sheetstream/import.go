@@ -58,7 +58,8 @@ A workbook sheetstream exported records each column's SQL type, the
 table's primary key and its number of rows; a new table gets the types
 back (NUMERIC(12,2) stays NUMERIC(12,2), timestamptz stays timestamptz),
 a row of NULLs (an empty row in the sheet) comes back as a row, and
---merge finds the key there (--key is then optional). --infer ignores
+--merge finds the key there (--key is then optional; without either,
+--merge matches on the target table's primary key). --infer ignores
 them.
 
 Reports rarely start at A1: --range A4:F (open-ended ranges allowed) takes
@@ -170,6 +171,9 @@ loads only the named columns.`,
 			if opts.HeaderRow == sqlsheet.HeaderAuto {
 				fmt.Fprintf(os.Stderr, "header: row %d\n", st.HeaderRow)
 			}
+			if merge && len(key) == 0 {
+				fmt.Fprintf(os.Stderr, "key: %s (the exported table's, or the target's primary key)\n", strings.Join(st.MergeKey, ", "))
+			}
 			from := inputName(args[0])
 			if name := src.SheetName(); name != "" {
 				from = fmt.Sprintf("sheet %q", name)
@@ -195,7 +199,7 @@ loads only the named columns.`,
 	cmd.Flags().BoolVar(&appendTo, "append", false, "append to an existing table")
 	cmd.Flags().BoolVar(&replace, "replace", false, "replace the table once every row is in")
 	cmd.Flags().BoolVar(&merge, "merge", false, "merge into an existing table on --key: insert new keys, update changed rows, leave the rest")
-	cmd.Flags().StringSliceVar(&key, "key", nil, "the columns that identify a row, for --merge (comma-separated)")
+	cmd.Flags().StringSliceVar(&key, "key", nil, "the columns that identify a row, for --merge (comma-separated; default: the exported table's key, or the target's primary key)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "read and check every row against the table, say what would change, and change nothing")
 	cmd.Flags().BoolVar(&noHeader, "no-header", false, "the first row is data; columns are col1, col2...")
 	cmd.Flags().StringVar(&rangeText, "range", "", "the table's cells, such as A4:F (open-ended) or B:D")
