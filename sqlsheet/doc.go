@@ -48,7 +48,9 @@
 // ImportFrom loads a Source into a new table (Create), an existing one
 // (Append, matching header names to columns, ignoring case), a
 // replacement (Replace) or an existing table matched on a key (Merge:
-// new keys inserted, changed rows updated, the rest left), all or
+// new keys inserted, changed rows updated, the rest left; the key is
+// ImportOptions.Key, else the one an export recorded, else the table's
+// primary key), all or
 // nothing: the rows go in one transaction — a SQLite file through
 // SQLite's API on a connection of the import's own, PostgreSQL with COPY
 // in its text format, MySQL with LOAD DATA LOCAL from a stream (where a
