@@ -186,3 +186,43 @@ func TestImportLimitsMySQL(t *testing.T) {
 	testImportLimits(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"),
 		`CREATE TABLE limited (id integer PRIMARY KEY, amount decimal(5,2), code varchar(3), small smallint)`)
 }
+
+// TestImportZonedTextPostgres: a timestamptz column takes instants as
+// databases and ISO 8601 write them in text (PostgreSQL's own \copy
+// CSV writes "2024-01-01 08:00:00+00"), at their offset; a timestamp
+// without a zone refuses one rather than drop it.
+func TestImportZonedTextPostgres(t *testing.T) {
+	db, err := sqlsheet.Open(postgresURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	mustExec(t, db, `DROP TABLE IF EXISTS zoned`, `CREATE TABLE zoned (id integer, at timestamptz, plain timestamp)`)
+	text := "id,at\n1,2024-01-01 08:00:00+00\n2,2024-01-01T10:30:00+02:30\n3,2024-01-01T08:00:00Z\n4,2024-01-01 01:00:00.5-0700\n5,2024-01-01 08:00:00\n"
+	if _, err := sqlsheet.ImportFrom(ctx, db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "zoned", Mode: sqlsheet.Append}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.Query(`SELECT id, extract(epoch FROM at)::text FROM zoned ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var id, epoch string
+		if err := rows.Scan(&id, &epoch); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, id+"|"+epoch)
+	}
+	// 2024-01-01 08:00 UTC is 1704096000; a text without an offset is read
+	// in UTC, as the sheet's wall clock is.
+	if want := []string{"1|1704096000.000000", "2|1704096000.000000", "3|1704096000.000000", "4|1704096000.500000", "5|1704096000.000000"}; !slices.Equal(got, want) {
+		t.Errorf("instants %q, want %q", got, want)
+	}
+	_, err = sqlsheet.ImportFrom(ctx, db, csvTable(t, "id,plain\n9,2024-01-01 08:00:00+00\n", csvsheet.Options{}), sqlsheet.ImportOptions{Table: "zoned", Mode: sqlsheet.Append})
+	if !errors.Is(err, sqlsheet.ErrBadCell) {
+		t.Errorf("an offset into a timestamp without a zone: %v", err)
+	}
+}

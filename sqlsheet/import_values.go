@@ -176,6 +176,7 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 		return bad()
 	case ColumnDate, ColumnTimestamp, ColumnTime, ColumnTimestampTZ:
 		var tm time.Time
+		zoned := false // the text gave the instant, with its offset
 		switch c.Type() {
 		case xlsx.TypeDate:
 			tm = c.Time()
@@ -187,13 +188,25 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 					break
 				}
 			}
+			if err != nil && t == ColumnTimestampTZ {
+				// An instant as databases and ISO 8601 write them:
+				// PostgreSQL's "2024-01-01 08:00:00+00", "…T08:00:00Z",
+				// "…+05:30". Only a column with a time zone takes one: a
+				// plain timestamp would drop the offset without a word.
+				for _, layout := range zonedLayouts {
+					if tm, err = time.Parse(layout, s); err == nil {
+						zoned = true
+						break
+					}
+				}
+			}
 			if err != nil {
 				return bad()
 			}
 		default:
 			return bad()
 		}
-		if t == ColumnTimestampTZ {
+		if t == ColumnTimestampTZ && !zoned {
 			// The sheet shows the wall clock in the export's zone.
 			zone := col.zone
 			if zone == nil {
@@ -207,6 +220,14 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 		return nil
 	}
 	return bad()
+}
+
+// zonedLayouts are the timestamps with a UTC offset a timestamptz column
+// reads from text.
+var zonedLayouts = []string{
+	"2006-01-02 15:04:05.999999999Z07:00", "2006-01-02T15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999Z07", "2006-01-02T15:04:05.999999999Z07",
+	"2006-01-02 15:04:05.999999999Z0700", "2006-01-02T15:04:05.999999999Z0700",
 }
 
 // arg is a converted value as database/sql takes it (text copied): SQLite
