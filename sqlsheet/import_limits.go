@@ -175,30 +175,12 @@ func (imp *importer) setLimits(ctx context.Context) error {
 // "character varying(3)", "numeric(5,2)" (PostgreSQL), "varchar(3)",
 // "tinyint(3) unsigned" (MySQL).
 func (imp *importer) declaredTypes(ctx context.Context) (map[string]string, error) {
-	query := `SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
-		WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`
 	if imp.engine == EngineMySQL {
-		query = `SELECT COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS
-			WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?`
+		return mysqlColumnTypes(ctx, imp.db, imp.opts.Table)
 	}
-	table := imp.opts.Table
-	if imp.engine == EnginePostgres {
-		table = imp.engine.quote(table) // regclass reads it as SQL does
-	}
-	rows, err := imp.db.QueryContext(ctx, query, table)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	types := map[string]string{}
-	for rows.Next() {
-		var name, typ string
-		if err := rows.Scan(&name, &typ); err != nil {
-			return nil, err
-		}
-		types[name] = typ
-	}
-	return types, rows.Err()
+	// regclass reads the name as SQL does: quoted, as the import names it.
+	return textPairs(ctx, imp.db, `SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
+		WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`, imp.engine.quote(imp.opts.Table))
 }
 
 // limitOf reads the limit out of a declared type.

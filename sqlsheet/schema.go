@@ -198,21 +198,31 @@ func mysqlColumnTypes(ctx context.Context, db *sql.DB, table string) (map[string
 	if !dotted {
 		schema, name = "", table
 	}
-	rows, err := db.QueryContext(ctx, `SELECT column_name, column_type FROM information_schema.columns
+	types, err := textPairs(ctx, db, `SELECT column_name, column_type FROM information_schema.columns
 		WHERE table_schema = COALESCE(NULLIF(?, ''), DATABASE()) AND table_name = ?`, schema, name)
 	if err != nil {
 		return nil, fmt.Errorf("column types of %s: %w", table, err)
 	}
+	return types, nil
+}
+
+// textPairs runs a query of two text columns, such as names and types,
+// into a map from the first to the second.
+func textPairs(ctx context.Context, db *sql.DB, query string, args ...any) (map[string]string, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
 	defer rows.Close()
-	types := map[string]string{}
+	pairs := map[string]string{}
 	for rows.Next() {
-		var col, typ string
-		if err := rows.Scan(&col, &typ); err != nil {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
 			return nil, err
 		}
-		types[col] = typ
+		pairs[k] = v
 	}
-	return types, rows.Err()
+	return pairs, rows.Err()
 }
 
 // quoteDotted quotes each part of a dotted table name.
