@@ -92,7 +92,7 @@ type recordGuard struct {
 
 func (g *recordGuard) Read(p []byte) (int, error) {
 	if g.read-g.start > g.limit {
-		return 0, fmt.Errorf("%w: over %d bytes, a quote left open? (csvsheet.Options.MaxRecordSize)", ErrRecordTooLong, g.limit)
+		return 0, fmt.Errorf("%w: over %d bytes (a quote left open?)", ErrRecordTooLong, g.limit)
 	}
 	n, err := g.text.Read(p)
 	g.read += int64(n)

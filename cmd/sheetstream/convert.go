@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,6 +21,7 @@ func convertCmd() *cobra.Command {
 		escape                        bool
 		sheet, delimiter              string
 		encoding                      string
+		maxRecordMiB                  int
 		pw                            password
 	)
 	cmd := &cobra.Command{
@@ -75,6 +77,7 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 				var err error
 				st, err = csvsheet.Convert(cmd.Context(), countingReader(src, bar), w, csvsheet.Options{
 					Comma: comma, Encoding: encoding, NoInfer: noInfer, NoHeader: noHeader, Sheet: sheet, ExcelTable: excelTable,
+					MaxRecordSize: maxRecordMiB << 20,
 				})
 				return err
 			})
@@ -82,7 +85,7 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 				bar.Finish()
 			}
 			if err != nil {
-				return fmt.Errorf("%s: %w", in, err)
+				return fmt.Errorf("%s: %w", in, withRecordHint(err))
 			}
 			if out != "-" {
 				fmt.Fprintf(os.Stderr, "wrote %s: %d rows in %d sheet(s)\n", out, st.Rows, len(st.Sheets))
@@ -96,10 +99,21 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 	cmd.Flags().StringVar(&sheet, "sheet", "Sheet1", "sheet name")
 	cmd.Flags().StringVar(&delimiter, "delimiter", "", `field delimiter (default from the extension; "tab" or \t for tabs)`)
 	cmd.Flags().StringVar(&encoding, "encoding", "", encodingHelp)
+	cmd.Flags().IntVar(&maxRecordMiB, "max-record-mib", 64, maxRecordHelp)
 	cmd.Flags().BoolVar(&escape, "escape-formulas", false, escapeFormulasHelp)
 	pw.writeFlags(cmd) // to XLSX: encrypt with it; from an encrypted workbook: open with it
 	return cmd
 }
+
+// withRecordHint says, after a record over the limit, how to raise it.
+func withRecordHint(err error) error {
+	if errors.Is(err, csvsheet.ErrRecordTooLong) {
+		return fmt.Errorf("%w; --max-record-mib raises the limit", err)
+	}
+	return err
+}
+
+const maxRecordHelp = `the longest CSV record read, in MiB: a quote left open would otherwise read the rest of the file into memory`
 
 const encodingHelp = `the text's character set, such as windows-1252, latin1, utf-16le or shift_jis (default UTF-8; a byte-order mark wins)`
 

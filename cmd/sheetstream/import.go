@@ -29,7 +29,7 @@ func importCmd() *cobra.Command {
 		allText, infer            bool
 		format, delimiter         string
 		encoding, rejectsPath     string
-		maxErrors                 int
+		maxErrors, maxRecordMiB   int
 	)
 	cmd := &cobra.Command{
 		Use:   "import FILE.xlsx|.xlsb|.xls|.ods|.csv|.tsv|- --db URL --table T",
@@ -85,7 +85,7 @@ loads only the named columns.`,
 			case replace:
 				mode = sqlsheet.Replace
 			}
-			src, closeSrc, err := importSource(args[0], format, sheet, &pw, csvsheet.Options{Encoding: encoding, NoInfer: allText}, delimiter)
+			src, closeSrc, err := importSource(args[0], format, sheet, &pw, csvsheet.Options{Encoding: encoding, NoInfer: allText, MaxRecordSize: maxRecordMiB << 20}, delimiter)
 			if err != nil {
 				return err
 			}
@@ -156,7 +156,7 @@ loads only the named columns.`,
 				bar.Finish()
 			}
 			if err != nil {
-				return fmt.Errorf("%s: %w", inputName(args[0]), err)
+				return fmt.Errorf("%s: %w", inputName(args[0]), withRecordHint(err))
 			}
 			cols := make([]string, len(st.Columns))
 			for i, c := range st.Columns {
@@ -214,6 +214,7 @@ loads only the named columns.`,
 	cmd.Flags().StringVar(&format, "format", "", "the input's format: xlsx, xlsb, xls, ods (workbooks: read as their bytes say), csv or tsv (default: from the extension; standard input is sniffed)")
 	cmd.Flags().StringVar(&delimiter, "delimiter", "", `CSV field delimiter (default from the extension; "tab" or \t for tabs)`)
 	cmd.Flags().StringVar(&encoding, "encoding", "", encodingHelp)
+	cmd.Flags().IntVar(&maxRecordMiB, "max-record-mib", 64, maxRecordHelp)
 	pw.readFlags(cmd)
 	return cmd
 }

@@ -139,3 +139,20 @@ func TestImportMergeAndRejects(t *testing.T) {
 		t.Error("a failed import left its rejects file")
 	}
 }
+
+// TestImportMaxRecord: a quote left open fails at --max-record-mib with
+// the flag named; a long record under the limit loads.
+func TestImportMaxRecord(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	db := "sqlite:" + filepath.Join(dir, "m.db")
+	long := strings.Repeat("x", 3<<20)
+	out, err := runImport(bin, db, "id,text\n1,\""+long+"\n2,b\n", "-", "--format", "csv", "--table", "open", "--max-record-mib", "1")
+	if err == nil || !strings.Contains(out, "record 2") || !strings.Contains(out, "--max-record-mib") {
+		t.Errorf("an open quote under --max-record-mib 1: %v\n%.300s", err, out)
+	}
+	out, err = runImport(bin, db, "id,text\n1,\""+long+"\"\n2,b\n", "-", "--format", "csv", "--table", "long", "--max-record-mib", "4")
+	if err != nil || !strings.Contains(out, "imported 2 rows") {
+		t.Errorf("a 3 MiB record under --max-record-mib 4: %v\n%.300s", err, out)
+	}
+}
