@@ -50,6 +50,11 @@ func (e Engine) quote(name string) string {
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }
 
+// quoteTable quotes a table's name, each part of a dotted one: with
+// "analytics.sales" PostgreSQL's schema analytics, MySQL's database
+// analytics, as exports read it.
+func (e Engine) quoteTable(name string) string { return quoteDotted(e, name) }
+
 // maxNameBytes and maxNameChars are the longest column names PostgreSQL
 // (NAMEDATALEN-1 bytes; it cuts longer ones silently) and MySQL (64
 // characters; it refuses longer ones) take.

@@ -35,6 +35,9 @@ const (
 
 // ImportOptions configure Import.
 type ImportOptions struct {
+	// Table is the target table; a dotted name is qualified (PostgreSQL's
+	// schema.table, MySQL's database.table, SQLite's main.table), as
+	// Query.Table is.
 	Table string
 	Mode  ImportMode
 	// NoHeader takes the first row as data and names columns col1, col2...
@@ -591,7 +594,7 @@ func (imp *importer) intoExisting() bool { return imp.opts.Mode == Append || imp
 
 // tableColumns matches the header to an existing table's columns.
 func (imp *importer) tableColumns(ctx context.Context, header []string) error {
-	rows, err := imp.db.QueryContext(ctx, "SELECT * FROM "+imp.engine.quote(imp.opts.Table)+" WHERE 1=0")
+	rows, err := imp.db.QueryContext(ctx, "SELECT * FROM "+imp.engine.quoteTable(imp.opts.Table)+" WHERE 1=0")
 	if err != nil {
 		return fmt.Errorf("sqlsheet: table %s: %w", imp.opts.Table, err)
 	}

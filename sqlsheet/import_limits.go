@@ -180,7 +180,7 @@ func (imp *importer) declaredTypes(ctx context.Context) (map[string]string, erro
 	}
 	// regclass reads the name as SQL does: quoted, as the import names it.
 	return textPairs(ctx, imp.db, `SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
-		WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`, imp.engine.quote(imp.opts.Table))
+		WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`, imp.engine.quoteTable(imp.opts.Table))
 }
 
 // limitOf reads the limit out of a declared type.

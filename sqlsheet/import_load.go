@@ -159,7 +159,7 @@ func (imp *importer) reject(w *csv.Writer, r tableRow, why *ImportError) error {
 // loadSQL inserts through database/sql in batches of multi-row INSERTs,
 // in one transaction.
 func (imp *importer) loadSQL(ctx context.Context) (err error) {
-	q := imp.engine.quote
+	q := imp.engine.quoteTable
 	target := imp.opts.Table
 	// MySQL commits DDL at once, so a new table is filled under a
 	// temporary name and renamed only when complete.
@@ -225,7 +225,7 @@ func (imp *importer) loadSQL(ctx context.Context) (err error) {
 
 // insertRows inserts the rows in batches of multi-row INSERTs.
 func (imp *importer) insertRows(ctx context.Context, tx *sql.Tx, target, names string) error {
-	q := imp.engine.quote
+	q := imp.engine.quoteTable
 	ncols := len(imp.cols)
 	if imp.staged() {
 		ncols++
@@ -287,7 +287,7 @@ func (imp *importer) insertRows(ctx context.Context, tx *sql.Tx, target, names s
 }
 
 func (imp *importer) exists(ctx context.Context) (bool, error) {
-	rows, err := imp.db.QueryContext(ctx, "SELECT * FROM "+imp.engine.quote(imp.opts.Table)+" WHERE 1=0")
+	rows, err := imp.db.QueryContext(ctx, "SELECT * FROM "+imp.engine.quoteTable(imp.opts.Table)+" WHERE 1=0")
 	if err != nil {
 		return false, nil
 	}

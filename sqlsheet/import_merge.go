@@ -93,7 +93,7 @@ func (imp *importer) prepare(ctx context.Context, tx txn, table string, made boo
 func (imp *importer) newTableDDL(table string) []string {
 	create := imp.createTable(table)
 	if imp.opts.Mode == Replace {
-		return []string{"DROP TABLE IF EXISTS " + imp.engine.quote(table), create}
+		return []string{"DROP TABLE IF EXISTS " + imp.engine.quoteTable(table), create}
 	}
 	return []string{create}
 }
@@ -140,7 +140,7 @@ func (imp *importer) createStage(ctx context.Context, tx txn) error {
 	if imp.created {
 		ddl = "CREATE TEMPORARY TABLE " + q(stageTable) + " (" + imp.columnDefs() + ", " + q(stageRow) + " BIGINT)" + imp.tableOptions()
 	} else {
-		ddl = "CREATE TEMPORARY TABLE " + q(stageTable) + " AS SELECT " + imp.columnList("") + " FROM " + q(imp.opts.Table) + " WHERE 1=0"
+		ddl = "CREATE TEMPORARY TABLE " + q(stageTable) + " AS SELECT " + imp.columnList("") + " FROM " + imp.engine.quoteTable(imp.opts.Table) + " WHERE 1=0"
 	}
 	if err := tx.exec(ctx, ddl); err != nil {
 		return fmt.Errorf("sqlsheet: stage table for %s: %w", imp.opts.Table, err)
@@ -183,7 +183,7 @@ func (imp *importer) columnDefs() string {
 
 // createTable is the CREATE TABLE statement of a new table.
 func (imp *importer) createTable(name string) string {
-	return "CREATE TABLE " + imp.engine.quote(name) + " (" + imp.tableDefs() + ")" + imp.tableOptions()
+	return "CREATE TABLE " + imp.engine.quoteTable(name) + " (" + imp.tableDefs() + ")" + imp.tableOptions()
 }
 
 // tableOptions follow a new table's columns: MySQL's text is UTF-8 only
@@ -214,7 +214,7 @@ func (imp *importer) tableDefs() string {
 // with other values, then inserts rows whose key is not.
 func (imp *importer) compareStage(ctx context.Context, tx txn) error {
 	q := imp.engine.quote
-	target, stage := q(imp.opts.Table), q(stageTable)
+	target, stage := imp.engine.quoteTable(imp.opts.Table), q(stageTable)
 	st := &imp.stats
 	switch imp.opts.Mode {
 	case Create, Append:
@@ -306,7 +306,7 @@ func (imp *importer) updateSQL(keys, others string) string {
 			}
 		}
 	}
-	target, stage := q(imp.opts.Table), q(stageTable)
+	target, stage := imp.engine.quoteTable(imp.opts.Table), q(stageTable)
 	if imp.engine == EngineMySQL {
 		return "UPDATE " + target + " t JOIN " + stage + " s ON " + keys + " SET " + strings.Join(set, ", ") + " WHERE " + others
 	}

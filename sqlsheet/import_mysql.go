@@ -40,7 +40,7 @@ func (imp *importer) loadData(ctx context.Context, tx *sql.Tx, table, names stri
 		pw.CloseWithError(err)
 		produced <- err
 	}()
-	_, err := tx.ExecContext(ctx, "LOAD DATA LOCAL INFILE 'Reader::"+name+"' INTO TABLE "+imp.engine.quote(table)+
+	_, err := tx.ExecContext(ctx, "LOAD DATA LOCAL INFILE 'Reader::"+name+"' INTO TABLE "+imp.engine.quoteTable(table)+
 		` CHARACTER SET utf8mb4 FIELDS TERMINATED BY '\t' ESCAPED BY '\\' LINES TERMINATED BY '\n' (`+names+")")
 	pr.CloseWithError(errCopyEnded)
 	if perr := <-produced; perr != nil && !errors.Is(perr, errCopyEnded) {

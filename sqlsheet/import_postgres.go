@@ -35,7 +35,7 @@ func (imp *importer) copyText(ctx context.Context, conn *pgconn.PgConn, table st
 		pw.CloseWithError(err)
 		produced <- err
 	}()
-	sql := "COPY " + imp.engine.quote(table) + " (" + imp.quoteAll(columns) + ") FROM STDIN"
+	sql := "COPY " + imp.engine.quoteTable(table) + " (" + imp.quoteAll(columns) + ") FROM STDIN"
 	if binary {
 		sql += " WITH (FORMAT binary)"
 	}

@@ -23,7 +23,6 @@ func (imp *importer) loadSQLite(ctx context.Context, path, pragmas string) (ok b
 		return false, nil
 	}
 	defer conn.Close()
-	q := imp.engine.quote
 	// IMMEDIATE: the write lock now, so that another writer makes the
 	// import wait (busy_timeout) or fail before any work, not at COMMIT.
 	if err := conn.Exec("BEGIN IMMEDIATE"); err != nil {
@@ -46,7 +45,7 @@ func (imp *importer) loadSQLite(ctx context.Context, path, pragmas string) (ok b
 	var inserts [2]*sqliteapi.Stmt
 	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(imp.cols)), ", ") + ")"
 	for i, n := range []int{1, rowsPerInsert} {
-		stmt, err := conn.Prepare("INSERT INTO " + q(imp.opts.Table) + " (" + imp.columnList("") + ") VALUES " +
+		stmt, err := conn.Prepare("INSERT INTO " + imp.engine.quoteTable(imp.opts.Table) + " (" + imp.columnList("") + ") VALUES " +
 			strings.TrimSuffix(strings.Repeat(row+", ", n), ", "))
 		if err != nil {
 			return true, fmt.Errorf("sqlsheet: insert into %s: %w", imp.opts.Table, err)

@@ -226,3 +226,55 @@ func TestImportZonedTextPostgres(t *testing.T) {
 		t.Errorf("an offset into a timestamp without a zone: %v", err)
 	}
 }
+
+// testImportDottedTable loads into a table named with its schema
+// (PostgreSQL), database (MySQL) or attached name (SQLite), as exports
+// read such names: create, append, merge on its key, replace, and the
+// rows are in that table, not in one named with a dot.
+func testImportDottedTable(t *testing.T, url, setup, qualified string) {
+	db, err := sqlsheet.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	if setup != "" {
+		mustExec(t, db, setup)
+	}
+	db.Exec(`DROP TABLE IF EXISTS ` + qualified)
+	for _, c := range []struct {
+		mode sqlsheet.ImportMode
+		text string
+		rows int64
+	}{
+		{sqlsheet.Create, "id,v\n1,a\n2,b\n", 2},
+		{sqlsheet.Append, "id,v\n3,c\n", 3},
+		{sqlsheet.Merge, "id,v\n3,C\n4,d\n", 4},
+		{sqlsheet.Replace, "id,v\n9,z\n", 1},
+	} {
+		opts := sqlsheet.ImportOptions{Table: qualified, Mode: c.mode}
+		if c.mode == sqlsheet.Merge {
+			opts.Key = []string{"id"}
+		}
+		if _, err := sqlsheet.ImportFrom(ctx, db, csvTable(t, c.text, csvsheet.Options{}), opts); err != nil {
+			t.Fatalf("mode %v: %v", c.mode, err)
+		}
+		var n int64
+		if err := db.QueryRow(`SELECT COUNT(*) FROM ` + qualified).Scan(&n); err != nil || n != c.rows {
+			t.Errorf("mode %v: %d rows in %s (%v), want %d", c.mode, n, qualified, err, c.rows)
+		}
+	}
+}
+
+func TestImportDottedTableSQLite(t *testing.T) {
+	testImportDottedTable(t, "sqlite:"+filepath.Join(t.TempDir(), "dotted.db"), "", "main.dotted")
+}
+
+func TestImportDottedTablePostgres(t *testing.T) {
+	testImportDottedTable(t, postgresURL(t), `CREATE SCHEMA IF NOT EXISTS analytics`, "analytics.dotted")
+}
+
+func TestImportDottedTableMySQL(t *testing.T) {
+	url := testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server")
+	testImportDottedTable(t, url, `CREATE DATABASE IF NOT EXISTS analytics`, "analytics.dotted")
+}

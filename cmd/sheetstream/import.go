@@ -193,7 +193,7 @@ loads only the named columns.`,
 		},
 	}
 	cmd.Flags().StringVar(&dbURL, "db", "", "database URL: sqlite:path.db, postgres://..., mysql://...")
-	cmd.Flags().StringVar(&table, "table", "", "target table")
+	cmd.Flags().StringVar(&table, "table", "", "target table (schema.table for another schema or database)")
 	cmd.Flags().StringVar(&sheet, "sheet", "", "sheet name or 1-based index (default: the first)")
 	cmd.Flags().BoolVar(&create, "create", false, "create the table (the default; fails if it exists)")
 	cmd.Flags().BoolVar(&appendTo, "append", false, "append to an existing table")
