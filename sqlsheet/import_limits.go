@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -27,6 +28,7 @@ type columnLimit struct {
 	// minInt, maxInt bound an integer type narrower than BIGINT.
 	minInt, maxInt int64
 	narrowInt      bool
+	single         bool // a single-precision float (REAL, FLOAT4, MySQL's FLOAT)
 	noNUL          bool // PostgreSQL's text holds no NUL character
 	// exact: the server must take the value as it is (MySQL, whose
 	// loads sheetstream fails on any value it changed): no spaces past
@@ -36,7 +38,7 @@ type columnLimit struct {
 }
 
 func (l *columnLimit) any() bool {
-	return l.chars > 0 || l.bytes > 0 || l.scale >= 0 || l.narrowInt || l.noNUL
+	return l.chars > 0 || l.bytes > 0 || l.scale >= 0 || l.narrowInt || l.single || l.noNUL
 }
 
 // check says why v does not fit the column, or nil.
@@ -74,6 +76,9 @@ func (l *columnLimit) check(v *value) error {
 			return l.checkDecimal(strconv.FormatInt(v.i, 10))
 		}
 	case tagFloat:
+		if single := float32(v.f); l.single && (math.IsInf(float64(single), 0) || single == 0 && v.f != 0) {
+			return fmt.Errorf("%w: %g is out of %s's range", ErrBadCell, v.f, l.sqlType)
+		}
 		if l.scale >= 0 {
 			return l.checkDecimal(strconv.FormatFloat(v.f, 'f', -1, 64))
 		}
@@ -208,6 +213,12 @@ func limitOf(e Engine, declared string) columnLimit {
 		if e == EngineMySQL {
 			l.bytes = 65535
 		}
+	case "real", "float4":
+		l.single = true
+	case "float":
+		// MySQL's FLOAT is single precision; FLOAT(p) above 24 is a
+		// DOUBLE, which the server names so.
+		l.single = e == EngineMySQL
 	case "numeric", "decimal":
 		if len(nums) >= 1 && nums[0] > 0 {
 			scale := 0

@@ -80,6 +80,14 @@ func TestColumnLimit(t *testing.T) {
 		{EngineMySQL, "mediumint(9)", integer(1 << 23), "out of mediumint(9)'s range"},
 		{EngineMySQL, "int(10) unsigned", integer(1<<32 - 1), ""},
 		{EngineMySQL, "int(11)", integer(1 << 31), "out of int(11)'s range"},
+		{EnginePostgres, "real", float(3.4e38), ""},
+		{EnginePostgres, "real", float(1e300), "out of real's range"},
+		{EnginePostgres, "real", float(-1e39), "out of real's range"},
+		{EnginePostgres, "real", float(1e-50), "out of real's range"}, // would be 0
+		{EnginePostgres, "real", float(1e-40), ""},                    // a denormal, which it keeps
+		{EnginePostgres, "double precision", float(1e300), ""},
+		{EngineMySQL, "float", float(1e300), "out of float's range"},
+		{EngineMySQL, "double", float(1e300), ""},
 	} {
 		l := limitOf(c.engine, c.declared)
 		err := l.check(c.v)
