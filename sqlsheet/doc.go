@@ -60,11 +60,13 @@
 // have done in ImportStats.
 //
 // A cell is checked against its column before it is sent: its kind (a
-// word is no integer) and, in an existing PostgreSQL or MySQL table, the
+// word is no integer), an existing table's NOT NULL (a column that
+// numbers rows itself aside: MySQL's AUTO_INCREMENT, SQLite's INTEGER
+// PRIMARY KEY) and, in an existing PostgreSQL or MySQL table, the
 // column's declared limits: VARCHAR(n) characters, NUMERIC(p,s) digits
 // (MySQL, which would round, takes no more than s after the point),
-// SMALLINT and other narrow integers' ranges, and PostgreSQL's text
-// holds no NUL. A cell over them is an *ImportError naming it, or a row
+// SMALLINT and other narrow integers' ranges, REAL's range, and
+// PostgreSQL's text holds no NUL. A cell over them is an *ImportError naming it, or a row
 // MaxErrors skips, where the server's refusal would name no row and take
 // every row with it.
 //

@@ -138,6 +138,7 @@ type ImportColumn struct {
 	zone    *time.Location // ColumnTimestampTZ's, from the schema part
 	limit   columnLimit
 	limited bool // limit has something to check
+	notNull bool // an existing table's column that refuses NULL
 }
 
 // ImportStats says what Import did.
@@ -351,6 +352,7 @@ type importer struct {
 	// part says the sheet holds: empty ones among them are rows of NULLs.
 	exportedRows int
 	created      bool // the table is new (Create, Replace)
+	anyNotNull   bool // a column loaded is NOT NULL
 	// spool holds the rows the first pass read, for the second
 	// (spooled: complete).
 	spool   *spool

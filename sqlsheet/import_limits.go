@@ -154,26 +154,55 @@ func decimalDigits(s string) (digits string, point int, ok bool) {
 }
 
 // setLimits finds the limits of the columns loaded: an existing table's
-// declared lengths, precisions and ranges (PostgreSQL and MySQL; SQLite
-// enforces none), and PostgreSQL's refusal of NUL in any text.
+// NOT NULL columns, and its declared lengths, precisions and ranges
+// (PostgreSQL and MySQL; SQLite enforces none), and PostgreSQL's refusal
+// of NUL in any text.
 func (imp *importer) setLimits(ctx context.Context) error {
-	if imp.engine != EnginePostgres && imp.engine != EngineMySQL {
-		return nil
-	}
-	declared := map[string]string{}
-	if imp.intoExisting() {
+	declared, notNull := map[string]string{}, map[string]string{}
+	if imp.intoExisting() && imp.engine != EngineUnknown {
 		var err error
-		if declared, err = imp.declaredTypes(ctx); err != nil {
-			return fmt.Errorf("sqlsheet: table %s: column types: %w", imp.opts.Table, err)
+		if imp.engine != EngineSQLite {
+			if declared, err = imp.declaredTypes(ctx); err != nil {
+				return fmt.Errorf("sqlsheet: table %s: column types: %w", imp.opts.Table, err)
+			}
+		}
+		if notNull, err = imp.notNullColumns(ctx); err != nil {
+			return fmt.Errorf("sqlsheet: table %s: NOT NULL columns: %w", imp.opts.Table, err)
 		}
 	}
 	for i := range imp.cols {
 		col := &imp.cols[i]
-		col.limit = limitOf(imp.engine, declared[col.Name])
-		col.limit.noNUL = imp.engine == EnginePostgres && col.Type == ColumnText
-		col.limited = col.limit.any()
+		col.notNull = notNull[col.Name] == "1"
+		imp.anyNotNull = imp.anyNotNull || col.notNull
+		if imp.engine == EnginePostgres || imp.engine == EngineMySQL {
+			col.limit = limitOf(imp.engine, declared[col.Name])
+			col.limit.noNUL = imp.engine == EnginePostgres && col.Type == ColumnText
+			col.limited = col.limit.any()
+		}
 	}
 	return nil
+}
+
+// notNullColumns says "1" for each column that refuses NULL, "0" for the
+// others. MySQL's AUTO_INCREMENT columns and SQLite's INTEGER PRIMARY
+// KEY take a NULL as "the next number", so they do not count.
+func (imp *importer) notNullColumns(ctx context.Context) (map[string]string, error) {
+	schema, name, dotted := strings.Cut(imp.opts.Table, ".")
+	if !dotted {
+		schema, name = "", imp.opts.Table
+	}
+	switch imp.engine {
+	case EnginePostgres:
+		return textPairs(ctx, imp.db, `SELECT attname, CASE WHEN attnotnull THEN '1' ELSE '0' END FROM pg_attribute
+			WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`, imp.engine.quoteTable(imp.opts.Table))
+	case EngineMySQL:
+		return textPairs(ctx, imp.db, `SELECT column_name, IF(is_nullable = 'NO' AND extra NOT LIKE '%auto_increment%', '1', '0')
+			FROM information_schema.columns WHERE table_schema = COALESCE(NULLIF(?, ''), DATABASE()) AND table_name = ?`, schema, name)
+	}
+	if schema == "" {
+		schema = "main"
+	}
+	return textPairs(ctx, imp.db, `SELECT name, CASE WHEN "notnull" THEN '1' ELSE '0' END FROM pragma_table_info(?, ?)`, name, schema)
 }
 
 // declaredTypes is each column's type as the server prints it:

@@ -73,8 +73,8 @@ func (imp *importer) eachRowInto(ctx context.Context, slot func() []value, fn fu
 			}
 		}
 		clear(vals[filled:])
-		if bad == nil && imp.opts.Mode == Merge {
-			bad = imp.missingKey(vals, sheet, r.num)
+		if bad == nil && (imp.opts.Mode == Merge || imp.anyNotNull) {
+			bad = imp.missingValue(vals, sheet, r.num)
 		}
 		if bad != nil {
 			if imp.stats.Rejected >= int64(imp.opts.MaxErrors) {
@@ -102,19 +102,29 @@ func (imp *importer) eachRowInto(ctx context.Context, slot func() []value, fn fu
 	return err
 }
 
-// missingKey names the first key column a row leaves empty.
-func (imp *importer) missingKey(vals []value, sheet string, num int) *ImportError {
+// missingValue names the first column a row leaves empty that must have
+// a value: a merge's key, or a NOT NULL column of the table.
+func (imp *importer) missingValue(vals []value, sheet string, num int) *ImportError {
 	for j, v := range vals {
-		if v.tag == tagNull && imp.isKey(imp.cols[j].Name) {
-			col := 0
-			for i, k := range imp.byCol {
-				if k == j {
-					col = imp.colBase + i + 1
-				}
-			}
-			return &ImportError{Table: imp.opts.Table, Sheet: sheet, Row: num, Col: col, Column: imp.cols[j].Name,
-				Err: fmt.Errorf("%w: a key column is empty", ErrBadCell)}
+		if v.tag != tagNull {
+			continue
 		}
+		why := "a key column is empty"
+		switch {
+		case imp.opts.Mode == Merge && imp.isKey(imp.cols[j].Name):
+		case imp.cols[j].notNull:
+			why = "empty, and the column is NOT NULL"
+		default:
+			continue
+		}
+		col := 0
+		for i, k := range imp.byCol {
+			if k == j {
+				col = imp.colBase + i + 1
+			}
+		}
+		return &ImportError{Table: imp.opts.Table, Sheet: sheet, Row: num, Col: col, Column: imp.cols[j].Name,
+			Err: fmt.Errorf("%w: %s", ErrBadCell, why)}
 	}
 	return nil
 }

@@ -278,3 +278,45 @@ func TestImportDottedTableMySQL(t *testing.T) {
 	url := testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server")
 	testImportDottedTable(t, url, `CREATE DATABASE IF NOT EXISTS analytics`, "analytics.dotted")
 }
+
+// testImportNotNull appends rows with an empty cell in a NOT NULL column:
+// an error naming the cell, or a row MaxErrors skips, where the server
+// would refuse the whole load; a NULL into the column that numbers rows
+// itself (ddl's id on SQLite and MySQL; PostgreSQL's identity columns
+// refuse NULL, so there id may be NULL) is taken. want is the rows.
+func testImportNotNull(t *testing.T, url, ddl string, want []string) {
+	db, err := sqlsheet.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	mustExec(t, db, `DROP TABLE IF EXISTS required`, ddl)
+	text := "id,name,v\n,a,1\n,,2\n,c,3\n"
+	_, err = sqlsheet.ImportFrom(ctx, db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "required", Mode: sqlsheet.Append})
+	var ie *sqlsheet.ImportError
+	if !errors.As(err, &ie) || ie.Row != 3 || ie.Col != 2 || ie.Column != "name" || !strings.Contains(err.Error(), "NOT NULL") {
+		t.Errorf("an empty NOT NULL cell: %v", err)
+	}
+	st, err := sqlsheet.ImportFrom(ctx, db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "required", Mode: sqlsheet.Append, MaxErrors: 1})
+	if err != nil || st.Rows != 2 || st.Rejected != 1 {
+		t.Errorf("under MaxErrors: %+v, %v", st, err)
+	}
+	if got := dump(t, db, "required"); !slices.Equal(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+}
+
+func TestImportNotNullSQLite(t *testing.T) {
+	testImportNotNull(t, "sqlite:"+filepath.Join(t.TempDir(), "required.db"),
+		`CREATE TABLE required (id INTEGER PRIMARY KEY, name TEXT NOT NULL, v INTEGER)`, []string{"1|a|1", "2|c|3"})
+}
+
+func TestImportNotNullPostgres(t *testing.T) {
+	testImportNotNull(t, postgresURL(t), `CREATE TABLE required (id integer, name text NOT NULL, v integer)`, []string{"NULL|a|1", "NULL|c|3"})
+}
+
+func TestImportNotNullMySQL(t *testing.T) {
+	testImportNotNull(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"),
+		`CREATE TABLE required (id integer AUTO_INCREMENT PRIMARY KEY, name varchar(20) NOT NULL, v integer)`, []string{"1|a|1", "2|c|3"})
+}
