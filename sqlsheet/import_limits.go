@@ -238,6 +238,8 @@ func limitOf(e Engine, declared string) columnLimit {
 		}
 	case "tinytext":
 		l.bytes = 255
+	case "mediumtext":
+		l.bytes = 1<<24 - 1
 	case "text":
 		if e == EngineMySQL {
 			l.bytes = 65535

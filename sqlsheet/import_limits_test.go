@@ -63,6 +63,8 @@ func TestColumnLimit(t *testing.T) {
 		{EngineMySQL, "tinytext", text(strings.Repeat("ä", 128)), "256 bytes"},
 		{EngineMySQL, "text", text(strings.Repeat("x", 65535)), ""},
 		{EngineMySQL, "text", text(strings.Repeat("x", 65536)), "65536 bytes"},
+		{EngineMySQL, "mediumtext", text(strings.Repeat("x", 1<<24)), "16777216 bytes"},
+		{EngineMySQL, "longtext", text(strings.Repeat("x", 1<<24)), ""},
 		{EnginePostgres, "numeric(5,2)", float(999.99), ""},
 		{EnginePostgres, "numeric(5,2)", float(1000), "more than 3 digits"},
 		{EnginePostgres, "numeric(5,2)", integer(1000), "more than 3 digits"},
