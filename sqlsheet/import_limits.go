@@ -154,9 +154,10 @@ func decimalDigits(s string) (digits string, point int, ok bool) {
 }
 
 // setLimits finds the limits of the columns loaded: an existing table's
-// NOT NULL columns, and its declared lengths, precisions and ranges
-// (PostgreSQL and MySQL; SQLite enforces none), and PostgreSQL's refusal
-// of NUL in any text.
+// NOT NULL columns, the declared lengths, precisions and ranges of an
+// existing table's columns or of those a new table gets (PostgreSQL and
+// MySQL; SQLite enforces none), and PostgreSQL's refusal of NUL in any
+// text.
 func (imp *importer) setLimits(ctx context.Context) error {
 	declared, notNull := map[string]string{}, map[string]string{}
 	if imp.intoExisting() && imp.engine != EngineUnknown {
@@ -175,7 +176,11 @@ func (imp *importer) setLimits(ctx context.Context) error {
 		col.notNull = notNull[col.Name] == "1"
 		imp.anyNotNull = imp.anyNotNull || col.notNull
 		if imp.engine == EnginePostgres || imp.engine == EngineMySQL {
-			col.limit = limitOf(imp.engine, declared[col.Name])
+			decl := declared[col.Name]
+			if imp.created {
+				decl = col.SQLType // a schema part's NUMERIC(12,2), MySQL's MEDIUMTEXT
+			}
+			col.limit = limitOf(imp.engine, decl)
 			col.limit.noNUL = imp.engine == EnginePostgres && col.Type == ColumnText
 			col.limited = col.limit.any()
 		}

@@ -320,3 +320,43 @@ func TestImportNotNullMySQL(t *testing.T) {
 	testImportNotNull(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"),
 		`CREATE TABLE required (id integer AUTO_INCREMENT PRIMARY KEY, name varchar(20) NOT NULL, v integer)`, []string{"1|a|1", "2|c|3"})
 }
+
+// TestImportSchemaLimitsPostgres: a new table typed by an export's schema
+// part (NUMERIC(5,2)) has that type's limits checked per cell too, as a
+// file edited after the export may break them.
+func TestImportSchemaLimitsPostgres(t *testing.T) {
+	db, err := sqlsheet.Open(postgresURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	mustExec(t, db, `DROP TABLE IF EXISTS small_src`, `CREATE TABLE small_src (id integer PRIMARY KEY, amount numeric(5,2))`,
+		`INSERT INTO small_src VALUES (1, 1.5)`)
+	exported, _ := writeBook(t, func(w *xlsx.Writer) error {
+		_, err := sqlsheet.Export(ctx, db, w, []sqlsheet.Query{{SQL: "SELECT * FROM small_src", Sheet: "small", Table: "small_src"}}, sqlsheet.Options{})
+		return err
+	})
+	parts, err := exported.CustomXML()
+	if err != nil || len(parts) != 1 {
+		t.Fatalf("%d custom parts: %v", len(parts), err)
+	}
+	edited, _ := writeBook(t, func(w *xlsx.Writer) error {
+		sh, err := w.AddSheet("small", xlsx.SheetOptions{})
+		if err != nil {
+			return err
+		}
+		return errors.Join(
+			sh.WriteRow([]xlsx.Cell{xlsx.String("id"), xlsx.String("amount")}),
+			sh.WriteRow([]xlsx.Cell{xlsx.Int(1), xlsx.Float(1.5)}),
+			sh.WriteRow([]xlsx.Cell{xlsx.Int(2), xlsx.Float(1000.25)}),
+			w.AddCustomXML(parts[0]),
+		)
+	})
+	db.Exec(`DROP TABLE IF EXISTS small_dst`)
+	_, err = sqlsheet.Import(ctx, db, edited, 0, sqlsheet.ImportOptions{Table: "small_dst"})
+	var ie *sqlsheet.ImportError
+	if !errors.As(err, &ie) || ie.Row != 3 || ie.Col != 2 || !strings.Contains(err.Error(), "numeric(5,2)") {
+		t.Errorf("1000.25 into the schema part's NUMERIC(5,2): %v", err)
+	}
+}
