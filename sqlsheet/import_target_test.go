@@ -337,22 +337,10 @@ func TestImportSchemaLimitsPostgres(t *testing.T) {
 		_, err := sqlsheet.Export(ctx, db, w, []sqlsheet.Query{{SQL: "SELECT * FROM small_src", Sheet: "small", Table: "small_src"}}, sqlsheet.Options{})
 		return err
 	})
-	parts, err := exported.CustomXML()
-	if err != nil || len(parts) != 1 {
-		t.Fatalf("%d custom parts: %v", len(parts), err)
-	}
-	edited, _ := writeBook(t, func(w *xlsx.Writer) error {
-		sh, err := w.AddSheet("small", xlsx.SheetOptions{})
-		if err != nil {
-			return err
-		}
-		return errors.Join(
-			sh.WriteRow([]xlsx.Cell{xlsx.String("id"), xlsx.String("amount")}),
-			sh.WriteRow([]xlsx.Cell{xlsx.Int(1), xlsx.Float(1.5)}),
-			sh.WriteRow([]xlsx.Cell{xlsx.Int(2), xlsx.Float(1000.25)}),
-			w.AddCustomXML(parts[0]),
-		)
-	})
+	edited := resave(t, exported, "small",
+		[]xlsx.Cell{xlsx.String("id"), xlsx.String("amount")},
+		[]xlsx.Cell{xlsx.Int(1), xlsx.Float(1.5)},
+		[]xlsx.Cell{xlsx.Int(2), xlsx.Float(1000.25)})
 	db.Exec(`DROP TABLE IF EXISTS small_dst`)
 	_, err = sqlsheet.Import(ctx, db, edited, 0, sqlsheet.ImportOptions{Table: "small_dst"})
 	var ie *sqlsheet.ImportError
