@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -56,6 +57,7 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 			}
 			var src io.Reader = stdin
 			var size int64
+			head, _ := stdin.Peek(64 << 10)
 			if in != "-" {
 				f, err := os.Open(in)
 				if err != nil {
@@ -66,6 +68,14 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 					size = fi.Size()
 				}
 				src = f
+				head = make([]byte, 64<<10)
+				n, _ := f.ReadAt(head, 0)
+				head = head[:n]
+			}
+			if delimiter == "" && comma == ',' {
+				if err := checkCommas(inputName(in), head); err != nil {
+					return err
+				}
 			}
 			bar := newProgress(size, "converting", true)
 			var st csvsheet.Stats
@@ -134,6 +144,29 @@ func delimiterOf(in, delimiter string) (rune, error) {
 		return '\t', nil
 	}
 	return ',', nil
+}
+
+// checkCommas refuses comma-separated text whose first line holds no
+// comma but semicolons, tabs or bars: most likely a file in that
+// delimiter (Excel writes semicolons where the comma is the decimal
+// mark), which read with commas would load as one column.
+func checkCommas(name string, head []byte) error {
+	line := head
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	if bytes.IndexByte(line, ',') >= 0 {
+		return nil
+	}
+	for _, d := range []struct {
+		c          byte
+		name, flag string
+	}{{';', "semicolons", ";"}, {'\t', "tabs", "tab"}, {'|', "bars", "|"}} {
+		if n := bytes.Count(line, []byte{d.c}); n > 0 {
+			return fmt.Errorf("%s: the first line has no commas but %d %s: give --delimiter '%s' (or --delimiter , to read each line as one field)", name, n, d.name, d.flag)
+		}
+	}
+	return nil
 }
 
 // isWorkbook reports whether a file's extension names a workbook, which

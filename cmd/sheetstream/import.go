@@ -304,6 +304,14 @@ func importSource(path, format, sheet string, pw *password, text csvsheet.Option
 	} else if f, err = os.Open(path); err != nil {
 		return nil, nil, err
 	}
+	if delimiter == "" && text.Comma == ',' {
+		head := make([]byte, 64<<10)
+		n, _ := f.ReadAt(head, 0)
+		if err := checkCommas(inputName(path), head[:n]); err != nil {
+			f.Close()
+			return nil, nil, err
+		}
+	}
 	return csvsheet.NewTable(f, text), f.Close, nil
 }
 

@@ -156,3 +156,35 @@ func TestImportMaxRecord(t *testing.T) {
 		t.Errorf("a 3 MiB record under --max-record-mib 4: %v\n%.300s", err, out)
 	}
 }
+
+// TestSemicolonCSV: text in semicolons read as comma-separated would load
+// as one column; import and convert say so and name the flag, and do as
+// told with --delimiter.
+func TestSemicolonCSV(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "export.csv")
+	os.WriteFile(path, []byte("region;units;price\nNorth;10;1,5\n"), 0o600)
+	db := "sqlite:" + filepath.Join(dir, "s.db")
+	for _, args := range [][]string{
+		{"import", path, "--db", db, "--table", "s"},
+		{"convert", path, filepath.Join(dir, "s.xlsx")},
+	} {
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "2 semicolons") || !strings.Contains(string(out), "--delimiter ';'") {
+			t.Errorf("%s: %v\n%s", args[0], err, out)
+		}
+	}
+	out, err := runImport(bin, db, "a;b\n1;2\n", "-", "--table", "stdin")
+	if err == nil || !strings.Contains(out, "standard input: the first line has no commas but 1 semicolons") {
+		t.Errorf("standard input: %v\n%s", err, out)
+	}
+	out, err = runImport(bin, db, "", path, "--table", "s", "--delimiter", ";")
+	if err != nil || !strings.Contains(out, "(region text, units integer, price text)") {
+		t.Errorf("--delimiter ';': %v\n%s", err, out)
+	}
+	out, err = runImport(bin, db, "", path, "--table", "one", "--delimiter", ",")
+	if err != nil || !strings.Contains(out, "imported 1 rows") {
+		t.Errorf("--delimiter , as asked: %v\n%s", err, out)
+	}
+}
