@@ -57,8 +57,10 @@ and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
 			}
 			var src io.Reader = stdin
 			var size int64
-			head, _ := stdin.Peek(64 << 10)
-			if in != "-" {
+			var head []byte // the text's start, for checkCommas
+			if in == "-" {
+				head, _ = stdin.Peek(64 << 10)
+			} else {
 				f, err := os.Open(in)
 				if err != nil {
 					return err

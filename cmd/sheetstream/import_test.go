@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -186,5 +188,27 @@ func TestSemicolonCSV(t *testing.T) {
 	out, err = runImport(bin, db, "", path, "--table", "one", "--delimiter", ",")
 	if err != nil || !strings.Contains(out, "imported 1 rows") {
 		t.Errorf("--delimiter , as asked: %v\n%s", err, out)
+	}
+}
+
+// TestConvertFileLeavesStdin: converting a file reads nothing from
+// standard input, which a terminal or an idle pipe may never close.
+func TestConvertFileLeavesStdin(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "in.csv")
+	os.WriteFile(path, []byte("a,b\n1,2\n"), 0o600)
+	idle, open, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer open.Close() // the writer stays open: a read of stdin blocks
+	defer idle.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "convert", path, filepath.Join(dir, "out.xlsx"))
+	cmd.Stdin = idle
+	if out, err := cmd.CombinedOutput(); err != nil || ctx.Err() != nil {
+		t.Errorf("convert waited on standard input: %v (%v)\n%s", err, ctx.Err(), out)
 	}
 }
