@@ -192,10 +192,7 @@ func (imp *importer) setLimits(ctx context.Context) error {
 // others. MySQL's AUTO_INCREMENT columns and SQLite's INTEGER PRIMARY
 // KEY take a NULL as "the next number", so they do not count.
 func (imp *importer) notNullColumns(ctx context.Context) (map[string]string, error) {
-	schema, name, dotted := strings.Cut(imp.opts.Table, ".")
-	if !dotted {
-		schema, name = "", imp.opts.Table
-	}
+	schema, name := splitTable(imp.opts.Table)
 	switch imp.engine {
 	case EnginePostgres:
 		return textPairs(ctx, imp.db, `SELECT attname, CASE WHEN attnotnull THEN '1' ELSE '0' END FROM pg_attribute

@@ -165,10 +165,7 @@ func primaryKey(ctx context.Context, db *sql.DB, engine Engine, table string) ([
 	case EngineSQLite:
 		q, args = `SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk`, []any{table}
 	case EngineMySQL:
-		schema, name, dotted := strings.Cut(table, ".")
-		if !dotted {
-			schema, name = "", table
-		}
+		schema, name := splitTable(table)
 		q = `SELECT column_name FROM information_schema.key_column_usage WHERE constraint_name = 'PRIMARY'
 			AND table_schema = COALESCE(NULLIF(?, ''), DATABASE()) AND table_name = ? ORDER BY ordinal_position`
 		args = []any{schema, name}
@@ -194,10 +191,7 @@ func primaryKey(ctx context.Context, db *sql.DB, engine Engine, table string) ([
 // mysqlColumnTypes reads the column types of a MySQL table as its DDL
 // spells them (varchar(40), decimal(12,2), bigint(20) unsigned).
 func mysqlColumnTypes(ctx context.Context, db *sql.DB, table string) (map[string]string, error) {
-	schema, name, dotted := strings.Cut(table, ".")
-	if !dotted {
-		schema, name = "", table
-	}
+	schema, name := splitTable(table)
 	types, err := textPairs(ctx, db, `SELECT column_name, column_type FROM information_schema.columns
 		WHERE table_schema = COALESCE(NULLIF(?, ''), DATABASE()) AND table_name = ?`, schema, name)
 	if err != nil {
@@ -223,6 +217,16 @@ func textPairs(ctx context.Context, db *sql.DB, query string, args ...any) (map[
 		pairs[k] = v
 	}
 	return pairs, rows.Err()
+}
+
+// splitTable splits a dotted table name into its schema (MySQL's
+// database, SQLite's attached name; "" when the name has no dot) and
+// table, for queries that take them as values.
+func splitTable(table string) (schema, name string) {
+	if schema, name, dotted := strings.Cut(table, "."); dotted {
+		return schema, name
+	}
+	return "", table
 }
 
 // quoteDotted quotes each part of a dotted table name.
