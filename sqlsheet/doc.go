@@ -89,6 +89,11 @@
 // taken from the table. A cell the column cannot hold stops the import
 // with an *ImportError naming the sheet, cell and column (ErrBadCell),
 // and leaves the database as it was, unless MaxErrors lets the row be
-// skipped (and written to Rejects). Excel error values load as NULL and
-// are counted.
+// skipped (and written to Rejects). A row the database refuses (a
+// duplicate key, a CHECK or foreign key constraint) stops the import and
+// rolls it back, with an *ImportError naming the row (Col 0) where the
+// server says which it was: always on SQLite and PostgreSQL (whose
+// detail, "Key (id)=(3) already exists", is kept); MySQL's LOAD DATA
+// names the key of a duplicate but not its row. Excel error values load
+// as NULL and are counted.
 package sqlsheet

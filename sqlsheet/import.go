@@ -182,15 +182,22 @@ type ImportError struct {
 	Table  string
 	Sheet  string // empty for a source that is not a sheet (delimited text)
 	Row    int    // 1-based, in the sheet
-	Col    int    // 1-based, in the sheet
+	Col    int    // 1-based, in the sheet; 0 for an error of the whole row
 	Column string // the table's column, if the cell has one
 	Err    error
 }
 
 func (e *ImportError) Error() string {
-	msg := fmt.Sprintf("sqlsheet: import into %s: sheet %q, cell %s", e.Table, e.Sheet, xlsx.CellName(e.Row, e.Col))
-	if e.Sheet == "" {
+	var msg string
+	switch {
+	case e.Sheet != "" && e.Col > 0:
+		msg = fmt.Sprintf("sqlsheet: import into %s: sheet %q, cell %s", e.Table, e.Sheet, xlsx.CellName(e.Row, e.Col))
+	case e.Sheet != "":
+		msg = fmt.Sprintf("sqlsheet: import into %s: sheet %q, row %d", e.Table, e.Sheet, e.Row)
+	case e.Col > 0:
 		msg = fmt.Sprintf("sqlsheet: import into %s: row %d, field %d", e.Table, e.Row, e.Col)
+	default:
+		msg = fmt.Sprintf("sqlsheet: import into %s: row %d", e.Table, e.Row)
 	}
 	if e.Column != "" {
 		msg += fmt.Sprintf(" (column %q)", e.Column)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/go-sql-driver/mysql"
@@ -35,8 +36,9 @@ func (imp *importer) loadData(ctx context.Context, tx *sql.Tx, table, names stri
 	mysql.RegisterReaderHandler(name, func() io.Reader { return pr })
 	defer mysql.DeregisterReaderHandler(name)
 	produced := make(chan error, 1)
+	var sent copyLines
 	go func() {
-		err := imp.writeCopyText(ctx, pw)
+		err := imp.writeCopyText(ctx, pw, &sent)
 		pw.CloseWithError(err)
 		produced <- err
 	}()
@@ -57,7 +59,30 @@ func (imp *importer) loadData(ctx context.Context, tx *sql.Tx, table, names stri
 		var level, msg string
 		var code int
 		tx.QueryRowContext(ctx, "SHOW WARNINGS LIMIT 1").Scan(&level, &code, &msg)
-		return fmt.Errorf("sqlsheet: load into %s: %d values the table did not take as they were; the first: %s", imp.opts.Table, warnings, msg)
+		err := fmt.Errorf("the table did not take every row as it was (%d warnings); the first: %s", warnings, msg)
+		if line, at := loadDataLine(msg); line > 0 {
+			if num := sent.row(line); num > 0 {
+				// The server's row is the load's; the error names the source's.
+				err = fmt.Errorf("the table did not take every row as it was (%d warnings); the first: %s", warnings, msg[:at])
+				return &ImportError{Table: imp.opts.Table, Sheet: imp.src.SheetName(), Row: num, Err: err}
+			}
+		}
+		return fmt.Errorf("sqlsheet: load into %s: %w", imp.opts.Table, err)
 	}
 	return nil
+}
+
+// loadDataLine reads the line a LOAD DATA warning ends with, "... at row
+// 3", 1 for the first row, and where that suffix starts; 0 when it names
+// none (a duplicate key's does not).
+func loadDataLine(msg string) (line, at int) {
+	at = strings.LastIndex(msg, " at row ")
+	if at < 0 {
+		return 0, 0
+	}
+	n, err := strconv.Atoi(msg[at+len(" at row "):])
+	if err != nil {
+		return 0, 0
+	}
+	return n, at
 }

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -25,12 +27,13 @@ func (imp *importer) copyText(ctx context.Context, conn *pgconn.PgConn, table st
 	pr, pw := io.Pipe()
 	produced := make(chan error, 1)
 	binary := imp.binaryCopy()
+	var sent copyLines
 	go func() {
 		var err error
 		if binary {
-			err = imp.writeCopyBinary(ctx, pw)
+			err = imp.writeCopyBinary(ctx, pw, &sent)
 		} else {
-			err = imp.writeCopyText(ctx, pw)
+			err = imp.writeCopyText(ctx, pw, &sent)
 		}
 		pw.CloseWithError(err)
 		produced <- err
@@ -45,12 +48,91 @@ func (imp *importer) copyText(ctx context.Context, conn *pgconn.PgConn, table st
 		return perr // the source's or a cell's error comes first
 	}
 	if err != nil {
-		return fmt.Errorf("sqlsheet: copy into %s: %w", imp.opts.Table, err)
+		return imp.copyError(err, &sent)
 	}
 	return nil
 }
 
 var errCopyEnded = errors.New("copy ended")
+
+// copyError names the source row of the COPY line the server refused (a
+// duplicate key, a foreign key or CHECK constraint, a value the column
+// type refuses) and adds the server's detail, which names the values:
+// "Key (id)=(2) already exists".
+func (imp *importer) copyError(err error, sent *copyLines) error {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		return fmt.Errorf("sqlsheet: copy into %s: %w", imp.opts.Table, err)
+	}
+	if pgErr.Detail != "" {
+		err = fmt.Errorf("%w: %s", err, pgErr.Detail)
+	}
+	if num := sent.row(copyLine(pgErr.Where)); num > 0 {
+		return &ImportError{Table: imp.opts.Table, Sheet: imp.src.SheetName(), Row: num, Err: err}
+	}
+	return fmt.Errorf("sqlsheet: copy into %s: %w", imp.opts.Table, err)
+}
+
+// copyLine reads the line of a COPY error's context, "COPY t, line 3" or
+// "COPY t, line 3, column id: ...", 1 for the first row; 0 when it has
+// none.
+func copyLine(where string) int {
+	_, after, ok := strings.Cut(where, ", line ")
+	if !ok || !strings.HasPrefix(where, "COPY ") {
+		return 0
+	}
+	end := strings.IndexFunc(after, func(r rune) bool { return r < '0' || r > '9' })
+	if end < 0 {
+		end = len(after)
+	}
+	n, err := strconv.Atoi(after[:end])
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// copyLines maps the lines of a COPY (its rows in the order sent, from
+// 1) back to the source rows they came from. It keeps one entry for each
+// run of consecutive source rows, so it grows with the gaps between them
+// (blank and rejected rows), up to maxCopyRuns, and not with the rows.
+type copyLines struct {
+	runs  []copyRun
+	lines int  // rows sent
+	last  int  // the source row of the last line
+	full  bool // runs reached maxCopyRuns: later lines are not mapped
+}
+
+// copyRun is the first line of a run and its source row.
+type copyRun struct{ line, num int }
+
+const maxCopyRuns = 1 << 16
+
+// add records the next line, from source row num.
+func (c *copyLines) add(num int) {
+	c.lines++
+	if num != c.last+1 || len(c.runs) == 0 {
+		if len(c.runs) == maxCopyRuns {
+			c.full = true
+		}
+		if !c.full {
+			c.runs = append(c.runs, copyRun{c.lines, num})
+		}
+	}
+	c.last = num
+}
+
+// row is the source row of a line; 0 when it is not known.
+func (c *copyLines) row(line int) int {
+	if line < 1 || line > c.lines {
+		return 0
+	}
+	i := sort.Search(len(c.runs), func(i int) bool { return c.runs[i].line > line }) - 1
+	if i < 0 || (c.full && i == len(c.runs)-1) {
+		return 0 // the last run kept may have been cut by an unrecorded gap
+	}
+	return c.runs[i].num + line - c.runs[i].line
+}
 
 // binaryCopy says whether the rows can go in COPY's binary format: into
 // a new table (not a stage), every column of a type sqlsheet creates and
@@ -79,9 +161,10 @@ const pgEpochMicros = pgEpoch * 1_000_000
 
 // writeCopyBinary writes every row in COPY's binary format: a header,
 // then per row the field count and each field's length and bytes.
-func (imp *importer) writeCopyBinary(ctx context.Context, w io.Writer) error {
+func (imp *importer) writeCopyBinary(ctx context.Context, w io.Writer, sent *copyLines) error {
 	buf := append(make([]byte, 0, 128<<10), "PGCOPY\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00"...)
 	err := imp.eachRow(ctx, func(num int, vals []value) error {
+		sent.add(num)
 		buf = binary.BigEndian.AppendUint16(buf, uint16(len(vals)))
 		for j := range vals {
 			var err error
@@ -152,10 +235,11 @@ func appendCopyBinary(b []byte, v *value, t ColumnType) ([]byte, error) {
 
 // writeCopyText writes every row in COPY's text format (which MySQL's
 // LOAD DATA reads too), in chunks.
-func (imp *importer) writeCopyText(ctx context.Context, w io.Writer) error {
+func (imp *importer) writeCopyText(ctx context.Context, w io.Writer, sent *copyLines) error {
 	buf := make([]byte, 0, 128<<10)
 	numbered := imp.staged()
 	err := imp.eachRow(ctx, func(num int, vals []value) error {
+		sent.add(num)
 		for j := range vals {
 			if j > 0 {
 				buf = append(buf, '\t')

@@ -125,22 +125,19 @@ func (imp *importer) insertBatches(inserts [2]*sqliteapi.Stmt, batches <-chan *r
 			if r+rowsPerInsert <= b.rows {
 				k, stmt = rowsPerInsert, inserts[1]
 			}
-			rows := b.vals[r*n : (r+k)*n]
-			for j := range rows {
-				if err := bindValue(stmt, j, &rows[j]); err != nil {
-					failed = err
-					break
+			failed = insertRows(stmt, b.vals[r*n:(r+k)*n])
+			if failed != nil && k > 1 {
+				// The statement's rows are undone: insert them one by one
+				// to find the row the table refuses.
+				for i := range k {
+					if failed = insertRows(inserts[0], b.vals[(r+i)*n:(r+i+1)*n]); failed != nil {
+						r += i
+						break
+					}
 				}
-			}
-			if failed == nil {
-				failed = stmt.Exec()
 			}
 			if failed != nil {
-				where := fmt.Sprintf("row %d", b.nums[r])
-				if k > 1 {
-					where = fmt.Sprintf("rows %d to %d", b.nums[r], b.nums[r+k-1])
-				}
-				failed = fmt.Errorf("sqlsheet: insert into %s, %s: %w", imp.opts.Table, where, failed)
+				failed = &ImportError{Table: imp.opts.Table, Sheet: imp.src.SheetName(), Row: b.nums[r], Err: failed}
 			}
 			r += k
 		}
@@ -148,6 +145,16 @@ func (imp *importer) insertBatches(inserts [2]*sqliteapi.Stmt, batches <-chan *r
 		free <- b
 	}
 	return failed
+}
+
+// insertRows binds one statement's rows and runs it.
+func insertRows(stmt *sqliteapi.Stmt, vals []value) error {
+	for j := range vals {
+		if err := bindValue(stmt, j, &vals[j]); err != nil {
+			return err
+		}
+	}
+	return stmt.Exec()
 }
 
 func bindValue(s *sqliteapi.Stmt, i int, v *value) error {

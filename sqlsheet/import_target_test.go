@@ -3,8 +3,10 @@ package sqlsheet_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -346,5 +348,83 @@ func TestImportSchemaLimitsPostgres(t *testing.T) {
 	var ie *sqlsheet.ImportError
 	if !errors.As(err, &ie) || ie.Row != 3 || ie.Col != 2 || !strings.Contains(err.Error(), "numeric(5,2)") {
 		t.Errorf("1000.25 into the schema part's NUMERIC(5,2): %v", err)
+	}
+}
+
+// refusedRowText has a row the import rejects itself (line 8, under
+// MaxErrors 1), then, on line 42, a key the table already took from
+// line 4, and rows after it: past the rejected line, and inside a
+// multi-row INSERT, the refused row must still be named by its own line.
+func refusedRowText() string {
+	var b strings.Builder
+	b.WriteString("id,v\n")
+	for id := 1; id <= 40; id++ {
+		v := strconv.Itoa(id)
+		if id == 7 {
+			v = "x"
+		}
+		fmt.Fprintf(&b, "%d,%s\n", id, v)
+	}
+	b.WriteString("3,99\n")
+	for id := 41; id <= 60; id++ {
+		fmt.Fprintf(&b, "%d,%d\n", id, id)
+	}
+	return b.String()
+}
+
+// testImportRefusedRow appends rows the table's key refuses: the error
+// names the row and the load leaves the table as it was.
+func testImportRefusedRow(t *testing.T, url, ddl string, wantRow int, wantText string) {
+	db, err := sqlsheet.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db, `DROP TABLE IF EXISTS refused`, ddl)
+	_, err = sqlsheet.ImportFrom(context.Background(), db, csvTable(t, refusedRowText(), csvsheet.Options{}),
+		sqlsheet.ImportOptions{Table: "refused", Mode: sqlsheet.Append, MaxErrors: 1})
+	var ie *sqlsheet.ImportError
+	if wantRow > 0 && (!errors.As(err, &ie) || ie.Row != wantRow || ie.Col != 0) {
+		t.Errorf("want an ImportError naming row %d: %v", wantRow, err)
+	}
+	if err == nil || !strings.Contains(err.Error(), wantText) {
+		t.Errorf("want an error saying %q: %v", wantText, err)
+	}
+	if got := dump(t, db, "refused"); len(got) != 0 {
+		t.Errorf("the failed load left %d rows", len(got))
+	}
+}
+
+func TestImportRefusedRowSQLite(t *testing.T) {
+	testImportRefusedRow(t, "sqlite:"+filepath.Join(t.TempDir(), "refused.db"),
+		`CREATE TABLE refused (id INTEGER PRIMARY KEY, v INTEGER)`, 42, "UNIQUE constraint failed: refused.id")
+}
+
+func TestImportRefusedRowPostgres(t *testing.T) {
+	testImportRefusedRow(t, postgresURL(t), `CREATE TABLE refused (id integer PRIMARY KEY, v integer)`, 42, "Key (id)=(3) already exists")
+}
+
+// TestImportRefusedRowMySQL: LOAD DATA names no row for a duplicate key,
+// so the error names the key; a warning that names the load's row (a
+// TIMESTAMP out of its range) is put as the source's row.
+func TestImportRefusedRowMySQL(t *testing.T) {
+	url := testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server")
+	testImportRefusedRow(t, url, `CREATE TABLE refused (id integer PRIMARY KEY, v integer)`, 0, "Duplicate entry '3'")
+
+	db, err := sqlsheet.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db, `DROP TABLE IF EXISTS refused_at`, `CREATE TABLE refused_at (id integer, at timestamp NULL)`)
+	text := "id,at\n1,2001-01-01 10:00:00\n2,x\n3,2002-01-01 00:00:00\n4,1960-01-01 00:00:00\n"
+	_, err = sqlsheet.ImportFrom(context.Background(), db, csvTable(t, text, csvsheet.Options{}),
+		sqlsheet.ImportOptions{Table: "refused_at", Mode: sqlsheet.Append, MaxErrors: 1})
+	var ie *sqlsheet.ImportError
+	if !errors.As(err, &ie) || ie.Row != 5 || strings.Contains(err.Error(), "at row") {
+		t.Errorf("a TIMESTAMP before 1970 on row 5: %v", err)
+	}
+	if got := dump(t, db, "refused_at"); len(got) != 0 {
+		t.Errorf("the failed load left %d rows", len(got))
 	}
 }
