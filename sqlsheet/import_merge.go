@@ -136,17 +136,21 @@ func (imp *importer) createStage(ctx context.Context, tx txn) error {
 			return err
 		}
 	}
-	var ddl string
-	if imp.created {
-		ddl = "CREATE TEMPORARY TABLE " + q(stageTable) + " (" + imp.columnDefs() + ", " + q(stageRow) + " BIGINT)" + imp.tableOptions()
-	} else {
-		ddl = "CREATE TEMPORARY TABLE " + q(stageTable) + " AS SELECT " + imp.columnList("") + " FROM " + imp.engine.quoteTable(imp.opts.Table) + " WHERE 1=0"
+	ddl := []string{"CREATE TEMPORARY TABLE " + q(stageTable) + " (" + imp.columnDefs() + ", " + q(stageRow) + " BIGINT)" + imp.tableOptions()}
+	switch {
+	case imp.created:
+	case imp.engine == EngineMySQL:
+		// One statement: MySQL commits the transaction before an ALTER
+		// TABLE, even of a temporary table, and the merge after it would
+		// run outside any transaction, each statement committed at once.
+		ddl = []string{"CREATE TEMPORARY TABLE " + q(stageTable) + " (" + q(stageRow) + " BIGINT) SELECT " + imp.columnList("") +
+			" FROM " + imp.engine.quoteTable(imp.opts.Table) + " WHERE 1=0"}
+	default:
+		ddl = []string{"CREATE TEMPORARY TABLE " + q(stageTable) + " AS SELECT " + imp.columnList("") + " FROM " + imp.engine.quoteTable(imp.opts.Table) + " WHERE 1=0",
+			"ALTER TABLE " + q(stageTable) + " ADD " + q(stageRow) + " BIGINT"}
 	}
-	if err := tx.exec(ctx, ddl); err != nil {
-		return fmt.Errorf("sqlsheet: stage table for %s: %w", imp.opts.Table, err)
-	}
-	if !imp.created {
-		if err := tx.exec(ctx, "ALTER TABLE "+q(stageTable)+" ADD "+q(stageRow)+" BIGINT"); err != nil {
+	for _, stmt := range ddl {
+		if err := tx.exec(ctx, stmt); err != nil {
 			return fmt.Errorf("sqlsheet: stage table for %s: %w", imp.opts.Table, err)
 		}
 	}

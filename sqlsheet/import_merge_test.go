@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sheetstream/sheetstream/csvsheet"
 	"github.com/sheetstream/sheetstream/internal/testenv"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
@@ -246,4 +247,35 @@ func TestImportReadOnlySQLite(t *testing.T) {
 	if dirHash(t, dir) != before {
 		t.Error("the read-only database changed")
 	}
+}
+
+// testMergeRollsBack: a merge whose update went through and whose insert
+// the table refuses (a CHECK constraint no cell check knows) leaves the
+// table as it was.
+func testMergeRollsBack(t *testing.T, url string) {
+	db, err := sqlsheet.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db, `DROP TABLE IF EXISTS checked`, `CREATE TABLE checked (id BIGINT PRIMARY KEY, v BIGINT CHECK (v < 100))`,
+		`INSERT INTO checked VALUES (1, 1), (2, 2)`)
+	_, err = sqlsheet.ImportFrom(context.Background(), db, csvTable(t, "id,v\n1,50\n3,500\n", csvsheet.Options{}),
+		sqlsheet.ImportOptions{Table: "checked", Mode: sqlsheet.Merge, Key: []string{"id"}})
+	if err == nil {
+		t.Error("a merge the CHECK constraint refuses succeeded")
+	}
+	if got, want := dump(t, db, "checked"), []string{"1|1", "2|2"}; !slices.Equal(got, want) {
+		t.Errorf("after the failed merge: %q, want %q", got, want)
+	}
+}
+
+func TestMergeRollsBackSQLite(t *testing.T) {
+	testMergeRollsBack(t, "sqlite:"+filepath.Join(t.TempDir(), "checked.db"))
+}
+
+func TestMergeRollsBackPostgres(t *testing.T) { testMergeRollsBack(t, postgresURL(t)) }
+
+func TestMergeRollsBackMySQL(t *testing.T) {
+	testMergeRollsBack(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"))
 }
