@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/sheetstream/sheetstream/xlsx"
@@ -78,9 +79,12 @@ type ImportOptions struct {
 	// rolls everything back: the database is left as it was.
 	DryRun bool
 	// MaxErrors, above 0, lets the import skip up to that many rows that
-	// hold a cell their column cannot: the other rows are loaded, and the
-	// skipped ones counted in ImportStats.Rejected and written to Rejects.
-	// One more such row fails the import as it would without MaxErrors.
+	// hold a cell their column cannot, or that the table refuses (a key
+	// it has, a CHECK or foreign key constraint): the other rows are
+	// loaded, and the skipped ones counted in ImportStats.Rejected and
+	// written to Rejects. One more such row fails the import as it would
+	// without MaxErrors. Outside a merge, the rows then load through a
+	// temporary stage table, so that the ones refused can be told apart.
 	MaxErrors int
 	// Rejects, when set, receives the skipped rows as CSV: a header
 	// (row, error, then the table's columns), then per row its number in
@@ -291,6 +295,7 @@ func ImportFrom(ctx context.Context, db *sql.DB, src Source, opts ImportOptions)
 		imp = &importer{db: db, src: src, opts: opts, engine: engine}
 		err = imp.run(ctx)
 	}
+	imp.stats.Rejected = imp.rejected.Load()
 	if err == nil && opts.Progress != nil {
 		opts.Progress(imp.stats.Rows)
 	}
@@ -329,12 +334,17 @@ func (imp *importer) run(ctx context.Context) error {
 			return fmt.Errorf("sqlsheet: table %s already exists (append, merge or replace it)", imp.opts.Table)
 		}
 	}
+	if imp.opts.MaxErrors > 0 && imp.opts.Mode != Merge && !imp.opts.DryRun {
+		imp.refusable = imp.mayRefuse(ctx)
+	}
 	switch path, pragmas := sqliteWritableFile(imp.db); {
 	case imp.engine == EnginePostgres:
 		return imp.loadPostgres(ctx)
-	case path != "" && !imp.staged():
+	case path != "" && imp.opts.Mode != Merge && !imp.opts.DryRun:
+		imp.direct = true
 		ok, err := imp.loadSQLite(ctx, path, pragmas)
 		if !ok {
+			imp.direct = false
 			err = imp.loadSQL(ctx)
 		}
 		return err
@@ -360,6 +370,17 @@ type importer struct {
 	exportedRows int
 	created      bool // the table is new (Create, Replace)
 	anyNotNull   bool // a column loaded is NOT NULL
+	// target is the table the rows end in: the one named, or MySQL's new
+	// table under its staging name.
+	target string
+	// rejected counts the rows rejected under MaxErrors, as they are
+	// read or as SQLite's own loader (direct) finds the table refuses
+	// them (refused, kept for Rejects). refusable: the table may refuse
+	// rows the cell checks passed.
+	rejected  atomic.Int64
+	refused   []refusedRow
+	direct    bool
+	refusable bool
 	// spool holds the rows the first pass read, for the second
 	// (spooled: complete).
 	spool   *spool

@@ -77,13 +77,12 @@ func (imp *importer) eachRowInto(ctx context.Context, slot func() []value, fn fu
 			bad = imp.missingValue(vals, sheet, r.num)
 		}
 		if bad != nil {
-			if imp.stats.Rejected >= int64(imp.opts.MaxErrors) {
+			if !imp.takeReject() {
 				if imp.opts.MaxErrors > 0 {
 					return false, fmt.Errorf("more than %d rejected rows: %w", imp.opts.MaxErrors, bad)
 				}
 				return false, bad
 			}
-			imp.stats.Rejected++
 			return false, imp.reject(rejects, r, bad)
 		}
 		if err := fn(r.num, vals); err != nil {
@@ -173,7 +172,7 @@ func (imp *importer) loadSQL(ctx context.Context) (err error) {
 	target := imp.opts.Table
 	// MySQL commits DDL at once, so a new table is filled under a
 	// temporary name and renamed only when complete.
-	renamed := imp.engine == EngineMySQL && imp.created && !imp.staged()
+	renamed := imp.engine == EngineMySQL && imp.created && !imp.opts.DryRun
 	if renamed {
 		target = imp.opts.Table + "__sheetstream_import"
 		imp.db.ExecContext(ctx, "DROP TABLE IF EXISTS "+q(target))
@@ -195,15 +194,15 @@ func (imp *importer) loadSQL(ctx context.Context) (err error) {
 			tx.Rollback()
 		}
 	}()
-	target, columns, err := imp.prepare(ctx, sqlTxn{tx}, target, renamed)
+	into, columns, err := imp.prepare(ctx, sqlTxn{tx}, target, renamed)
 	if err != nil {
 		return err
 	}
 	names := imp.quoteAll(columns)
 	if imp.engine == EngineMySQL && localInfile(ctx, tx) {
-		err = imp.loadData(ctx, tx, target, names)
+		err = imp.loadData(ctx, tx, into, names)
 	} else {
-		err = imp.insertRows(ctx, tx, target, names)
+		err = imp.insertRows(ctx, tx, into, names)
 	}
 	if err != nil {
 		return err

@@ -22,7 +22,17 @@ const (
 )
 
 // staged says whether the rows go through the stage table.
-func (imp *importer) staged() bool { return imp.opts.Mode == Merge || imp.opts.DryRun }
+func (imp *importer) staged() bool {
+	return imp.opts.Mode == Merge || imp.opts.DryRun || imp.screened()
+}
+
+// screened says whether the rows are staged and then moved into the
+// table, so that the rows it refuses can be rejected one by one: under
+// MaxErrors, outside a merge or a dry run, into a table that can refuse
+// a row, by a loader that cannot tell which row it refused.
+func (imp *importer) screened() bool {
+	return imp.refusable && !imp.direct
+}
 
 // txn is the transaction of either driver, for the statements around
 // the load.
@@ -73,18 +83,19 @@ func (imp *importer) prepare(ctx context.Context, tx txn, table string, made boo
 	for i, c := range imp.cols {
 		names[i] = c.Name
 	}
-	switch {
-	case imp.staged():
-		if err := imp.createStage(ctx, tx); err != nil {
-			return "", nil, err
-		}
-		return stageTable, append(names, stageRow), nil
-	case imp.created && !made:
+	imp.target = table
+	if imp.created && !made && !imp.opts.DryRun {
 		for _, ddl := range imp.newTableDDL(table) {
 			if err := tx.exec(ctx, ddl); err != nil {
 				return "", nil, fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
 			}
 		}
+	}
+	if imp.staged() {
+		if err := imp.createStage(ctx, tx); err != nil {
+			return "", nil, err
+		}
+		return stageTable, append(names, stageRow), nil
 	}
 	return table, names, nil
 }
@@ -136,15 +147,24 @@ func (imp *importer) createStage(ctx context.Context, tx txn) error {
 			return err
 		}
 	}
-	ddl := []string{"CREATE TEMPORARY TABLE " + q(stageTable) + " (" + imp.columnDefs() + ", " + q(stageRow) + " BIGINT)" + imp.tableOptions()}
+	rowDef := q(stageRow) + " BIGINT"
+	if imp.engine == EngineMySQL && imp.screened() {
+		// Rows the table refuses are looked up by number; the index
+		// comes with the table, as MySQL commits before CREATE INDEX.
+		rowDef += ", KEY (" + q(stageRow) + ")"
+	}
+	ddl := []string{"CREATE TEMPORARY TABLE " + q(stageTable) + " (" + imp.columnDefs() + ", " + rowDef + ")" + imp.tableOptions()}
 	switch {
 	case imp.created:
 	case imp.engine == EngineMySQL:
 		// One statement: MySQL commits the transaction before an ALTER
 		// TABLE, even of a temporary table, and the merge after it would
 		// run outside any transaction, each statement committed at once.
-		ddl = []string{"CREATE TEMPORARY TABLE " + q(stageTable) + " (" + q(stageRow) + " BIGINT) SELECT " + imp.columnList("") +
-			" FROM " + imp.engine.quoteTable(imp.opts.Table) + " WHERE 1=0"}
+		// The outer join makes every column nullable (a plain CREATE ...
+		// SELECT keeps NOT NULL), as PostgreSQL's and SQLite's stages are:
+		// an AUTO_INCREMENT column's NULL reaches the table to be numbered.
+		ddl = []string{"CREATE TEMPORARY TABLE " + q(stageTable) + " (" + rowDef + ") SELECT " + imp.columnList("t.") +
+			" FROM (SELECT 1) AS one LEFT JOIN " + imp.engine.quoteTable(imp.opts.Table) + " AS t ON 1 = 0 WHERE 1 = 0"}
 	default:
 		ddl = []string{"CREATE TEMPORARY TABLE " + q(stageTable) + " AS SELECT " + imp.columnList("") + " FROM " + imp.engine.quoteTable(imp.opts.Table) + " WHERE 1=0",
 			"ALTER TABLE " + q(stageTable) + " ADD " + q(stageRow) + " BIGINT"}
@@ -220,6 +240,13 @@ func (imp *importer) compareStage(ctx context.Context, tx txn) error {
 	q := imp.engine.quote
 	target, stage := imp.engine.quoteTable(imp.opts.Table), q(stageTable)
 	st := &imp.stats
+	if imp.screened() {
+		if err := imp.moveStage(ctx, tx); err != nil {
+			return err
+		}
+		st.Inserted = st.Rows
+		return nil
+	}
 	switch imp.opts.Mode {
 	case Create, Append:
 		st.Inserted = st.Rows

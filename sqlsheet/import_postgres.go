@@ -64,9 +64,7 @@ func (imp *importer) copyError(err error, sent *copyLines) error {
 	if !errors.As(err, &pgErr) {
 		return fmt.Errorf("sqlsheet: copy into %s: %w", imp.opts.Table, err)
 	}
-	if pgErr.Detail != "" {
-		err = fmt.Errorf("%w: %s", err, pgErr.Detail)
-	}
+	err = withDetail(err)
 	if num := sent.row(copyLine(pgErr.Where)); num > 0 {
 		return &ImportError{Table: imp.opts.Table, Sheet: imp.src.SheetName(), Row: num, Err: err}
 	}

@@ -102,6 +102,9 @@ func (imp *importer) loadSQLite(ctx context.Context, path, pragmas string) (ok b
 	if err != nil {
 		return true, err
 	}
+	if err := imp.writeRefused(); err != nil {
+		return true, err
+	}
 	imp.finish(ctx, nil) // never staged: counts the rows inserted
 	if err := conn.Exec("COMMIT"); err != nil {
 		return true, fmt.Errorf("sqlsheet: import into %s: %w", imp.opts.Table, err)
@@ -125,19 +128,19 @@ func (imp *importer) insertBatches(inserts [2]*sqliteapi.Stmt, batches <-chan *r
 			if r+rowsPerInsert <= b.rows {
 				k, stmt = rowsPerInsert, inserts[1]
 			}
-			failed = insertRows(stmt, b.vals[r*n:(r+k)*n])
-			if failed != nil && k > 1 {
+			err := insertRows(stmt, b.vals[r*n:(r+k)*n])
+			switch {
+			case err != nil && k > 1:
 				// The statement's rows are undone: insert them one by one
-				// to find the row the table refuses.
-				for i := range k {
-					if failed = insertRows(inserts[0], b.vals[(r+i)*n:(r+i+1)*n]); failed != nil {
-						r += i
-						break
+				// to find the rows the table refuses.
+				for i := r; i < r+k && failed == nil; i++ {
+					row := b.vals[i*n : (i+1)*n]
+					if err := insertRows(inserts[0], row); err != nil {
+						failed = imp.refuseInserted(b.nums[i], row, err)
 					}
 				}
-			}
-			if failed != nil {
-				failed = &ImportError{Table: imp.opts.Table, Sheet: imp.src.SheetName(), Row: b.nums[r], Err: failed}
+			case err != nil:
+				failed = imp.refuseInserted(b.nums[r], b.vals[r*n:(r+1)*n], err)
 			}
 			r += k
 		}

@@ -1,12 +1,11 @@
 package sqlsheet_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -351,40 +350,43 @@ func TestImportSchemaLimitsPostgres(t *testing.T) {
 	}
 }
 
-// refusedRowText has a row the import rejects itself (line 8, under
-// MaxErrors 1), then, on line 42, a key the table already took from
-// line 4, and rows after it: past the rejected line, and inside a
-// multi-row INSERT, the refused row must still be named by its own line.
-func refusedRowText() string {
-	var b strings.Builder
-	b.WriteString("id,v\n")
+// refusedRows is a sheet whose row 8 holds a cell no integer column
+// takes (id 7), whose row 42 is blank, and whose row 43 repeats the key
+// of row 4 (id 3), among rows before and after it: past the blank row,
+// inside a multi-row INSERT, the refused row is still named by its own.
+func refusedRows(badCell bool) [][]xlsx.Cell {
+	rows := [][]xlsx.Cell{{xlsx.String("id"), xlsx.String("v")}}
 	for id := 1; id <= 40; id++ {
-		v := strconv.Itoa(id)
-		if id == 7 {
-			v = "x"
+		v := xlsx.Int(int64(id))
+		if id == 7 && badCell {
+			v = xlsx.String("x")
 		}
-		fmt.Fprintf(&b, "%d,%s\n", id, v)
+		rows = append(rows, []xlsx.Cell{xlsx.Int(int64(id)), v})
 	}
-	b.WriteString("3,99\n")
+	rows = append(rows, nil, []xlsx.Cell{xlsx.Int(3), xlsx.Int(99)})
 	for id := 41; id <= 60; id++ {
-		fmt.Fprintf(&b, "%d,%d\n", id, id)
+		rows = append(rows, []xlsx.Cell{xlsx.Int(int64(id)), xlsx.Int(int64(id))})
 	}
-	return b.String()
+	return rows
 }
 
-// testImportRefusedRow appends rows the table's key refuses: the error
-// names the row and the load leaves the table as it was.
+// testImportRefusedRow appends rows the table's key refuses. Without
+// MaxErrors, the error names the row (MySQL, which names no row for a
+// key, wantRow 0: the key) and the table is left as it was. Under
+// MaxErrors, the refused row is rejected like the bad cell, with the
+// database's reason and its values, and the others load; one reject too
+// many fails, naming the refused row.
 func testImportRefusedRow(t *testing.T, url, ddl string, wantRow int, wantText string) {
 	db, err := sqlsheet.Open(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	ctx := context.Background()
 	mustExec(t, db, `DROP TABLE IF EXISTS refused`, ddl)
-	_, err = sqlsheet.ImportFrom(context.Background(), db, csvTable(t, refusedRowText(), csvsheet.Options{}),
-		sqlsheet.ImportOptions{Table: "refused", Mode: sqlsheet.Append, MaxErrors: 1})
+	_, err = sqlsheet.Import(ctx, db, importBook(t, refusedRows(false)), 0, sqlsheet.ImportOptions{Table: "refused", Mode: sqlsheet.Append})
 	var ie *sqlsheet.ImportError
-	if wantRow > 0 && (!errors.As(err, &ie) || ie.Row != wantRow || ie.Col != 0) {
+	if wantRow > 0 && (!errors.As(err, &ie) || ie.Row != wantRow || ie.Col != 0 || ie.Sheet != "Data") {
 		t.Errorf("want an ImportError naming row %d: %v", wantRow, err)
 	}
 	if err == nil || !strings.Contains(err.Error(), wantText) {
@@ -393,15 +395,48 @@ func testImportRefusedRow(t *testing.T, url, ddl string, wantRow int, wantText s
 	if got := dump(t, db, "refused"); len(got) != 0 {
 		t.Errorf("the failed load left %d rows", len(got))
 	}
+
+	var rejects bytes.Buffer
+	st, err := sqlsheet.Import(ctx, db, importBook(t, refusedRows(true)), 0,
+		sqlsheet.ImportOptions{Table: "refused", Mode: sqlsheet.Append, MaxErrors: 2, Rejects: &rejects})
+	if err != nil || st.Rows != 59 || st.Rejected != 2 || st.Inserted != 59 {
+		t.Errorf("under MaxErrors 2: %+v, %v", st, err)
+	}
+	if got := dump(t, db, "refused"); len(got) != 59 || got[2] != "3|3" || slices.Contains(got, "7|x") {
+		t.Errorf("loaded %d rows: %q", len(got), got)
+	}
+	lines := strings.Split(strings.TrimSpace(rejects.String()), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "8,") || !strings.HasPrefix(lines[2], "43,") ||
+		!strings.Contains(lines[2], wantText) || !strings.HasSuffix(lines[2], ",3,99") {
+		t.Errorf("rejects:\n%s", rejects.String())
+	}
+
+	// A new table (no key: the repeated id loads), made twice over.
+	db.Exec(`DROP TABLE IF EXISTS refused_new`)
+	for range 2 {
+		st, err := sqlsheet.Import(ctx, db, importBook(t, refusedRows(false)), 0, sqlsheet.ImportOptions{Table: "refused_new", Mode: sqlsheet.Replace, MaxErrors: 2})
+		if got := dump(t, db, "refused_new"); err != nil || st.Rows != 61 || st.Rejected != 0 || len(got) != 61 {
+			t.Errorf("replace under MaxErrors 2: %+v, %v; %d rows", st, err, len(got))
+		}
+	}
+
+	mustExec(t, db, `DELETE FROM refused`)
+	_, err = sqlsheet.Import(ctx, db, importBook(t, refusedRows(true)), 0, sqlsheet.ImportOptions{Table: "refused", Mode: sqlsheet.Append, MaxErrors: 1})
+	if !errors.As(err, &ie) || ie.Row != 43 || !strings.Contains(err.Error(), "more than 1 rejected rows") {
+		t.Errorf("one reject too many: %v", err)
+	}
+	if got := dump(t, db, "refused"); len(got) != 0 {
+		t.Errorf("the failed load left %d rows", len(got))
+	}
 }
 
 func TestImportRefusedRowSQLite(t *testing.T) {
 	testImportRefusedRow(t, "sqlite:"+filepath.Join(t.TempDir(), "refused.db"),
-		`CREATE TABLE refused (id INTEGER PRIMARY KEY, v INTEGER)`, 42, "UNIQUE constraint failed: refused.id")
+		`CREATE TABLE refused (id INTEGER PRIMARY KEY, v INTEGER)`, 43, "UNIQUE constraint failed: refused.id")
 }
 
 func TestImportRefusedRowPostgres(t *testing.T) {
-	testImportRefusedRow(t, postgresURL(t), `CREATE TABLE refused (id integer PRIMARY KEY, v integer)`, 42, "Key (id)=(3) already exists")
+	testImportRefusedRow(t, postgresURL(t), `CREATE TABLE refused (id integer PRIMARY KEY, v integer)`, 43, "Key (id)=(3) already exists")
 }
 
 // TestImportRefusedRowMySQL: LOAD DATA names no row for a duplicate key,

@@ -98,13 +98,30 @@ func readPointer(p uintptr) uintptr {
 	return *(*uintptr)(unsafe.Pointer(unsafe.SliceData(cmem(p, int(ptrSize)))))
 }
 
-func (c *Conn) error(rc int32) error {
-	if c.db != 0 {
-		if msg := libc.GoString(sqlite3.Xsqlite3_errmsg(c.tls, c.db)); msg != "" {
-			return fmt.Errorf("%s (%d)", msg, rc)
-		}
+// Error is a failure SQLite reported: its message and result code.
+type Error struct {
+	Msg  string
+	Code int32 // SQLITE_CONSTRAINT and the others, maybe extended
+}
+
+func (e *Error) Error() string {
+	if e.Msg == "" {
+		return fmt.Sprintf("sqlite: error %d", e.Code)
 	}
-	return fmt.Errorf("sqlite: error %d", rc)
+	return fmt.Sprintf("%s (%d)", e.Msg, e.Code)
+}
+
+// Constraint says whether a statement broke a constraint of the table
+// (a key, CHECK, NOT NULL, a foreign key): the row's fault, not the
+// database's.
+func (e *Error) Constraint() bool { return e.Code&0xff == sqlite3.SQLITE_CONSTRAINT }
+
+func (c *Conn) error(rc int32) error {
+	e := &Error{Code: rc}
+	if c.db != 0 {
+		e.Msg = libc.GoString(sqlite3.Xsqlite3_errmsg(c.tls, c.db))
+	}
+	return e
 }
 
 // Close closes the connection. Statements still open are finalized by
