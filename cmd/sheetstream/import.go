@@ -50,9 +50,10 @@ in the input is an error naming both rows). --dry-run, with any of these,
 checks every row against the table and says what would happen, changing
 nothing. Rows go in one transaction (SQLite through its own API,
 PostgreSQL with COPY, MySQL with LOAD DATA LOCAL): a cell that does not
-fit stops the import with an error naming sheet, row and column, and the
-database is left as it was; --max-errors N skips up to N such rows
-instead, and --rejects FILE.csv keeps them with the reason.
+fit stops the import with an error naming sheet, row and column, and a
+row the table refuses (a key it has, a CHECK constraint) one naming the
+row, and the database is left as it was; --max-errors N skips up to N
+such rows instead, and --rejects FILE.csv keeps them with the reason.
 
 A workbook sheetstream exported records each column's SQL type, the
 table's primary key and its number of rows; a new table gets the types
@@ -209,7 +210,7 @@ loads only the named columns.`,
 	cmd.Flags().StringArrayVar(&types, "type", nil, "NAME=TYPE: create column NAME as text, integer, float, decimal, boolean, date, timestamp, timestamptz or time instead of the inferred type; repeatable")
 	cmd.Flags().BoolVar(&allText, "all-text", false, "create every column as text")
 	cmd.Flags().BoolVar(&infer, "infer", false, "infer column types from the cells even when the workbook records them (a sheetstream export's schema part)")
-	cmd.Flags().IntVar(&maxErrors, "max-errors", 0, "skip up to N rows holding a cell their column cannot (default 0: the first such row fails the import)")
+	cmd.Flags().IntVar(&maxErrors, "max-errors", 0, "skip up to N rows holding a cell their column cannot, or that the table refuses (default 0: the first such row fails the import)")
 	cmd.Flags().StringVar(&rejectsPath, "rejects", "", "write the rows --max-errors skipped, with the reason, to this CSV file")
 	cmd.Flags().StringVar(&format, "format", "", "the input's format: xlsx, xlsb, xls, ods (workbooks: read as their bytes say), csv or tsv (default: from the extension; standard input is sniffed)")
 	cmd.Flags().StringVar(&delimiter, "delimiter", "", `CSV field delimiter (default from the extension; "tab" or \t for tabs)`)
