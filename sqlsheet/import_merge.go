@@ -84,6 +84,9 @@ func (imp *importer) prepare(ctx context.Context, tx txn, table string, made boo
 		names[i] = c.Name
 	}
 	imp.target = table
+	if err := imp.countRemoved(ctx, tx); err != nil {
+		return "", nil, err
+	}
 	if imp.created && !made && !imp.opts.DryRun {
 		for _, ddl := range imp.newTableDDL(table) {
 			if err := tx.exec(ctx, ddl); err != nil {
@@ -98,6 +101,21 @@ func (imp *importer) prepare(ctx context.Context, tx txn, table string, made boo
 		return stageTable, append(names, stageRow), nil
 	}
 	return table, names, nil
+}
+
+// countRemoved counts the rows of the table Replace drops, before it
+// does, in the load's transaction.
+func (imp *importer) countRemoved(ctx context.Context, tx txn) error {
+	if imp.opts.Mode != Replace {
+		return nil
+	}
+	if exists, err := imp.exists(ctx); err != nil || !exists {
+		return err
+	}
+	if _, err := tx.queryRow(ctx, "SELECT COUNT(*) FROM "+imp.engine.quoteTable(imp.opts.Table), &imp.stats.Removed); err != nil {
+		return fmt.Errorf("sqlsheet: table %s: %w", imp.opts.Table, err)
+	}
+	return nil
 }
 
 // newTableDDL makes a new table: Replace drops the old one first.
@@ -252,12 +270,8 @@ func (imp *importer) compareStage(ctx context.Context, tx txn) error {
 		st.Inserted = st.Rows
 		return nil
 	case Replace:
-		st.Inserted = st.Rows
-		if exists, err := imp.exists(ctx); err != nil || !exists {
-			return err
-		}
-		_, err := tx.queryRow(ctx, "SELECT COUNT(*) FROM "+target, &st.Removed)
-		return err
+		st.Inserted = st.Rows // Removed: counted by prepare
+		return nil
 	}
 	keys, others := imp.keyConditions()
 	var first, second int64
