@@ -166,7 +166,8 @@ type ImportStats struct {
 	Rejected int64
 	// Inserted, Updated and Unchanged count what a merge did to the
 	// table's rows (or a dry run would do); other modes insert every row.
-	// Removed counts the rows Replace dropped with the old table.
+	// Removed counts the rows a dry run of Replace would drop with the
+	// old table (a real Replace leaves it 0: counting costs a full scan).
 	Inserted, Updated, Unchanged, Removed int64
 }
 

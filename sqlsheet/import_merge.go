@@ -103,10 +103,12 @@ func (imp *importer) prepare(ctx context.Context, tx txn, table string, made boo
 	return table, names, nil
 }
 
-// countRemoved counts the rows of the table Replace drops, before it
-// does, in the load's transaction.
+// countRemoved counts, for a dry run of Replace, the rows of the table
+// it would drop. A real Replace does not count them: a full scan of the
+// old table (0.04 s a million rows on PostgreSQL, 0.4 s on MariaDB) for
+// a number in a message.
 func (imp *importer) countRemoved(ctx context.Context, tx txn) error {
-	if imp.opts.Mode != Replace {
+	if imp.opts.Mode != Replace || !imp.opts.DryRun {
 		return nil
 	}
 	if exists, err := imp.exists(ctx); err != nil || !exists {

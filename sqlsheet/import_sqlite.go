@@ -33,19 +33,6 @@ func (imp *importer) loadSQLite(ctx context.Context, path, pragmas string) (ok b
 			conn.Exec("ROLLBACK")
 		}
 	}()
-	if imp.opts.Mode == Replace {
-		if rows, err := conn.Query(ctx, "SELECT COUNT(*) FROM "+imp.engine.quoteTable(imp.opts.Table), nil); err == nil {
-			// An error: there is no table to replace.
-			if rows.Next() {
-				imp.stats.Removed = rows.Int64(0)
-			}
-			err = rows.Err()
-			rows.Close()
-			if err != nil {
-				return true, fmt.Errorf("sqlsheet: table %s: %w", imp.opts.Table, err)
-			}
-		}
-	}
 	if imp.created {
 		for _, ddl := range imp.newTableDDL(imp.opts.Table) {
 			if err := conn.Exec(ddl); err != nil {

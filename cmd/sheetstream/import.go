@@ -233,12 +233,14 @@ func importSummary(st sqlsheet.ImportStats, mode sqlsheet.ImportMode, dryRun boo
 	verb := map[bool][3]string{false: {"merged", "replaced", "imported"}, true: {"would merge", "would replace", "would import"}}[dryRun]
 	counts := map[bool][3]string{false: {"inserted", "updated", "unchanged"}, true: {"to insert", "to update", "to leave"}}[dryRun]
 	var what string
-	switch mode {
-	case sqlsheet.Merge:
+	switch {
+	case mode == sqlsheet.Merge:
 		what = fmt.Sprintf("%s %d rows from %s into %s: %d %s, %d %s, %d %s", verb[0], st.Rows, from, table,
 			st.Inserted, counts[0], st.Updated, counts[1], st.Unchanged, counts[2])
-	case sqlsheet.Replace:
+	case mode == sqlsheet.Replace && dryRun:
 		what = fmt.Sprintf("%s %s (%d rows) with %d rows from %s", verb[1], table, st.Removed, st.Rows, from)
+	case mode == sqlsheet.Replace: // the rows dropped are not counted
+		what = fmt.Sprintf("%s %s with %d rows from %s", verb[1], table, st.Rows, from)
 	default:
 		what = fmt.Sprintf("%s %d rows from %s into %s", verb[2], st.Rows, from, table)
 	}

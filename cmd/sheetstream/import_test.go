@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
@@ -210,5 +211,20 @@ func TestConvertFileLeavesStdin(t *testing.T) {
 	cmd.Stdin = idle
 	if out, err := cmd.CombinedOutput(); err != nil || ctx.Err() != nil {
 		t.Errorf("convert waited on standard input: %v (%v)\n%s", err, ctx.Err(), out)
+	}
+}
+
+// TestImportSummary: a replace says how many rows the old table held only
+// when a dry run counted them; it never claims a count it did not take.
+func TestImportSummary(t *testing.T) {
+	st := sqlsheet.ImportStats{Rows: 3, Removed: 4}
+	if got, want := importSummary(st, sqlsheet.Replace, true, "f.csv", "t", "id integer"),
+		"dry run, nothing changed: would replace t (4 rows) with 3 rows from f.csv (id integer)"; got != want {
+		t.Errorf("dry run:\n got %q\nwant %q", got, want)
+	}
+	st.Removed = 0
+	if got, want := importSummary(st, sqlsheet.Replace, false, "f.csv", "t", "id integer"),
+		"replaced t with 3 rows from f.csv (id integer)"; got != want {
+		t.Errorf("replace:\n got %q\nwant %q", got, want)
 	}
 }
