@@ -76,7 +76,10 @@ type ImportOptions struct {
 	Key []string
 	// DryRun reads and checks every row against the target (types,
 	// keys) and fills ImportStats with what the import would do, then
-	// rolls everything back: the database is left as it was.
+	// rolls everything back: the database is left as it was. A row whose
+	// unique key the table has already, or an earlier row has, is
+	// refused as the real load would refuse it (ErrDuplicateKey); CHECK
+	// and foreign key constraints are not judged.
 	DryRun bool
 	// MaxErrors, above 0, lets the import skip up to that many rows that
 	// hold a cell their column cannot, or that the table refuses (a key
@@ -175,8 +178,9 @@ type ImportStats struct {
 // comes inside an *ImportError naming the sheet, cell and column.
 var ErrBadCell = errors.New("value does not fit the column")
 
-// ErrDuplicateKey reports a merge whose source holds a key twice; it
-// comes inside an *ImportError naming the second row, and the first.
+// ErrDuplicateKey reports a merge whose source holds a key twice, or a
+// dry run's row whose unique key the table or an earlier row has; it
+// comes inside an *ImportError naming the row (and the earlier one).
 var ErrDuplicateKey = errors.New("duplicate key")
 
 // ImportError says which cell of the sheet Import could not load, and

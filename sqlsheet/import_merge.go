@@ -41,6 +41,8 @@ type txn interface {
 	// queryRow scans the first row of a query into dst; found is false
 	// when there is none.
 	queryRow(ctx context.Context, query string, dst ...any) (found bool, err error)
+	// queryPairs reads the rows of a query of two integer columns.
+	queryPairs(ctx context.Context, query string) ([][2]int64, error)
 }
 
 type sqlTxn struct{ tx *sql.Tx }
@@ -58,7 +60,41 @@ func (t sqlTxn) queryRow(ctx context.Context, q string, dst ...any) (bool, error
 	return err == nil, err
 }
 
+func (t sqlTxn) queryPairs(ctx context.Context, q string) ([][2]int64, error) {
+	rows, err := t.tx.QueryContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var pairs [][2]int64
+	for rows.Next() {
+		var p [2]int64
+		if err := rows.Scan(&p[0], &p[1]); err != nil {
+			return nil, err
+		}
+		pairs = append(pairs, p)
+	}
+	return pairs, rows.Err()
+}
+
 type pgTxn struct{ tx pgx.Tx }
+
+func (t pgTxn) queryPairs(ctx context.Context, q string) ([][2]int64, error) {
+	rows, err := t.tx.Query(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var pairs [][2]int64
+	for rows.Next() {
+		var p [2]int64
+		if err := rows.Scan(&p[0], &p[1]); err != nil {
+			return nil, err
+		}
+		pairs = append(pairs, p)
+	}
+	return pairs, rows.Err()
+}
 
 func (t pgTxn) exec(ctx context.Context, q string) error {
 	_, err := t.tx.Exec(ctx, q)
@@ -268,12 +304,10 @@ func (imp *importer) compareStage(ctx context.Context, tx txn) error {
 		return nil
 	}
 	switch imp.opts.Mode {
-	case Create, Append:
+	case Create, Append, Replace: // a dry run; Replace's Removed is counted by prepare
+		err := imp.checkKeys(ctx, tx)
 		st.Inserted = st.Rows
-		return nil
-	case Replace:
-		st.Inserted = st.Rows // Removed: counted by prepare
-		return nil
+		return err
 	}
 	keys, others := imp.keyConditions()
 	var first, second int64

@@ -463,3 +463,61 @@ func TestImportRefusedRowMySQL(t *testing.T) {
 		t.Errorf("the failed load left %d rows", len(got))
 	}
 }
+
+// testImportDryRunKeys: a dry run says which rows a real load would see
+// refused for a unique key, one the table has or one an earlier row has,
+// changing nothing; under MaxErrors it counts and writes them.
+func testImportDryRunKeys(t *testing.T, url, ddl string) {
+	db, err := sqlsheet.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	mustExec(t, db, `DROP TABLE IF EXISTS refused`, ddl)
+	dry := sqlsheet.ImportOptions{Table: "refused", Mode: sqlsheet.Append, DryRun: true}
+	_, err = sqlsheet.Import(ctx, db, importBook(t, refusedRows(false)), 0, dry)
+	var ie *sqlsheet.ImportError
+	if !errors.Is(err, sqlsheet.ErrDuplicateKey) || !errors.As(err, &ie) || ie.Row != 43 || !strings.Contains(err.Error(), "repeats row 4's") {
+		t.Errorf("a dry run of rows repeating a key: %v", err)
+	}
+
+	mustExec(t, db, `INSERT INTO refused (id, v) VALUES (5, 5), (50, 50)`)
+	var rejects bytes.Buffer
+	some := dry
+	some.MaxErrors, some.Rejects = 4, &rejects
+	st, err := sqlsheet.Import(ctx, db, importBook(t, refusedRows(true)), 0, some)
+	// Row 8 holds a bad cell; 6 and 53 keys the table has (5, 50); 43 the key of row 4.
+	if err != nil || st.Rows != 57 || st.Rejected != 4 || st.Inserted != 57 {
+		t.Errorf("a dry run under MaxErrors 4: %+v, %v", st, err)
+	}
+	var rows []string
+	for _, line := range strings.Split(strings.TrimSpace(rejects.String()), "\n")[1:] {
+		row, _, _ := strings.Cut(line, ",")
+		rows = append(rows, row)
+	}
+	if !slices.Equal(rows, []string{"8", "6", "43", "53"}) || !strings.Contains(rejects.String(), "the table has the key (id) already") {
+		t.Errorf("rejects of the dry run:\n%s", rejects.String())
+	}
+	some.MaxErrors, some.Rejects = 3, nil
+	if _, err := sqlsheet.Import(ctx, db, importBook(t, refusedRows(true)), 0, some); !errors.As(err, &ie) || ie.Row != 53 ||
+		!strings.Contains(err.Error(), "more than 3 rejected rows") {
+		t.Errorf("a dry run with a reject too many: %v", err)
+	}
+	if got := dump(t, db, "refused"); len(got) != 2 {
+		t.Errorf("dry runs changed the table: %q", got)
+	}
+}
+
+func TestImportDryRunKeysSQLite(t *testing.T) {
+	testImportDryRunKeys(t, "sqlite:"+filepath.Join(t.TempDir(), "refused.db"), `CREATE TABLE refused (id INTEGER PRIMARY KEY, v INTEGER)`)
+}
+
+func TestImportDryRunKeysPostgres(t *testing.T) {
+	testImportDryRunKeys(t, postgresURL(t), `CREATE TABLE refused (n serial, id integer UNIQUE, v integer)`)
+}
+
+func TestImportDryRunKeysMySQL(t *testing.T) {
+	testImportDryRunKeys(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"),
+		`CREATE TABLE refused (n integer AUTO_INCREMENT PRIMARY KEY, id integer, v integer, UNIQUE KEY (id))`)
+}
