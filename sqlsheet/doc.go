@@ -94,11 +94,12 @@
 // rolls it back, with an *ImportError naming the row (Col 0) where the
 // server says which it was: always on SQLite and PostgreSQL (whose
 // detail, "Key (id)=(3) already exists", is kept); MySQL's LOAD DATA
-// names the key of a duplicate but not its row. Under MaxErrors (outside
-// a merge) such rows are rejected too, written to Rejects with the
-// database's reason and their values: SQLite's loader retries a refused
-// statement row by row; into a PostgreSQL or MySQL table that can refuse
-// a row, the rows go through a stage table and are moved into the table
-// in parts, narrowed down to the rows refused. Excel error values load
+// names the key of a duplicate but not its row; a merge, applied from
+// its stage in parts when the table refuses it, names the row on every
+// engine. Under MaxErrors such rows are rejected too, written to Rejects
+// with the database's reason and their values: SQLite's loader retries a
+// refused statement row by row; into a PostgreSQL or MySQL table that
+// can refuse a row, the rows go through a stage table and are moved into
+// the table in parts, narrowed down to the rows refused. Excel error values load
 // as NULL and are counted.
 package sqlsheet

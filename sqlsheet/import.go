@@ -86,8 +86,9 @@ type ImportOptions struct {
 	// it has, a CHECK or foreign key constraint): the other rows are
 	// loaded, and the skipped ones counted in ImportStats.Rejected and
 	// written to Rejects. One more such row fails the import as it would
-	// without MaxErrors. Outside a merge, the rows then load through a
-	// temporary stage table, so that the ones refused can be told apart.
+	// without MaxErrors. Into a PostgreSQL or MySQL table that can refuse
+	// a row, the rows then load through a temporary stage table, so that
+	// the ones refused can be told apart.
 	MaxErrors int
 	// Rejects, when set, receives the skipped rows as CSV: a header
 	// (row, error, then the table's columns), then per row its number in

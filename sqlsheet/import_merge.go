@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -204,7 +205,7 @@ func (imp *importer) createStage(ctx context.Context, tx txn) error {
 		}
 	}
 	rowDef := q(stageRow) + " BIGINT"
-	if imp.engine == EngineMySQL && imp.screened() {
+	if imp.engine == EngineMySQL && (imp.screened() || imp.opts.Mode == Merge && !imp.opts.DryRun) {
 		// Rows the table refuses are looked up by number; the index
 		// comes with the table, as MySQL commits before CREATE INDEX.
 		rowDef += ", KEY (" + q(stageRow) + ")"
@@ -334,17 +335,44 @@ func (imp *importer) compareStage(ctx context.Context, tx txn) error {
 	if imp.opts.DryRun {
 		return nil
 	}
-	if others != "" && st.Updated > 0 {
-		if err := tx.exec(ctx, imp.updateSQL(keys, others)); err != nil {
-			return fmt.Errorf("sqlsheet: merge into %s: update: %w", imp.opts.Table, err)
+	// Applied in parts when the table refuses a row, to name it or, under
+	// MaxErrors, reject it.
+	update := imp.updateSQL(keys, others)
+	insert := "INSERT INTO " + target + " (" + imp.columnList("") + ") SELECT " + imp.columnList("s.") +
+		" FROM " + stage + " s WHERE NOT EXISTS (" + match + ")"
+	rejects := imp.refusedWriter()
+	err = imp.inParts(ctx, tx, func(cond string) error {
+		if others != "" && st.Updated > 0 {
+			if err := tx.exec(ctx, update+cond); err != nil {
+				return err
+			}
 		}
+		if st.Inserted > 0 {
+			return tx.exec(ctx, insert+cond)
+		}
+		return nil
+	}, func(num int64, why error) error {
+		var updating int64
+		if _, err := tx.queryRow(ctx, "SELECT COUNT(*) FROM "+stage+" s WHERE "+q(stageRow)+" = "+strconv.FormatInt(num, 10)+
+			" AND EXISTS ("+match+")", &updating); err != nil {
+			return err
+		}
+		if err := imp.refuse(ctx, tx, rejects, num, why); err != nil {
+			return err
+		}
+		if updating > 0 {
+			st.Updated--
+		} else {
+			st.Inserted--
+		}
+		return nil
+	})
+	if err == nil && rejects != nil {
+		rejects.Flush()
+		err = rejects.Error()
 	}
-	if st.Inserted > 0 {
-		insert := "INSERT INTO " + target + " (" + imp.columnList("") + ") SELECT " + imp.columnList("s.") +
-			" FROM " + stage + " s WHERE NOT EXISTS (" + match + ")"
-		if err := tx.exec(ctx, insert); err != nil {
-			return fmt.Errorf("sqlsheet: merge into %s: insert: %w", imp.opts.Table, err)
-		}
+	if err != nil {
+		return fmt.Errorf("sqlsheet: merge into %s: %w", imp.opts.Table, err)
 	}
 	return nil
 }

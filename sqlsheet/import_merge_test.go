@@ -260,13 +260,28 @@ func testMergeRollsBack(t *testing.T, url string) {
 	defer db.Close()
 	mustExec(t, db, `DROP TABLE IF EXISTS checked`, `CREATE TABLE checked (id BIGINT PRIMARY KEY, v BIGINT CHECK (v < 100))`,
 		`INSERT INTO checked VALUES (1, 1), (2, 2)`)
-	_, err = sqlsheet.ImportFrom(context.Background(), db, csvTable(t, "id,v\n1,50\n3,500\n", csvsheet.Options{}),
-		sqlsheet.ImportOptions{Table: "checked", Mode: sqlsheet.Merge, Key: []string{"id"}})
-	if err == nil {
-		t.Error("a merge the CHECK constraint refuses succeeded")
+	merge := sqlsheet.ImportOptions{Table: "checked", Mode: sqlsheet.Merge, Key: []string{"id"}}
+	text := "id,v\n1,50\n3,500\n4,4\n"
+	_, err = sqlsheet.ImportFrom(context.Background(), db, csvTable(t, text, csvsheet.Options{}), merge)
+	var ie *sqlsheet.ImportError
+	if !errors.As(err, &ie) || ie.Row != 3 {
+		t.Errorf("a merge the CHECK constraint refuses: %v, want an error naming row 3", err)
 	}
 	if got, want := dump(t, db, "checked"), []string{"1|1", "2|2"}; !slices.Equal(got, want) {
 		t.Errorf("after the failed merge: %q, want %q", got, want)
+	}
+	// Under MaxErrors the refused row is rejected, the rest merged.
+	var rejects bytes.Buffer
+	merge.MaxErrors, merge.Rejects = 1, &rejects
+	st, err := sqlsheet.ImportFrom(context.Background(), db, csvTable(t, text, csvsheet.Options{}), merge)
+	if err != nil || st.Rejected != 1 || st.Rows != 2 || st.Updated != 1 || st.Inserted != 1 {
+		t.Errorf("merge under MaxErrors: %+v, %v", st, err)
+	}
+	if got, want := dump(t, db, "checked"), []string{"1|50", "2|2", "4|4"}; !slices.Equal(got, want) {
+		t.Errorf("after the merge: %q, want %q", got, want)
+	}
+	if lines := strings.Split(strings.TrimSpace(rejects.String()), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], "3,") || !strings.HasSuffix(lines[1], ",3,500") {
+		t.Errorf("rejects:\n%s", rejects.String())
 	}
 }
 

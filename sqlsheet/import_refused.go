@@ -34,20 +34,42 @@ const (
 // moveStage inserts the staged rows into the target in their order in
 // the source, rejecting those the table refuses, up to MaxErrors.
 func (imp *importer) moveStage(ctx context.Context, tx txn) error {
+	insert := "INSERT INTO " + imp.engine.quoteTable(imp.target) + " (" + imp.columnList("") + ") SELECT " + imp.columnList("s.") +
+		" FROM " + imp.engine.quote(stageTable) + " s WHERE 1 = 1"
+	order := " ORDER BY s." + imp.engine.quote(stageRow)
+	rejects := imp.refusedWriter()
+	err := imp.inParts(ctx, tx, func(cond string) error {
+		return tx.exec(ctx, insert+cond+order)
+	}, func(num int64, why error) error {
+		return imp.refuse(ctx, tx, rejects, num, why)
+	})
+	if err == nil && rejects != nil {
+		rejects.Flush()
+		if err := rejects.Error(); err != nil {
+			return fmt.Errorf("sqlsheet: writing rejected rows: %w", err)
+		}
+	}
+	return err
+}
+
+// inParts runs apply, statements on the staged rows a condition on the
+// stage (as s) picks, under a savepoint: for all the rows first, and
+// when the table refuses them, for runs of moveRun rows, and a run it
+// refuses in halves, down to the single rows it refuses, for each of
+// which, in order, refuse is called (it may end the work with an
+// error). An error of the database that is not a refusal ends it too.
+func (imp *importer) inParts(ctx context.Context, tx txn, apply func(cond string) error, refuse func(num int64, why error) error) error {
 	if imp.stats.Rows == 0 {
 		return nil
 	}
 	q := imp.engine.quote
-	insert := "INSERT INTO " + imp.engine.quoteTable(imp.target) + " (" + imp.columnList("") + ") SELECT " + imp.columnList("") +
-		" FROM " + q(stageTable)
-	order := " ORDER BY " + q(stageRow)
-	try := func(where string) (refused error, err error) {
+	try := func(cond string) (refused error, err error) {
 		if err := tx.exec(ctx, "SAVEPOINT "+moveSavepoint); err != nil {
 			return nil, err
 		}
-		if refused = tx.exec(ctx, insert+where+order); refused != nil {
+		if refused = apply(cond); refused != nil {
 			if !refusedByTable(refused) {
-				return nil, fmt.Errorf("sqlsheet: insert into %s: %w", imp.opts.Table, refused)
+				return nil, fmt.Errorf("sqlsheet: import into %s: %w", imp.opts.Table, refused)
 			}
 			return withDetail(refused), tx.exec(ctx, "ROLLBACK TO SAVEPOINT "+moveSavepoint)
 		}
@@ -66,13 +88,12 @@ func (imp *importer) moveStage(ctx context.Context, tx txn) error {
 	if _, err := tx.queryRow(ctx, "SELECT MIN("+q(stageRow)+"), MAX("+q(stageRow)+") FROM "+q(stageTable), &first, &last); err != nil {
 		return err
 	}
-	rejects := imp.refusedWriter()
-	// narrow inserts rows lo to hi, which the table refused with why,
-	// in halves, rejecting the single rows it refuses.
+	// narrow applies rows lo to hi, which the table refused with why, in
+	// halves, down to the single rows it refuses.
 	var narrow func(lo, hi int64, why error) error
 	narrow = func(lo, hi int64, why error) error {
 		if lo == hi {
-			return imp.refuse(ctx, tx, rejects, lo, why)
+			return refuse(lo, why)
 		}
 		mid := lo + (hi-lo)/2
 		for _, half := range [2][2]int64{{lo, mid}, {mid + 1, hi}} {
@@ -96,19 +117,14 @@ func (imp *importer) moveStage(ctx context.Context, tx txn) error {
 			return err
 		}
 	}
-	if rejects != nil {
-		rejects.Flush()
-		if err := rejects.Error(); err != nil {
-			return fmt.Errorf("sqlsheet: writing rejected rows: %w", err)
-		}
-	}
 	return nil
 }
 
-// stageRows is the condition picking the staged rows lo to hi.
+// stageRows is the condition picking the staged rows lo to hi, after
+// others.
 func (imp *importer) stageRows(lo, hi int64) string {
-	row := imp.engine.quote(stageRow)
-	return " WHERE " + row + " >= " + strconv.FormatInt(lo, 10) + " AND " + row + " <= " + strconv.FormatInt(hi, 10)
+	row := "s." + imp.engine.quote(stageRow)
+	return " AND " + row + " >= " + strconv.FormatInt(lo, 10) + " AND " + row + " <= " + strconv.FormatInt(hi, 10)
 }
 
 // refuse rejects source row num, which the table refused with why: it
@@ -121,6 +137,9 @@ func (imp *importer) refuse(ctx context.Context, tx txn, rejects *csv.Writer, nu
 	}
 	refusal := imp.refusal(int(num), why)
 	if !imp.takeReject() {
+		if imp.opts.MaxErrors == 0 {
+			return refusal
+		}
 		return fmt.Errorf("more than %d rejected rows: %w", imp.opts.MaxErrors, refusal)
 	}
 	imp.stats.Rows--
