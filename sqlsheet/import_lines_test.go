@@ -50,9 +50,44 @@ func TestCopyErrorLines(t *testing.T) {
 		"Out of range value for column 'at' at row 3": 3,
 		"Duplicate entry '3' for key 'PRIMARY'":       0,
 		"Data truncated for column 'v' at row x":      0,
+		"Data truncated for column 'v' at row -2":     0,
 	} {
 		if got, _ := loadDataLine(msg); got != want {
 			t.Errorf("loadDataLine(%q) = %d, want %d", msg, got, want)
 		}
 	}
+}
+
+// FuzzCopyLines checks the runs against the plain list of source rows,
+// for rows numbered upward with gaps the bytes give, and reads server
+// messages of any shape without a panic or a line below 0.
+func FuzzCopyLines(f *testing.F) {
+	f.Add([]byte{0, 0, 3, 0, 1}, "COPY t, line 3, column v: \"x\"")
+	f.Add([]byte{5}, "Out of range value for column 'at' at row 12")
+	f.Add([]byte{}, "x at row -3")
+	f.Fuzz(func(t *testing.T, gaps []byte, msg string) {
+		var sent copyLines
+		var model []int
+		num := 1
+		for _, g := range gaps {
+			num += 1 + int(g%8) // a gap of g%8 rows: blank or rejected
+			sent.add(num)
+			model = append(model, num)
+		}
+		for line := -1; line <= len(model)+1; line++ {
+			want := 0
+			if line >= 1 && line <= len(model) {
+				want = model[line-1]
+			}
+			if got := sent.row(line); got != want {
+				t.Fatalf("line %d: row %d, want %d (rows %v)", line, got, want, model)
+			}
+		}
+		if n := copyLine(msg); n < 0 {
+			t.Errorf("copyLine(%q) = %d", msg, n)
+		}
+		if n, at := loadDataLine(msg); n < 0 || at < 0 || at > len(msg) {
+			t.Errorf("loadDataLine(%q) = %d, %d", msg, n, at)
+		}
+	})
 }

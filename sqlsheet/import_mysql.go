@@ -81,7 +81,7 @@ func loadDataLine(msg string) (line, at int) {
 		return 0, 0
 	}
 	n, err := strconv.Atoi(msg[at+len(" at row "):])
-	if err != nil {
+	if err != nil || n < 1 {
 		return 0, 0
 	}
 	return n, at
