@@ -139,34 +139,12 @@ func (imp *importer) checkKeys(ctx context.Context, tx txn) error {
 			}
 		}
 	}
-	nums := slices.Sorted(maps.Keys(refused))
 	rejects := imp.refusedWriter()
-	for _, n := range nums {
+	for _, n := range slices.Sorted(maps.Keys(refused)) {
 		refusal := &ImportError{Table: imp.opts.Table, Sheet: imp.src.SheetName(), Row: int(n), Err: refused[n]}
-		if !imp.takeReject() {
-			if imp.opts.MaxErrors == 0 {
-				return refusal
-			}
-			return fmt.Errorf("more than %d rejected rows: %w", imp.opts.MaxErrors, refusal)
-		}
-		imp.stats.Rows--
-		if rejects == nil {
-			continue
-		}
-		found, record, err := imp.stagedRecord(ctx, tx, n)
-		if err != nil || !found {
+		if err := imp.rejectStaged(ctx, tx, rejects, refusal); err != nil {
 			return err
 		}
-		record[0], record[1] = strconv.FormatInt(n, 10), refusal.Err.Error()
-		if err := rejects.Write(record); err != nil {
-			return fmt.Errorf("sqlsheet: writing rejected rows: %w", err)
-		}
 	}
-	if rejects != nil {
-		rejects.Flush()
-		if err := rejects.Error(); err != nil {
-			return fmt.Errorf("sqlsheet: writing rejected rows: %w", err)
-		}
-	}
-	return nil
+	return flushRejects(rejects)
 }

@@ -94,9 +94,8 @@ func (imp *importer) eachRowInto(ctx context.Context, slot func() []value, fn fu
 		}
 		return false, nil
 	})
-	if err == nil && rejects != nil {
-		rejects.Flush()
-		err = rejects.Error()
+	if err == nil {
+		err = flushRejects(rejects)
 	}
 	return err
 }

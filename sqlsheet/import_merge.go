@@ -367,14 +367,10 @@ func (imp *importer) compareStage(ctx context.Context, tx txn) error {
 		}
 		return nil
 	})
-	if err == nil && rejects != nil {
-		rejects.Flush()
-		err = rejects.Error()
-	}
 	if err != nil {
 		return fmt.Errorf("sqlsheet: merge into %s: %w", imp.opts.Table, err)
 	}
-	return nil
+	return flushRejects(rejects)
 }
 
 // keyConditions are the SQL conditions that a target row t has stage row

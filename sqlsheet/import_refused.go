@@ -43,13 +43,10 @@ func (imp *importer) moveStage(ctx context.Context, tx txn) error {
 	}, func(num int64, why error) error {
 		return imp.refuse(ctx, tx, rejects, num, why)
 	})
-	if err == nil && rejects != nil {
-		rejects.Flush()
-		if err := rejects.Error(); err != nil {
-			return fmt.Errorf("sqlsheet: writing rejected rows: %w", err)
-		}
+	if err != nil {
+		return err
 	}
-	return err
+	return flushRejects(rejects)
 }
 
 // inParts runs apply, statements on the staged rows a condition on the
@@ -127,15 +124,15 @@ func (imp *importer) stageRows(lo, hi int64) string {
 	return " AND " + row + " >= " + strconv.FormatInt(lo, 10) + " AND " + row + " <= " + strconv.FormatInt(hi, 10)
 }
 
-// refuse rejects source row num, which the table refused with why: it
-// is counted and written to Rejects with its staged values as text; one
-// more than MaxErrors fails the import, naming the row.
+// refuse rejects source row num, which the table refused with why.
 func (imp *importer) refuse(ctx context.Context, tx txn, rejects *csv.Writer, num int64, why error) error {
-	found, record, err := imp.stagedRecord(ctx, tx, num)
-	if err != nil || !found {
-		return err // no such row: the table refused another of the run
-	}
-	refusal := imp.refusal(int(num), why)
+	return imp.rejectStaged(ctx, tx, rejects, imp.refusal(int(num), why))
+}
+
+// rejectStaged rejects the staged row a refusal names: it is counted
+// and written to Rejects with its staged values as text; one more than
+// MaxErrors fails the import with the refusal.
+func (imp *importer) rejectStaged(ctx context.Context, tx txn, rejects *csv.Writer, refusal *ImportError) error {
 	if !imp.takeReject() {
 		if imp.opts.MaxErrors == 0 {
 			return refusal
@@ -146,7 +143,11 @@ func (imp *importer) refuse(ctx context.Context, tx txn, rejects *csv.Writer, nu
 	if rejects == nil {
 		return nil
 	}
-	record[0], record[1] = strconv.FormatInt(num, 10), refusal.Err.Error()
+	found, record, err := imp.stagedRecord(ctx, tx, int64(refusal.Row))
+	if err != nil || !found {
+		return err
+	}
+	record[0], record[1] = strconv.Itoa(refusal.Row), refusal.Err.Error()
 	if err := rejects.Write(record); err != nil {
 		return fmt.Errorf("sqlsheet: writing rejected rows: %w", err)
 	}
@@ -302,6 +303,14 @@ func (imp *importer) writeRefused() error {
 		if err := w.Write(r.record); err != nil {
 			return fmt.Errorf("sqlsheet: writing rejected rows: %w", err)
 		}
+	}
+	return flushRejects(w)
+}
+
+// flushRejects writes out what a Rejects writer holds (none: nil).
+func flushRejects(w *csv.Writer) error {
+	if w == nil {
+		return nil
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
