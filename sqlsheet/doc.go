@@ -80,7 +80,8 @@
 //
 // Where the table is: Range, HeaderRow (or HeaderAuto), StopAtEmpty and
 // Columns pick it out of a report. Column types are inferred from every
-// cell of the column (integer, float, boolean, date, timestamp, time or
+// cell of the column (integer, float, boolean, date, timestamp, time,
+// on PostgreSQL timestamptz for text timestamps with a UTC offset, or
 // text): guessed from the first rows and checked as the rows load, or,
 // when a row contradicts the guess, from a first pass that keeps the rows
 // in a spool file for the second),

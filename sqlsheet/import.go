@@ -461,7 +461,7 @@ func (imp *importer) columns(ctx context.Context) error {
 			for len(types) <= col {
 				types = append(types, columnEmpty)
 			}
-			types[col] = widen(types[col], cellType(c))
+			types[col] = widen(types[col], imp.cellType(c))
 		}
 		if imp.spool == nil {
 			return false, nil
@@ -607,7 +607,7 @@ func (imp *importer) mergedHeader(ctx context.Context, header *[]string) error {
 // would have changed them: its column's type would widen, or a column
 // left out as blank, or one right of every column seen, has a value.
 func (imp *importer) contradicts(c *xlsx.Value) bool {
-	t := cellType(c)
+	t := imp.cellType(c)
 	if t == columnEmpty {
 		return false
 	}

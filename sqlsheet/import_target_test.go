@@ -204,19 +204,7 @@ func TestImportZonedTextPostgres(t *testing.T) {
 	if _, err := sqlsheet.ImportFrom(ctx, db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "zoned", Mode: sqlsheet.Append}); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := db.Query(`SELECT id, extract(epoch FROM at)::text FROM zoned ORDER BY id`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var got []string
-	for rows.Next() {
-		var id, epoch string
-		if err := rows.Scan(&id, &epoch); err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, id+"|"+epoch)
-	}
+	got := queryRows(t, db, `SELECT id, extract(epoch FROM at)::text FROM zoned ORDER BY id`)
 	// 2024-01-01 08:00 UTC is 1704096000; a text without an offset is read
 	// in UTC, as the sheet's wall clock is.
 	if want := []string{"1|1704096000.000000", "2|1704096000.000000", "3|1704096000.000000", "4|1704096000.500000", "5|1704096000.000000"}; !slices.Equal(got, want) {
@@ -225,6 +213,41 @@ func TestImportZonedTextPostgres(t *testing.T) {
 	_, err = sqlsheet.ImportFrom(ctx, db, csvTable(t, "id,plain\n9,2024-01-01 08:00:00+00\n", csvsheet.Options{}), sqlsheet.ImportOptions{Table: "zoned", Mode: sqlsheet.Append})
 	if !errors.Is(err, sqlsheet.ErrBadCell) {
 		t.Errorf("an offset into a timestamp without a zone: %v", err)
+	}
+}
+
+// TestImportZonedInfer: a new PostgreSQL table gets timestamptz for a
+// column of text timestamps with UTC offsets (PostgreSQL's own COPY
+// output), at their instants; a column where one is not such text stays
+// text, as it is. SQLite, which keeps no offset, keeps the text.
+func TestImportZonedInfer(t *testing.T) {
+	text := "id,at,mixed\n1,2024-01-01 08:00:00+00,2024-01-01 08:00:00+00\n2,2024-01-01T10:30:00.5+02:30,soon\n3,,\n"
+	for _, url := range []string{postgresURL(t), "sqlite:" + filepath.Join(t.TempDir(), "zoned.db")} {
+		db, err := sqlsheet.Open(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		db.Exec(`DROP TABLE IF EXISTS zoned_new`)
+		st, err := sqlsheet.ImportFrom(context.Background(), db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "zoned_new"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		types := []sqlsheet.ColumnType{st.Columns[0].Type, st.Columns[1].Type, st.Columns[2].Type}
+		query := `SELECT id, extract(epoch FROM at)::text, mixed FROM zoned_new ORDER BY id`
+		want := []string{"1|1704096000.000000|2024-01-01 08:00:00+00", "2|1704096000.500000|soon", "3|NULL|NULL"}
+		wantTypes := []sqlsheet.ColumnType{sqlsheet.ColumnInteger, sqlsheet.ColumnTimestampTZ, sqlsheet.ColumnText}
+		if sqlsheet.EngineOf(db) == sqlsheet.EngineSQLite {
+			query = `SELECT id, at, mixed FROM zoned_new ORDER BY id`
+			want = []string{"1|2024-01-01 08:00:00+00|2024-01-01 08:00:00+00", "2|2024-01-01T10:30:00.5+02:30|soon", "3|NULL|NULL"}
+			wantTypes[1] = sqlsheet.ColumnText
+		}
+		if !slices.Equal(types, wantTypes) {
+			t.Errorf("%s: types %v, want %v", sqlsheet.EngineOf(db), types, wantTypes)
+		}
+		if got := queryRows(t, db, query); !slices.Equal(got, want) {
+			t.Errorf("%s: rows %q, want %q", sqlsheet.EngineOf(db), got, want)
+		}
 	}
 }
 

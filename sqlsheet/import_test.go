@@ -80,7 +80,14 @@ func typedRows() [][]xlsx.Cell {
 // dump reads a table back as text, one line per row, ordered by id.
 func dump(t *testing.T, db *sql.DB, table string) []string {
 	t.Helper()
-	rows, err := db.Query(`SELECT * FROM ` + table + ` ORDER BY 1`)
+	return queryRows(t, db, `SELECT * FROM `+table+` ORDER BY 1`)
+}
+
+// queryRows is a query's rows, each its columns joined by "|" (NULL for
+// NULL, times to the millisecond).
+func queryRows(t *testing.T, db *sql.DB, query string) []string {
+	t.Helper()
+	rows, err := db.Query(query)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,6 +61,34 @@ func cellType(c *xlsx.Value) ColumnType {
 	return columnEmpty // empty and error cells say nothing
 }
 
+// cellType is the type a column needs for a cell, on the importer's
+// engine: on PostgreSQL, text that is a timestamp with a UTC offset (as
+// its own COPY and psql write a timestamptz: "2024-01-01 08:00:00+00")
+// needs a timestamptz column; elsewhere, which keeps no offset, text.
+func (imp *importer) cellType(c *xlsx.Value) ColumnType {
+	t := cellType(c)
+	if t == ColumnText && imp.engine == EnginePostgres && zonedTimestamp(c.Bytes()) {
+		return ColumnTimestampTZ
+	}
+	return t
+}
+
+// zonedTimestamp says whether text is a timestamp with a UTC offset. It
+// tries the layouts only on text shaped like one, as every text cell of
+// a PostgreSQL import comes here.
+func zonedTimestamp(b []byte) bool {
+	if len(b) < len("2006-01-02 15:04:05Z") || b[4] != '-' || b[7] != '-' || (b[10] != ' ' && b[10] != 'T') || b[13] != ':' {
+		return false
+	}
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	for _, layout := range zonedLayouts {
+		if _, err := time.Parse(layout, s); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // widen is the narrowest type holding values of both types.
 func widen(a, b ColumnType) ColumnType {
 	switch {
