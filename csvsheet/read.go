@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/encoding/unicode"
@@ -266,7 +267,9 @@ func (b *recordBatch) infer(noInfer bool) {
 			if f != "" {
 				typeField(&cell, f, noInfer)
 				b.cells = append(b.cells, xlsx.Value{})
-				b.cells[len(b.cells)-1].SetCell(i+1, &cell)
+				v := &b.cells[len(b.cells)-1]
+				v.SetCell(i+1, &cell)
+				v.SetSourceText(unsafe.Slice(unsafe.StringData(f), len(f)))
 			}
 		}
 		b.ends = append(b.ends, len(b.cells))

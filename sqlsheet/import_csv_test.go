@@ -122,3 +122,26 @@ func TestImportCSVMySQL(t *testing.T) {
 		"3|NULL|NULL|NULL|NULL|NULL|0042",
 	})
 }
+
+// TestImportCSVTextAsWritten: a column that mixes kinds loads as text,
+// and each field as the file writes it, not as its inferred value spells
+// itself again ("2024-01-15" stays, not "2024-01-15T00:00:00"; "true",
+// "1.50", "1e3" too), through the one-pass load and the spooled one.
+func TestImportCSVTextAsWritten(t *testing.T) {
+	text := "due,flag,amount\n2024-01-15,true,1.50\nTBD,maybe,n/a\n15:30,False,1e3\n2024-01-15T08:00:00.5,TRUE,0.1000\n"
+	want := []string{"15:30|False|1e3", "2024-01-15|true|1.50", "2024-01-15T08:00:00.5|TRUE|0.1000", "TBD|maybe|n/a"}
+	for _, maxErrors := range []int{0, 1} { // MaxErrors takes the two-pass way
+		db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "text.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		st, err := sqlsheet.ImportFrom(context.Background(), db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "mixed", MaxErrors: maxErrors})
+		if err != nil || len(st.Columns) != 3 || st.Columns[0].Type != sqlsheet.ColumnText {
+			t.Fatalf("%+v, %v", st, err)
+		}
+		if got := dump(t, db, "mixed"); !slices.Equal(got, want) {
+			t.Errorf("MaxErrors %d: rows %q, want %q", maxErrors, got, want)
+		}
+	}
+}

@@ -128,10 +128,15 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 	text := func() string { return unsafe.String(unsafe.SliceData(c.Bytes()), len(c.Bytes())) }
 	switch t {
 	case ColumnText:
-		if c.Type() == xlsx.TypeString {
+		switch {
+		case c.Type() == xlsx.TypeString:
 			dst.setText(c.Bytes())
 			dst.kept = c.SharedText()
-		} else {
+		case len(c.Bytes()) > 0:
+			// The text it was typed from (delimited text) or the number
+			// as the file writes it: a text column keeps what was written.
+			dst.setText(c.Bytes())
+		default:
 			*scratch = c.AppendText((*scratch)[:0])
 			dst.setText(*scratch)
 		}

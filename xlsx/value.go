@@ -58,9 +58,22 @@ func (v *Value) Float() float64 { return v.num }
 // Bool is a boolean cell's value.
 func (v *Value) Bool() bool { return v.typ == TypeBool && v.num != 0 }
 
-// Bytes is the text of a string cell, the code of an error cell, or the
-// number as the file writes it, without copying.
+// Bytes is the text of a string cell, the code of an error cell, the
+// number as the file writes it, or the text a value was typed from
+// (SetSourceText), without copying.
 func (v *Value) Bytes() []byte { return v.text }
+
+// SetSourceText records the text a value was typed from, as delimited
+// text gives it ("2024-01-15", "true", "1.50"), for Bytes to return: a
+// reader that wants the text as it was written, such as a database's
+// text column, then need not spell the value anew ("2024-01-15T00:00:00",
+// "TRUE", "1.5"). The Value refers to text, without copying. String and
+// error cells keep their own text.
+func (v *Value) SetSourceText(text []byte) {
+	if v.typ != TypeString && v.typ != TypeError && v.typ != TypeEmpty {
+		v.text = text
+	}
+}
 
 // SharedText reports whether a string cell's text is one of the
 // workbook's shared strings (the common form in .xlsx, .xlsb and .xls
