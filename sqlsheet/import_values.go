@@ -132,10 +132,10 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 		case c.Type() == xlsx.TypeString:
 			dst.setText(c.Bytes())
 			dst.kept = c.SharedText()
-		case len(c.Bytes()) > 0:
-			// The text it was typed from (delimited text) or the number
-			// as the file writes it: a text column keeps what was written.
-			dst.setText(c.Bytes())
+		case len(c.SourceText()) > 0:
+			// The text it was typed from (delimited text): a text column
+			// keeps what was written.
+			dst.setText(c.SourceText())
 		default:
 			*scratch = c.AppendText((*scratch)[:0])
 			dst.setText(*scratch)

@@ -36,6 +36,7 @@ type Value struct {
 	class    fmtClass
 	date1904 bool
 	shared   bool // text is the workbook's shared string
+	typed    bool // text is the source text of a typed value (SetSourceText)
 	style    uint32
 	num      float64
 	text     []byte
@@ -70,9 +71,18 @@ func (v *Value) Bytes() []byte { return v.text }
 // "TRUE", "1.5"). The Value refers to text, without copying. String and
 // error cells keep their own text.
 func (v *Value) SetSourceText(text []byte) {
-	if v.typ != TypeString && v.typ != TypeError && v.typ != TypeEmpty {
-		v.text = text
+	if len(text) > 0 && v.typ != TypeString && v.typ != TypeError && v.typ != TypeEmpty {
+		v.text, v.typed = text, true
 	}
+}
+
+// SourceText is the text SetSourceText recorded, or nil: unlike Bytes,
+// never a workbook's own spelling of a number ("4.9999999999999996E-2").
+func (v *Value) SourceText() []byte {
+	if v.typed {
+		return v.text
+	}
+	return nil
 }
 
 // SharedText reports whether a string cell's text is one of the
@@ -321,6 +331,10 @@ func stringBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), le
 // reading the sheet again; UnmarshalBinary reads it back.
 func (v *Value) AppendBinary(b []byte) ([]byte, error) {
 	flags := byte(v.typ) | byte(v.class)<<3
+	if v.typed {
+		// A type no cell has marks a typed value; its type follows.
+		flags = byte(typedMark) | byte(v.class)<<3
+	}
 	if v.date1904 {
 		flags |= 1 << 5
 	}
@@ -331,6 +345,9 @@ func (v *Value) AppendBinary(b []byte) ([]byte, error) {
 		flags |= 1 << 7
 	}
 	b = append(b, flags)
+	if v.typed {
+		b = append(b, byte(v.typ))
+	}
 	b = binary.AppendUvarint(b, uint64(v.col))
 	b = binary.AppendUvarint(b, uint64(v.style))
 	if v.typ != TypeEmpty && v.typ != TypeString && v.typ != TypeError {
@@ -347,6 +364,10 @@ func (v *Value) AppendBinary(b []byte) ([]byte, error) {
 	return b, nil
 }
 
+// typedMark stands in AppendBinary's type bits for a value with source
+// text (SetSourceText), whose type follows in a byte of its own.
+const typedMark CellType = 7
+
 // errValueBinary reports bytes that AppendBinary did not write.
 var errValueBinary = errors.New("xlsx: malformed binary value")
 
@@ -359,6 +380,14 @@ func (v *Value) UnmarshalBinary(data []byte) error {
 	flags := data[0]
 	data = data[1:]
 	*v = Value{typ: CellType(flags & 7), class: fmtClass(flags >> 3 & 3), date1904: flags&(1<<5) != 0}
+	if v.typ == typedMark {
+		if len(data) == 0 || CellType(data[0]) > TypeDate || CellType(data[0]) == TypeString ||
+			CellType(data[0]) == TypeError || CellType(data[0]) == TypeEmpty || flags&(1<<6) == 0 {
+			return errValueBinary
+		}
+		v.typ, v.typed = CellType(data[0]), true
+		data = data[1:]
+	}
 	col, n := binary.Uvarint(data)
 	if n <= 0 || col < 1 || col > MaxColumns || v.typ > TypeDate {
 		return errValueBinary
