@@ -68,7 +68,8 @@
 // SMALLINT and other narrow integers' ranges, REAL's range, and
 // PostgreSQL's text holds no NUL. A cell over them is an *ImportError naming it, or a row
 // MaxErrors skips, where the server's refusal would name no row and take
-// every row with it.
+// every row with it. An Append whose rows have no column for one the
+// table requires (NOT NULL without a default) fails before any row.
 //
 // A new table's columns are named after the header: a name the header
 // has twice gets _2, _3 (ignoring case), a blank one colN, and one longer

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -171,9 +172,12 @@ func (imp *importer) setLimits(ctx context.Context) error {
 			return fmt.Errorf("sqlsheet: table %s: NOT NULL columns: %w", imp.opts.Table, err)
 		}
 	}
+	if err := imp.missingRequired(notNull); err != nil {
+		return err
+	}
 	for i := range imp.cols {
 		col := &imp.cols[i]
-		col.notNull = notNull[col.Name] == "1"
+		col.notNull = notNull[col.Name] == "1" || notNull[col.Name] == "2"
 		imp.anyNotNull = imp.anyNotNull || col.notNull
 		if imp.engine == EnginePostgres || imp.engine == EngineMySQL {
 			decl := declared[col.Name]
@@ -188,23 +192,50 @@ func (imp *importer) setLimits(ctx context.Context) error {
 	return nil
 }
 
-// notNullColumns says "1" for each column that refuses NULL, "0" for the
-// others. MySQL's AUTO_INCREMENT columns and SQLite's INTEGER PRIMARY
-// KEY take a NULL as "the next number", so they do not count.
+// notNullColumns says "1" for each column that refuses NULL, "2" for one
+// that also has no default (nor numbers or computes its rows), which a
+// row must therefore give, "0" for the others. MySQL's AUTO_INCREMENT
+// columns and SQLite's INTEGER PRIMARY KEY take a NULL as "the next
+// number", so they do not count.
 func (imp *importer) notNullColumns(ctx context.Context) (map[string]string, error) {
 	schema, name := splitTable(imp.opts.Table)
 	switch imp.engine {
 	case EnginePostgres:
-		return textPairs(ctx, imp.db, `SELECT attname, CASE WHEN attnotnull THEN '1' ELSE '0' END FROM pg_attribute
+		return textPairs(ctx, imp.db, `SELECT attname, CASE WHEN NOT attnotnull THEN '0'
+				WHEN atthasdef OR attidentity <> '' OR attgenerated <> '' THEN '1' ELSE '2' END FROM pg_attribute
 			WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`, imp.engine.quoteTable(imp.opts.Table))
 	case EngineMySQL:
-		return textPairs(ctx, imp.db, `SELECT column_name, IF(is_nullable = 'NO' AND extra NOT LIKE '%auto_increment%', '1', '0')
+		return textPairs(ctx, imp.db, `SELECT column_name, IF(is_nullable = 'NO' AND extra NOT LIKE '%auto_increment%',
+				IF(column_default IS NULL AND extra NOT LIKE '%GENERATED%', '2', '1'), '0')
 			FROM information_schema.columns WHERE table_schema = COALESCE(NULLIF(?, ''), DATABASE()) AND table_name = ?`, schema, name)
 	}
 	if schema == "" {
 		schema = "main"
 	}
-	return textPairs(ctx, imp.db, `SELECT name, CASE WHEN "notnull" THEN '1' ELSE '0' END FROM pragma_table_info(?, ?)`, name, schema)
+	return textPairs(ctx, imp.db, `SELECT name, CASE WHEN NOT "notnull" THEN '0'
+			WHEN dflt_value IS NOT NULL OR (pk > 0 AND upper(type) = 'INTEGER') THEN '1' ELSE '2' END
+		FROM pragma_table_info(?, ?)`, name, schema)
+}
+
+// missingRequired fails an append whose rows have no column for one the
+// table requires (NOT NULL without a default): every row would be
+// refused, each for the same reason.
+func (imp *importer) missingRequired(notNull map[string]string) error {
+	if imp.opts.Mode != Append {
+		return nil // a merge may only update
+	}
+	var missing []string
+	for name, required := range notNull {
+		if required == "2" && !slices.ContainsFunc(imp.cols, func(c ImportColumn) bool { return c.Name == name }) {
+			missing = append(missing, strconv.Quote(name))
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	slices.Sort(missing)
+	return fmt.Errorf("sqlsheet: table %s requires a value in %s (NOT NULL, without a default), and the rows have no column for it",
+		imp.opts.Table, strings.Join(missing, ", "))
 }
 
 // declaredTypes is each column's type as the server prints it:

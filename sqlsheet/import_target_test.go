@@ -544,3 +544,40 @@ func TestImportDryRunKeysMySQL(t *testing.T) {
 	testImportDryRunKeys(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"),
 		`CREATE TABLE refused (n integer AUTO_INCREMENT PRIMARY KEY, id integer, v integer, UNIQUE KEY (id))`)
 }
+
+// testImportMissingRequired: an append whose rows lack a column the
+// table requires (NOT NULL, no default) is refused before any row, naming
+// it; NOT NULL columns with a default, or that number themselves, may be
+// left out.
+func testImportMissingRequired(t *testing.T, url, ddl string) {
+	db, err := sqlsheet.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db, `DROP TABLE IF EXISTS required2`, ddl)
+	ctx := context.Background()
+	_, err = sqlsheet.ImportFrom(ctx, db, csvTable(t, "note\nx\n", csvsheet.Options{}), sqlsheet.ImportOptions{Table: "required2", Mode: sqlsheet.Append, MaxErrors: 5})
+	if err == nil || !strings.Contains(err.Error(), `requires a value in "name"`) || strings.Contains(err.Error(), `"kind"`) {
+		t.Errorf("an append without the required column: %v", err)
+	}
+	st, err := sqlsheet.ImportFrom(ctx, db, csvTable(t, "name,note\na,x\n", csvsheet.Options{}), sqlsheet.ImportOptions{Table: "required2", Mode: sqlsheet.Append})
+	if err != nil || st.Rows != 1 {
+		t.Errorf("an append with it: %+v, %v", st, err)
+	}
+}
+
+func TestImportMissingRequiredSQLite(t *testing.T) {
+	testImportMissingRequired(t, "sqlite:"+filepath.Join(t.TempDir(), "required.db"),
+		`CREATE TABLE required2 (id INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL DEFAULT 'a', note TEXT)`)
+}
+
+func TestImportMissingRequiredPostgres(t *testing.T) {
+	testImportMissingRequired(t, postgresURL(t),
+		`CREATE TABLE required2 (id integer GENERATED ALWAYS AS IDENTITY, n serial, name text NOT NULL, kind text NOT NULL DEFAULT 'a', note text)`)
+}
+
+func TestImportMissingRequiredMySQL(t *testing.T) {
+	testImportMissingRequired(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"),
+		`CREATE TABLE required2 (id integer AUTO_INCREMENT PRIMARY KEY, name varchar(20) NOT NULL, kind varchar(5) NOT NULL DEFAULT 'a', note text)`)
+}
