@@ -581,3 +581,46 @@ func TestImportMissingRequiredMySQL(t *testing.T) {
 	testImportMissingRequired(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"),
 		`CREATE TABLE required2 (id integer AUTO_INCREMENT PRIMARY KEY, name varchar(20) NOT NULL, kind varchar(5) NOT NULL DEFAULT 'a', note text)`)
 }
+
+// testImportSchemaKeyRefused: a new table made with the primary key an
+// export recorded refuses a key the edited file repeats: a dry run names
+// the row, and a load under MaxErrors rejects it and loads the rest.
+func testImportSchemaKeyRefused(t *testing.T, url string) {
+	db, err := sqlsheet.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	mustExec(t, db, `DROP TABLE IF EXISTS keyed_src`, `CREATE TABLE keyed_src (id integer PRIMARY KEY, v integer)`, `INSERT INTO keyed_src VALUES (1, 1)`)
+	exported, _ := writeBook(t, func(w *xlsx.Writer) error {
+		_, err := sqlsheet.Export(ctx, db, w, []sqlsheet.Query{{SQL: "SELECT * FROM keyed_src", Sheet: "keyed", Table: "keyed_src"}}, sqlsheet.Options{})
+		return err
+	})
+	n := xlsx.Int
+	edited := resave(t, exported, "keyed", []xlsx.Cell{xlsx.String("id"), xlsx.String("v")},
+		[]xlsx.Cell{n(1), n(1)}, []xlsx.Cell{n(2), n(2)}, []xlsx.Cell{n(1), n(3)}, []xlsx.Cell{n(3), n(3)})
+	db.Exec(`DROP TABLE IF EXISTS keyed_dst`)
+	_, err = sqlsheet.Import(ctx, db, edited, 0, sqlsheet.ImportOptions{Table: "keyed_dst", DryRun: true})
+	var ie *sqlsheet.ImportError
+	if !errors.Is(err, sqlsheet.ErrDuplicateKey) || !errors.As(err, &ie) || ie.Row != 4 {
+		t.Errorf("a dry run of a repeated schema key: %v", err)
+	}
+	st, err := sqlsheet.Import(ctx, db, edited, 0, sqlsheet.ImportOptions{Table: "keyed_dst", MaxErrors: 1})
+	if err != nil || st.Rows != 3 || st.Rejected != 1 {
+		t.Errorf("under MaxErrors: %+v, %v", st, err)
+	}
+	if got, want := dump(t, db, "keyed_dst"), []string{"1|1", "2|2", "3|3"}; !slices.Equal(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+}
+
+func TestImportSchemaKeyRefusedSQLite(t *testing.T) {
+	testImportSchemaKeyRefused(t, "sqlite:"+filepath.Join(t.TempDir(), "keyed.db"))
+}
+
+func TestImportSchemaKeyRefusedPostgres(t *testing.T) { testImportSchemaKeyRefused(t, postgresURL(t)) }
+
+func TestImportSchemaKeyRefusedMySQL(t *testing.T) {
+	testImportSchemaKeyRefused(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"))
+}
