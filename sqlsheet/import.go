@@ -381,10 +381,10 @@ type importer struct {
 	target string
 	// rejected counts the rows rejected under MaxErrors, as they are
 	// read or as SQLite's own loader (direct) finds the table refuses
-	// them (refused, kept for Rejects). refusable: the table may refuse
-	// rows the cell checks passed.
+	// them (refused: their Rejects records, written after the others).
+	// refusable: the table may refuse rows the cell checks passed.
 	rejected  atomic.Int64
-	refused   []refusedRow
+	refused   [][]string
 	direct    bool
 	refusable bool
 	// spool holds the rows the first pass read, for the second

@@ -246,13 +246,6 @@ func refusedByTable(err error) bool {
 	return false
 }
 
-// refusedRow is a row SQLite's loader found the table refuses, kept
-// until the rows read are all rejected, to be written after them.
-type refusedRow struct {
-	err    *ImportError
-	record []string // as Rejects has it: row, error, the values as text
-}
-
 // refuseInserted rejects a row the table refused while SQLite's loader
 // inserted it, keeping it for Rejects, if MaxErrors leaves room; else it
 // returns the error that ends the import.
@@ -263,7 +256,6 @@ func (imp *importer) refuseInserted(num int, vals []value, err error) error {
 	refusal := imp.refusal(num, err)
 	switch {
 	case imp.opts.MaxErrors == 0:
-		refusal.Err = err
 		return refusal
 	case !imp.takeReject():
 		return fmt.Errorf("more than %d rejected rows: %w", imp.opts.MaxErrors, refusal)
@@ -273,7 +265,7 @@ func (imp *importer) refuseInserted(num int, vals []value, err error) error {
 	for j := range vals {
 		record[2+j] = imp.valueText(&vals[j], imp.cols[j].Type)
 	}
-	imp.refused = append(imp.refused, refusedRow{refusal, record})
+	imp.refused = append(imp.refused, record)
 	return nil
 }
 
@@ -299,8 +291,8 @@ func (imp *importer) writeRefused() error {
 	if w == nil {
 		return nil
 	}
-	for _, r := range imp.refused {
-		if err := w.Write(r.record); err != nil {
+	for _, record := range imp.refused {
+		if err := w.Write(record); err != nil {
 			return fmt.Errorf("sqlsheet: writing rejected rows: %w", err)
 		}
 	}
