@@ -65,10 +65,11 @@
 // PRIMARY KEY) and, in an existing PostgreSQL or MySQL table, the
 // column's declared limits: VARCHAR(n) characters, NUMERIC(p,s) digits
 // (MySQL, which would round, takes no more than s after the point),
-// SMALLINT and other narrow integers' ranges, REAL's range, and
-// PostgreSQL's text holds no NUL. A cell over them is an *ImportError naming it, or a row
-// MaxErrors skips, where the server's refusal would name no row and take
-// every row with it. An Append whose rows have no column for one the
+// SMALLINT and other narrow integers' ranges, REAL's range, an enum's
+// values (MySQL's ENUM, folded as its collations fold; PostgreSQL's
+// exactly), and PostgreSQL's text holds no NUL. A cell over them is an
+// *ImportError naming it, or a row MaxErrors skips, where the server's
+// refusal would name no row and take every row with it. An Append whose rows have no column for one the
 // table requires (NOT NULL without a default) fails before any row.
 //
 // A new table's columns are named after the header: a name the header

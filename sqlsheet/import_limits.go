@@ -29,8 +29,9 @@ type columnLimit struct {
 	// minInt, maxInt bound an integer type narrower than BIGINT.
 	minInt, maxInt int64
 	narrowInt      bool
-	single         bool // a single-precision float (REAL, FLOAT4, MySQL's FLOAT)
-	noNUL          bool // PostgreSQL's text holds no NUL character
+	single         bool     // a single-precision float (REAL, FLOAT4, MySQL's FLOAT)
+	noNUL          bool     // PostgreSQL's text holds no NUL character
+	enum           *enumSet // an ENUM's values; nil: any
 	// exact: the server must take the value as it is (MySQL, whose
 	// loads sheetstream fails on any value it changed): no spaces past
 	// a VARCHAR's length, no digits past a DECIMAL's scale. PostgreSQL
@@ -39,7 +40,7 @@ type columnLimit struct {
 }
 
 func (l *columnLimit) any() bool {
-	return l.chars > 0 || l.bytes > 0 || l.scale >= 0 || l.narrowInt || l.single || l.noNUL
+	return l.chars > 0 || l.bytes > 0 || l.scale >= 0 || l.narrowInt || l.single || l.noNUL || l.enum != nil
 }
 
 // check says why v does not fit the column, or nil.
@@ -48,6 +49,9 @@ func (l *columnLimit) check(v *value) error {
 	case tagText:
 		if l.noNUL && bytes.IndexByte(v.b, 0) >= 0 {
 			return fmt.Errorf("%w: the text holds a NUL character, which PostgreSQL's text cannot", ErrBadCell)
+		}
+		if l.enum != nil && !l.enum.values[l.enum.key(v.b)] {
+			return fmt.Errorf("%w: %q is none of the values of %s", ErrBadCell, v.b, l.sqlType)
 		}
 		if l.scale >= 0 {
 			if err := l.checkDecimal(string(v.b)); err != nil {
@@ -85,6 +89,55 @@ func (l *columnLimit) check(v *value) error {
 		}
 	}
 	return nil
+}
+
+// enumSet is the values an ENUM column takes: MySQL's folded (lower
+// case, no spaces at the end) as its collations compare them,
+// PostgreSQL's as they are.
+type enumSet struct {
+	values map[string]bool
+	fold   bool
+}
+
+func newEnumSet(values []string, fold bool) *enumSet {
+	set := &enumSet{values: map[string]bool{}, fold: fold}
+	for _, v := range values {
+		set.values[set.key([]byte(v))] = true
+	}
+	return set
+}
+
+// key is text as the set keeps it.
+func (e *enumSet) key(text []byte) string {
+	if e.fold {
+		return strings.ToLower(strings.TrimRight(string(text), " "))
+	}
+	return string(text)
+}
+
+// enumValues reads the values of MySQL's "enum('a','it”s')".
+func enumValues(declared string) []string {
+	_, list, _ := strings.Cut(declared, "(")
+	list = list[:max(strings.LastIndexByte(list, ')'), 0)]
+	var values []string
+	var value strings.Builder
+	quoted := false
+	for i := 0; i < len(list); i++ {
+		switch c := list[i]; {
+		case c == '\'' && quoted && i+1 < len(list) && list[i+1] == '\'':
+			value.WriteByte('\'')
+			i++
+		case c == '\'' && quoted:
+			values = append(values, value.String())
+			value.Reset()
+			quoted = false
+		case c == '\'':
+			quoted = true
+		case quoted:
+			value.WriteByte(c)
+		}
+	}
+	return values
 }
 
 // checkDecimal checks a number's text against a NUMERIC(p,s).
@@ -161,6 +214,7 @@ func decimalDigits(s string) (digits string, point int, ok bool) {
 // text.
 func (imp *importer) setLimits(ctx context.Context) error {
 	declared, notNull := map[string]string{}, map[string]string{}
+	var enums map[string][]string
 	if imp.intoExisting() && imp.engine != EngineUnknown {
 		var err error
 		if imp.engine != EngineSQLite {
@@ -170,6 +224,9 @@ func (imp *importer) setLimits(ctx context.Context) error {
 		}
 		if notNull, err = imp.notNullColumns(ctx); err != nil {
 			return fmt.Errorf("sqlsheet: table %s: NOT NULL columns: %w", imp.opts.Table, err)
+		}
+		if enums, err = imp.enumLabels(ctx); err != nil {
+			return fmt.Errorf("sqlsheet: table %s: enum types: %w", imp.opts.Table, err)
 		}
 	}
 	if err := imp.missingRequired(notNull); err != nil {
@@ -186,6 +243,9 @@ func (imp *importer) setLimits(ctx context.Context) error {
 			}
 			col.limit = limitOf(imp.engine, decl)
 			col.limit.noNUL = imp.engine == EnginePostgres && col.Type == ColumnText
+			if labels, ok := enums[col.Name]; ok {
+				col.limit.enum = newEnumSet(labels, false)
+			}
 			col.limited = col.limit.any()
 		}
 	}
@@ -238,6 +298,29 @@ func (imp *importer) missingRequired(notNull map[string]string) error {
 		imp.opts.Table, strings.Join(missing, ", "))
 }
 
+// enumLabels lists the labels of each PostgreSQL enum column (a type
+// CREATE TYPE ... AS ENUM made), which the server compares exactly.
+func (imp *importer) enumLabels(ctx context.Context) (map[string][]string, error) {
+	if imp.engine != EnginePostgres {
+		return nil, nil
+	}
+	rows, err := imp.db.QueryContext(ctx, `SELECT a.attname, e.enumlabel FROM pg_attribute a JOIN pg_enum e ON e.enumtypid = a.atttypid
+		WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped`, imp.engine.quoteTable(imp.opts.Table))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	labels := map[string][]string{}
+	for rows.Next() {
+		var col, label string
+		if err := rows.Scan(&col, &label); err != nil {
+			return nil, err
+		}
+		labels[col] = append(labels[col], label)
+	}
+	return labels, rows.Err()
+}
+
 // declaredTypes is each column's type as the server prints it:
 // "character varying(3)", "numeric(5,2)" (PostgreSQL), "varchar(3)",
 // "tinyint(3) unsigned" (MySQL).
@@ -268,6 +351,10 @@ func limitOf(e Engine, declared string) columnLimit {
 	case "character varying", "varchar", "character", "char", "bpchar", "nvarchar", "nchar":
 		if len(nums) == 1 && nums[0] > 0 {
 			l.chars = nums[0]
+		}
+	case "enum":
+		if e == EngineMySQL {
+			l.enum = newEnumSet(enumValues(declared), true)
 		}
 	case "tinytext":
 		l.bytes = 255

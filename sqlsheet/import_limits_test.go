@@ -76,6 +76,9 @@ func TestColumnLimit(t *testing.T) {
 		{EnginePostgres, "integer", integer(-1 << 31), ""},
 		{EnginePostgres, "integer", integer(-1<<31 - 1), "out of integer's range"},
 		{EnginePostgres, "bigint", integer(1 << 62), ""},
+		{EngineMySQL, "enum('open','it''s, done')", text("Open "), ""}, // the collation folds case, drops end spaces
+		{EngineMySQL, "enum('open','it''s, done')", text("it's, done"), ""},
+		{EngineMySQL, "enum('open','it''s, done')", text("closed"), `"closed" is none of the values`},
 		{EngineMySQL, "tinyint(3) unsigned", integer(255), ""},
 		{EngineMySQL, "tinyint(3) unsigned", integer(-1), "out of tinyint(3) unsigned's range"},
 		{EngineMySQL, "tinyint(1)", integer(-128), ""},

@@ -624,3 +624,37 @@ func TestImportSchemaKeyRefusedPostgres(t *testing.T) { testImportSchemaKeyRefus
 func TestImportSchemaKeyRefusedMySQL(t *testing.T) {
 	testImportSchemaKeyRefused(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"))
 }
+
+// testImportEnum appends to an enum column a value it does not list: the
+// cell is named, or the row rejected under MaxErrors, where the server
+// would fail the whole load (PostgreSQL) or warn of a truncation (MySQL).
+// fits is a value the server takes though it is spelled otherwise.
+func testImportEnum(t *testing.T, url, fits string, ddl ...string) {
+	db, err := sqlsheet.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db, ddl...)
+	ctx := context.Background()
+	text := "id,status\n1,open\n2,closed\n3," + fits + "\n"
+	_, err = sqlsheet.ImportFrom(ctx, db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "tickets", Mode: sqlsheet.Append})
+	var ie *sqlsheet.ImportError
+	if !errors.As(err, &ie) || ie.Row != 3 || ie.Col != 2 || !errors.Is(err, sqlsheet.ErrBadCell) || !strings.Contains(err.Error(), `"closed"`) {
+		t.Errorf("a value the enum lacks: %v", err)
+	}
+	st, err := sqlsheet.ImportFrom(ctx, db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "tickets", Mode: sqlsheet.Append, MaxErrors: 1})
+	if err != nil || st.Rows != 2 || st.Rejected != 1 {
+		t.Errorf("under MaxErrors: %+v, %v", st, err)
+	}
+}
+
+func TestImportEnumPostgres(t *testing.T) {
+	testImportEnum(t, postgresURL(t), "done", `DROP TABLE IF EXISTS tickets`, `DROP TYPE IF EXISTS ticket_status`,
+		`CREATE TYPE ticket_status AS ENUM ('open', 'done')`, `CREATE TABLE tickets (id integer, status ticket_status)`)
+}
+
+func TestImportEnumMySQL(t *testing.T) {
+	testImportEnum(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"), "Done ",
+		`DROP TABLE IF EXISTS tickets`, `CREATE TABLE tickets (id integer, status ENUM('open', 'done'))`)
+}
