@@ -154,6 +154,7 @@ stage_fuzz() {
   fuzz ./sqlsheet/ FuzzSafeSQLType 20000x
   fuzz ./sqlsheet/ FuzzDecimalFits 50000x
   fuzz ./sqlsheet/ FuzzCopyLines 50000x
+  fuzz ./sqlsheet/ FuzzEnumValues 50000x
   fuzz ./csvsheet/ FuzzInfer 50000x
   fuzz ./csvsheet/ FuzzTable 20000x
   fuzz ./xlsx/ FuzzStructTag 50000x

@@ -3,6 +3,7 @@ package sqlsheet
 import (
 	"errors"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -129,6 +130,22 @@ func FuzzDecimalFits(f *testing.F) {
 		want := rounded.Cmp(pow(intDigits+scale)) < 0
 		if got := decimalFits(s, int(intDigits), int(scale)); got != want {
 			t.Errorf("decimalFits(%q, %d, %d) = %v, exact arithmetic says %v", s, intDigits, scale, got, want)
+		}
+	})
+}
+
+// FuzzEnumValues: the values of an ENUM as MySQL prints its type (each
+// quoted, quotes doubled) read back as they were.
+func FuzzEnumValues(f *testing.F) {
+	f.Add("open", "it's, done", ")")
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		want := []string{a, b, c}
+		quoted := make([]string, len(want))
+		for i, v := range want {
+			quoted[i] = "'" + strings.ReplaceAll(v, "'", "''") + "'"
+		}
+		if got := enumValues("enum(" + strings.Join(quoted, ",") + ")"); !slices.Equal(got, want) {
+			t.Errorf("enumValues of %q = %q", want, got)
 		}
 	})
 }
