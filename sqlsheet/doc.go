@@ -66,8 +66,8 @@
 // column's declared limits: VARCHAR(n) characters, NUMERIC(p,s) digits
 // (MySQL, which would round, takes no more than s after the point),
 // SMALLINT and other narrow integers' ranges, REAL's range, an enum's
-// values (MySQL's ENUM, folded as its collations fold; PostgreSQL's
-// exactly), and PostgreSQL's text holds no NUL. A cell over them is an
+// values (MySQL's ENUM and SET, folded as its collations fold;
+// PostgreSQL's exactly), and PostgreSQL's text holds no NUL. A cell over them is an
 // *ImportError naming it, or a row MaxErrors skips, where the server's
 // refusal would name no row and take every row with it. An Append whose rows have no column for one the
 // table requires (NOT NULL without a default) fails before any row.

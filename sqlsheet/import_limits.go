@@ -31,7 +31,7 @@ type columnLimit struct {
 	narrowInt      bool
 	single         bool     // a single-precision float (REAL, FLOAT4, MySQL's FLOAT)
 	noNUL          bool     // PostgreSQL's text holds no NUL character
-	enum           *enumSet // an ENUM's values; nil: any
+	enum           *enumSet // an ENUM's or SET's values; nil: any
 	// exact: the server must take the value as it is (MySQL, whose
 	// loads sheetstream fails on any value it changed): no spaces past
 	// a VARCHAR's length, no digits past a DECIMAL's scale. PostgreSQL
@@ -50,7 +50,7 @@ func (l *columnLimit) check(v *value) error {
 		if l.noNUL && bytes.IndexByte(v.b, 0) >= 0 {
 			return fmt.Errorf("%w: the text holds a NUL character, which PostgreSQL's text cannot", ErrBadCell)
 		}
-		if l.enum != nil && !l.enum.values[l.enum.key(v.b)] {
+		if l.enum != nil && !l.enum.holds(v.b) {
 			return fmt.Errorf("%w: %q is none of the values of %s", ErrBadCell, v.b, l.sqlType)
 		}
 		if l.scale >= 0 {
@@ -93,10 +93,25 @@ func (l *columnLimit) check(v *value) error {
 
 // enumSet is the values an ENUM column takes: MySQL's folded (lower
 // case, no spaces at the end) as its collations compare them,
-// PostgreSQL's as they are.
+// PostgreSQL's as they are. A MySQL SET takes any of them joined by
+// commas (multi).
 type enumSet struct {
 	values map[string]bool
 	fold   bool
+	multi  bool
+}
+
+// holds says whether the column takes text.
+func (e *enumSet) holds(text []byte) bool {
+	if !e.multi {
+		return e.values[e.key(text)]
+	}
+	for member := range bytes.SplitSeq(text, []byte(",")) {
+		if len(member) > 0 && !e.values[e.key(member)] {
+			return false
+		}
+	}
+	return true
 }
 
 func newEnumSet(values []string, fold bool) *enumSet {
@@ -352,9 +367,10 @@ func limitOf(e Engine, declared string) columnLimit {
 		if len(nums) == 1 && nums[0] > 0 {
 			l.chars = nums[0]
 		}
-	case "enum":
+	case "enum", "set":
 		if e == EngineMySQL {
 			l.enum = newEnumSet(enumValues(declared), true)
+			l.enum.multi = name == "set"
 		}
 	case "tinytext":
 		l.bytes = 255

@@ -80,6 +80,8 @@ func TestColumnLimit(t *testing.T) {
 		{EngineMySQL, "enum('open','it''s, done')", text("Open "), ""}, // the collation folds case, drops end spaces
 		{EngineMySQL, "enum('open','it''s, done')", text("it's, done"), ""},
 		{EngineMySQL, "enum('open','it''s, done')", text("closed"), `"closed" is none of the values`},
+		{EngineMySQL, "set('a','b','c')", text("a,C"), ""},
+		{EngineMySQL, "set('a','b','c')", text("a,d"), `"a,d" is none of the values`},
 		{EngineMySQL, "tinyint(3) unsigned", integer(255), ""},
 		{EngineMySQL, "tinyint(3) unsigned", integer(-1), "out of tinyint(3) unsigned's range"},
 		{EngineMySQL, "tinyint(1)", integer(-128), ""},

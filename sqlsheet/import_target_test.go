@@ -655,6 +655,8 @@ func TestImportEnumPostgres(t *testing.T) {
 }
 
 func TestImportEnumMySQL(t *testing.T) {
-	testImportEnum(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"), "Done ",
-		`DROP TABLE IF EXISTS tickets`, `CREATE TABLE tickets (id integer, status ENUM('open', 'done'))`)
+	url := testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server")
+	testImportEnum(t, url, "Done ", `DROP TABLE IF EXISTS tickets`, `CREATE TABLE tickets (id integer, status ENUM('open', 'done'))`)
+	// A SET takes its values joined by commas.
+	testImportEnum(t, url, `"OPEN,done"`, `DROP TABLE IF EXISTS tickets`, `CREATE TABLE tickets (id integer, status SET('open', 'done'))`)
 }
