@@ -67,6 +67,15 @@ func (t sqlTxn) queryPairs(ctx context.Context, q string) ([][2]int64, error) {
 		return nil, err
 	}
 	defer rows.Close()
+	return scanPairs(rows)
+}
+
+// scanPairs reads rows of two integer columns, of either driver.
+func scanPairs(rows interface {
+	Next() bool
+	Scan(dst ...any) error
+	Err() error
+}) ([][2]int64, error) {
 	var pairs [][2]int64
 	for rows.Next() {
 		var p [2]int64
@@ -86,15 +95,7 @@ func (t pgTxn) queryPairs(ctx context.Context, q string) ([][2]int64, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	var pairs [][2]int64
-	for rows.Next() {
-		var p [2]int64
-		if err := rows.Scan(&p[0], &p[1]); err != nil {
-			return nil, err
-		}
-		pairs = append(pairs, p)
-	}
-	return pairs, rows.Err()
+	return scanPairs(rows)
 }
 
 func (t pgTxn) exec(ctx context.Context, q string) error {
