@@ -38,11 +38,7 @@ func mergeRows(extra ...[]xlsx.Cell) [][]xlsx.Cell {
 // SQLite, the file: unchanged is the hash of the files in the database's
 // folder) as it was.
 func testMerge(t *testing.T, url string, unchanged func() string) {
-	db, err := sqlsheet.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, url)
 	ctx := context.Background()
 	double := "DOUBLE PRECISION"
 	if sqlsheet.EngineOf(db) == sqlsheet.EngineMySQL {
@@ -186,11 +182,7 @@ func TestMergeMySQL(t *testing.T) {
 // tableHash lists the server's tables with their row counts: what a dry
 // run must not change (the rows themselves are compared besides).
 func tableHash(t *testing.T, url string) string {
-	db, err := sqlsheet.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, url)
 	q := `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1`
 	if sqlsheet.EngineOf(db) == sqlsheet.EngineMySQL {
 		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() ORDER BY 1`
@@ -253,16 +245,12 @@ func TestImportReadOnlySQLite(t *testing.T) {
 // the table refuses (a CHECK constraint no cell check knows) leaves the
 // table as it was.
 func testMergeRollsBack(t *testing.T, url string) {
-	db, err := sqlsheet.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, url)
 	mustExec(t, db, `DROP TABLE IF EXISTS checked`, `CREATE TABLE checked (id BIGINT PRIMARY KEY, v BIGINT CHECK (v < 100))`,
 		`INSERT INTO checked VALUES (1, 1), (2, 2)`)
 	merge := sqlsheet.ImportOptions{Table: "checked", Mode: sqlsheet.Merge, Key: []string{"id"}}
 	text := "id,v\n1,50\n3,500\n4,4\n"
-	_, err = sqlsheet.ImportFrom(context.Background(), db, csvTable(t, text, csvsheet.Options{}), merge)
+	_, err := sqlsheet.ImportFrom(context.Background(), db, csvTable(t, text, csvsheet.Options{}), merge)
 	var ie *sqlsheet.ImportError
 	if !errors.As(err, &ie) || ie.Row != 3 {
 		t.Errorf("a merge the CHECK constraint refuses: %v, want an error naming row 3", err)

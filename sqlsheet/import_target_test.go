@@ -35,11 +35,7 @@ var (
 // (want), then appends the same text, whose header must find the same
 // columns.
 func testImportHeaderNames(t *testing.T, url string, want []string) {
-	db, err := sqlsheet.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, url)
 	ctx := context.Background()
 	text := "id," + longX + "," + longY + "," + spaceAt64 + ",Name,name,\"" + lineAt64 + "\"," + emoji + "," + spaceAt63 + "\n1,2,3,4,5,6,7,8,9\n"
 	db.Exec(`DROP TABLE IF EXISTS long_names`)
@@ -121,11 +117,7 @@ func TestImportHeaderNamesMySQL(t *testing.T) {
 // the server's refusal would have named no row and taken every row with
 // it. ddl creates the table in the server's dialect.
 func testImportLimits(t *testing.T, url, ddl string) {
-	db, err := sqlsheet.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, url)
 	ctx := context.Background()
 	db.Exec(`DROP TABLE IF EXISTS limited`)
 	if _, err := db.Exec(ddl); err != nil {
@@ -137,7 +129,7 @@ func testImportLimits(t *testing.T, url, ddl string) {
 		"3,1,abcd,1\n" +
 		"4,1,ab,32768\n" +
 		"5,-999.99,ab,-32768\n"
-	_, err = sqlsheet.ImportFrom(ctx, db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "limited", Mode: sqlsheet.Append})
+	_, err := sqlsheet.ImportFrom(ctx, db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "limited", Mode: sqlsheet.Append})
 	var ie *sqlsheet.ImportError
 	if !errors.As(err, &ie) || ie.Row != 3 || ie.Col != 2 || ie.Column != "amount" || !errors.Is(err, sqlsheet.ErrBadCell) {
 		t.Errorf("999.995 into NUMERIC(5,2): %v", err)
@@ -170,13 +162,9 @@ func TestImportLimitsPostgres(t *testing.T) {
 	testImportLimits(t, url, `CREATE TABLE limited (id integer PRIMARY KEY, amount numeric(5,2), code varchar(3), small smallint)`)
 
 	// PostgreSQL's text holds no NUL: the cell is named, in a new table too.
-	db, err := sqlsheet.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, url)
 	db.Exec(`DROP TABLE IF EXISTS nul_text`)
-	_, err = sqlsheet.ImportFrom(context.Background(), db, csvTable(t, "id,name\n1,ab\n2,a\x00b\n", csvsheet.Options{}), sqlsheet.ImportOptions{Table: "nul_text"})
+	_, err := sqlsheet.ImportFrom(context.Background(), db, csvTable(t, "id,name\n1,ab\n2,a\x00b\n", csvsheet.Options{}), sqlsheet.ImportOptions{Table: "nul_text"})
 	var ie *sqlsheet.ImportError
 	if !errors.As(err, &ie) || ie.Row != 3 || ie.Col != 2 || !strings.Contains(err.Error(), "NUL") {
 		t.Errorf("a NUL in text: %v", err)
@@ -193,11 +181,7 @@ func TestImportLimitsMySQL(t *testing.T) {
 // CSV writes "2024-01-01 08:00:00+00"), at their offset; a timestamp
 // without a zone refuses one rather than drop it.
 func TestImportZonedTextPostgres(t *testing.T) {
-	db, err := sqlsheet.Open(postgresURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, postgresURL(t))
 	ctx := context.Background()
 	mustExec(t, db, `DROP TABLE IF EXISTS zoned`, `CREATE TABLE zoned (id integer, at timestamptz, plain timestamp)`)
 	text := "id,at\n1,2024-01-01 08:00:00+00\n2,2024-01-01T10:30:00+02:30\n3,2024-01-01T08:00:00Z\n4,2024-01-01 01:00:00.5-0700\n5,2024-01-01 08:00:00\n"
@@ -210,7 +194,7 @@ func TestImportZonedTextPostgres(t *testing.T) {
 	if want := []string{"1|1704096000.000000", "2|1704096000.000000", "3|1704096000.000000", "4|1704096000.500000", "5|1704096000.000000"}; !slices.Equal(got, want) {
 		t.Errorf("instants %q, want %q", got, want)
 	}
-	_, err = sqlsheet.ImportFrom(ctx, db, csvTable(t, "id,plain\n9,2024-01-01 08:00:00+00\n", csvsheet.Options{}), sqlsheet.ImportOptions{Table: "zoned", Mode: sqlsheet.Append})
+	_, err := sqlsheet.ImportFrom(ctx, db, csvTable(t, "id,plain\n9,2024-01-01 08:00:00+00\n", csvsheet.Options{}), sqlsheet.ImportOptions{Table: "zoned", Mode: sqlsheet.Append})
 	if !errors.Is(err, sqlsheet.ErrBadCell) {
 		t.Errorf("an offset into a timestamp without a zone: %v", err)
 	}
@@ -223,11 +207,7 @@ func TestImportZonedTextPostgres(t *testing.T) {
 func TestImportZonedInfer(t *testing.T) {
 	text := "id,at,mixed\n1,2024-01-01 08:00:00+00,2024-01-01 08:00:00+00\n2,2024-01-01T10:30:00.5+02:30,soon\n3,,\n"
 	for _, url := range []string{postgresURL(t), "sqlite:" + filepath.Join(t.TempDir(), "zoned.db")} {
-		db, err := sqlsheet.Open(url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
+		db := openDB(t, url)
 		db.Exec(`DROP TABLE IF EXISTS zoned_new`)
 		st, err := sqlsheet.ImportFrom(context.Background(), db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "zoned_new"})
 		if err != nil {
@@ -256,11 +236,7 @@ func TestImportZonedInfer(t *testing.T) {
 // read such names: create, append, merge on its key, replace, and the
 // rows are in that table, not in one named with a dot.
 func testImportDottedTable(t *testing.T, url, setup, qualified string) {
-	db, err := sqlsheet.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, url)
 	ctx := context.Background()
 	if setup != "" {
 		mustExec(t, db, setup)
@@ -309,15 +285,11 @@ func TestImportDottedTableMySQL(t *testing.T) {
 // itself (ddl's id on SQLite and MySQL; PostgreSQL's identity columns
 // refuse NULL, so there id may be NULL) is taken. want is the rows.
 func testImportNotNull(t *testing.T, url, ddl string, want []string) {
-	db, err := sqlsheet.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, url)
 	ctx := context.Background()
 	mustExec(t, db, `DROP TABLE IF EXISTS required`, ddl)
 	text := "id,name,v\n,a,1\n,,2\n,c,3\n"
-	_, err = sqlsheet.ImportFrom(ctx, db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "required", Mode: sqlsheet.Append})
+	_, err := sqlsheet.ImportFrom(ctx, db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "required", Mode: sqlsheet.Append})
 	var ie *sqlsheet.ImportError
 	if !errors.As(err, &ie) || ie.Row != 3 || ie.Col != 2 || ie.Column != "name" || !strings.Contains(err.Error(), "NOT NULL") {
 		t.Errorf("an empty NOT NULL cell: %v", err)
@@ -349,11 +321,7 @@ func TestImportNotNullMySQL(t *testing.T) {
 // part (NUMERIC(5,2)) has that type's limits checked per cell too, as a
 // file edited after the export may break them.
 func TestImportSchemaLimitsPostgres(t *testing.T) {
-	db, err := sqlsheet.Open(postgresURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, postgresURL(t))
 	ctx := context.Background()
 	mustExec(t, db, `DROP TABLE IF EXISTS small_src`, `CREATE TABLE small_src (id integer PRIMARY KEY, amount numeric(5,2))`,
 		`INSERT INTO small_src VALUES (1, 1.5)`)
@@ -366,7 +334,7 @@ func TestImportSchemaLimitsPostgres(t *testing.T) {
 		[]xlsx.Cell{xlsx.Int(1), xlsx.Float(1.5)},
 		[]xlsx.Cell{xlsx.Int(2), xlsx.Float(1000.25)})
 	db.Exec(`DROP TABLE IF EXISTS small_dst`)
-	_, err = sqlsheet.Import(ctx, db, edited, 0, sqlsheet.ImportOptions{Table: "small_dst"})
+	_, err := sqlsheet.Import(ctx, db, edited, 0, sqlsheet.ImportOptions{Table: "small_dst"})
 	var ie *sqlsheet.ImportError
 	if !errors.As(err, &ie) || ie.Row != 3 || ie.Col != 2 || !strings.Contains(err.Error(), "numeric(5,2)") {
 		t.Errorf("1000.25 into the schema part's NUMERIC(5,2): %v", err)
@@ -400,14 +368,10 @@ func refusedRows(badCell bool) [][]xlsx.Cell {
 // database's reason and its values, and the others load; one reject too
 // many fails, naming the refused row.
 func testImportRefusedRow(t *testing.T, url, ddl string, wantRow int, wantText string) {
-	db, err := sqlsheet.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, url)
 	ctx := context.Background()
 	mustExec(t, db, `DROP TABLE IF EXISTS refused`, ddl)
-	_, err = sqlsheet.Import(ctx, db, importBook(t, refusedRows(false)), 0, sqlsheet.ImportOptions{Table: "refused", Mode: sqlsheet.Append})
+	_, err := sqlsheet.Import(ctx, db, importBook(t, refusedRows(false)), 0, sqlsheet.ImportOptions{Table: "refused", Mode: sqlsheet.Append})
 	var ie *sqlsheet.ImportError
 	if wantRow > 0 && (!errors.As(err, &ie) || ie.Row != wantRow || ie.Col != 0 || ie.Sheet != "Data") {
 		t.Errorf("want an ImportError naming row %d: %v", wantRow, err)
@@ -469,14 +433,10 @@ func TestImportRefusedRowMySQL(t *testing.T) {
 	url := testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server")
 	testImportRefusedRow(t, url, `CREATE TABLE refused (id integer PRIMARY KEY, v integer)`, 0, "Duplicate entry '3'")
 
-	db, err := sqlsheet.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, url)
 	mustExec(t, db, `DROP TABLE IF EXISTS refused_at`, `CREATE TABLE refused_at (id integer, at timestamp NULL)`)
 	text := "id,at\n1,2001-01-01 10:00:00\n2,x\n3,2002-01-01 00:00:00\n4,1960-01-01 00:00:00\n"
-	_, err = sqlsheet.ImportFrom(context.Background(), db, csvTable(t, text, csvsheet.Options{}),
+	_, err := sqlsheet.ImportFrom(context.Background(), db, csvTable(t, text, csvsheet.Options{}),
 		sqlsheet.ImportOptions{Table: "refused_at", Mode: sqlsheet.Append, MaxErrors: 1})
 	var ie *sqlsheet.ImportError
 	if !errors.As(err, &ie) || ie.Row != 5 || strings.Contains(err.Error(), "at row") {
@@ -491,15 +451,11 @@ func TestImportRefusedRowMySQL(t *testing.T) {
 // refused for a unique key, one the table has or one an earlier row has,
 // changing nothing; under MaxErrors it counts and writes them.
 func testImportDryRunKeys(t *testing.T, url, ddl string) {
-	db, err := sqlsheet.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, url)
 	ctx := context.Background()
 	mustExec(t, db, `DROP TABLE IF EXISTS refused`, ddl)
 	dry := sqlsheet.ImportOptions{Table: "refused", Mode: sqlsheet.Append, DryRun: true}
-	_, err = sqlsheet.Import(ctx, db, importBook(t, refusedRows(false)), 0, dry)
+	_, err := sqlsheet.Import(ctx, db, importBook(t, refusedRows(false)), 0, dry)
 	var ie *sqlsheet.ImportError
 	if !errors.Is(err, sqlsheet.ErrDuplicateKey) || !errors.As(err, &ie) || ie.Row != 43 || !strings.Contains(err.Error(), "repeats row 4's") {
 		t.Errorf("a dry run of rows repeating a key: %v", err)
@@ -550,14 +506,10 @@ func TestImportDryRunKeysMySQL(t *testing.T) {
 // it; NOT NULL columns with a default, or that number themselves, may be
 // left out.
 func testImportMissingRequired(t *testing.T, url, ddl string) {
-	db, err := sqlsheet.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, url)
 	mustExec(t, db, `DROP TABLE IF EXISTS required2`, ddl)
 	ctx := context.Background()
-	_, err = sqlsheet.ImportFrom(ctx, db, csvTable(t, "note\nx\n", csvsheet.Options{}), sqlsheet.ImportOptions{Table: "required2", Mode: sqlsheet.Append, MaxErrors: 5})
+	_, err := sqlsheet.ImportFrom(ctx, db, csvTable(t, "note\nx\n", csvsheet.Options{}), sqlsheet.ImportOptions{Table: "required2", Mode: sqlsheet.Append, MaxErrors: 5})
 	if err == nil || !strings.Contains(err.Error(), `requires a value in "name"`) || strings.Contains(err.Error(), `"kind"`) {
 		t.Errorf("an append without the required column: %v", err)
 	}
@@ -586,11 +538,7 @@ func TestImportMissingRequiredMySQL(t *testing.T) {
 // export recorded refuses a key the edited file repeats: a dry run names
 // the row, and a load under MaxErrors rejects it and loads the rest.
 func testImportSchemaKeyRefused(t *testing.T, url string) {
-	db, err := sqlsheet.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, url)
 	ctx := context.Background()
 	mustExec(t, db, `DROP TABLE IF EXISTS keyed_src`, `CREATE TABLE keyed_src (id integer PRIMARY KEY, v integer)`, `INSERT INTO keyed_src VALUES (1, 1)`)
 	exported, _ := writeBook(t, func(w *xlsx.Writer) error {
@@ -601,7 +549,7 @@ func testImportSchemaKeyRefused(t *testing.T, url string) {
 	edited := resave(t, exported, "keyed", []xlsx.Cell{xlsx.String("id"), xlsx.String("v")},
 		[]xlsx.Cell{n(1), n(1)}, []xlsx.Cell{n(2), n(2)}, []xlsx.Cell{n(1), n(3)}, []xlsx.Cell{n(3), n(3)})
 	db.Exec(`DROP TABLE IF EXISTS keyed_dst`)
-	_, err = sqlsheet.Import(ctx, db, edited, 0, sqlsheet.ImportOptions{Table: "keyed_dst", DryRun: true})
+	_, err := sqlsheet.Import(ctx, db, edited, 0, sqlsheet.ImportOptions{Table: "keyed_dst", DryRun: true})
 	var ie *sqlsheet.ImportError
 	if !errors.Is(err, sqlsheet.ErrDuplicateKey) || !errors.As(err, &ie) || ie.Row != 4 {
 		t.Errorf("a dry run of a repeated schema key: %v", err)
@@ -630,15 +578,11 @@ func TestImportSchemaKeyRefusedMySQL(t *testing.T) {
 // would fail the whole load (PostgreSQL) or warn of a truncation (MySQL).
 // fits is a value the server takes though it is spelled otherwise.
 func testImportEnum(t *testing.T, url, fits string, ddl ...string) {
-	db, err := sqlsheet.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, url)
 	mustExec(t, db, ddl...)
 	ctx := context.Background()
 	text := "id,status\n1,open\n2,closed\n3," + fits + "\n"
-	_, err = sqlsheet.ImportFrom(ctx, db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "tickets", Mode: sqlsheet.Append})
+	_, err := sqlsheet.ImportFrom(ctx, db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "tickets", Mode: sqlsheet.Append})
 	var ie *sqlsheet.ImportError
 	if !errors.As(err, &ie) || ie.Row != 3 || ie.Col != 2 || !errors.Is(err, sqlsheet.ErrBadCell) || !strings.Contains(err.Error(), `"closed"`) {
 		t.Errorf("a value the enum lacks: %v", err)

@@ -84,6 +84,17 @@ func checkSheet(t *testing.T, r *pyread.Result, sheet string, want [][]*pyread.V
 	}
 }
 
+// openDB opens the database at url for a test, closed when it ends.
+func openDB(t *testing.T, url string) *sql.DB {
+	t.Helper()
+	db, err := sqlsheet.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
 func mustExec(t *testing.T, db *sql.DB, stmts ...string) {
 	t.Helper()
 	for _, q := range stmts {
