@@ -59,13 +59,14 @@ func (imp *importer) loadData(ctx context.Context, tx *sql.Tx, table, names stri
 		var level, msg string
 		var code int
 		tx.QueryRowContext(ctx, "SHOW WARNINGS LIMIT 1").Scan(&level, &code, &msg)
+		line, at := loadDataLine(msg)
+		num := sent.row(line)
+		if num > 0 {
+			msg = msg[:at] // the server's row is the load's; the error names the source's
+		}
 		err := fmt.Errorf("the table did not take every row as it was (%d warnings); the first: %s", warnings, msg)
-		if line, at := loadDataLine(msg); line > 0 {
-			if num := sent.row(line); num > 0 {
-				// The server's row is the load's; the error names the source's.
-				err = fmt.Errorf("the table did not take every row as it was (%d warnings); the first: %s", warnings, msg[:at])
-				return &ImportError{Table: imp.opts.Table, Sheet: imp.src.SheetName(), Row: num, Err: err}
-			}
+		if num > 0 {
+			return &ImportError{Table: imp.opts.Table, Sheet: imp.src.SheetName(), Row: num, Err: err}
 		}
 		return fmt.Errorf("sqlsheet: load into %s: %w", imp.opts.Table, err)
 	}
