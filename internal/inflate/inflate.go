@@ -621,9 +621,13 @@ func (z *Reader) codes() error {
 			break
 		}
 		if distance >= 8 {
-			// Eight bytes a step: the last step may write past the
-			// match, into space the next symbols overwrite.
-			for i := 0; i < length; i += 8 {
+			// Eight bytes a step, the first two whatever the length
+			// (most of a sheet's matches are 16 bytes or less): the
+			// last step may write past the match, into space the next
+			// symbols overwrite.
+			binary.LittleEndian.PutUint64(hist[wpos:], binary.LittleEndian.Uint64(hist[from:]))
+			binary.LittleEndian.PutUint64(hist[wpos+8:], binary.LittleEndian.Uint64(hist[from+8:]))
+			for i := 16; i < length; i += 8 {
 				binary.LittleEndian.PutUint64(hist[wpos+i:], binary.LittleEndian.Uint64(hist[from+i:]))
 			}
 		} else {

@@ -29,14 +29,23 @@ func inputs() map[string][]byte {
 		random[i] = byte(rng.Uint32())
 	}
 	runs := bytes.Repeat([]byte("a"), 1<<20)
+	// Repeats of 8 to 17 bytes: matches whose distance is under their
+	// length, copied eight bytes a step from bytes the match itself wrote.
+	var periods []byte
+	for p := 8; p <= 17; p++ {
+		for range 40 {
+			periods = append(periods, "0123456789abcdefgh"[:p]...)
+		}
+	}
 	return map[string][]byte{
-		"empty":  nil,
-		"byte":   {'x'},
-		"text":   []byte("hello, hello, hello world"),
-		"sheet":  sheetXML(40000), // about 2.5 MB: the output buffer turns over
-		"random": random,          // stored blocks
-		"runs":   runs,            // distance 1, overlapping copies
-		"mixed":  append(append(sheetXML(3000), random[:100<<10]...), sheetXML(3000)...),
+		"empty":   nil,
+		"byte":    {'x'},
+		"text":    []byte("hello, hello, hello world"),
+		"sheet":   sheetXML(40000), // about 2.5 MB: the output buffer turns over
+		"random":  random,          // stored blocks
+		"runs":    runs,            // distance 1, overlapping copies
+		"periods": periods,
+		"mixed":   append(append(sheetXML(3000), random[:100<<10]...), sheetXML(3000)...),
 	}
 }
 
