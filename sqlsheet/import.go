@@ -607,22 +607,31 @@ func (imp *importer) mergedHeader(ctx context.Context, header *[]string) error {
 // would have changed them: its column's type would widen, or a column
 // left out as blank, or one right of every column seen, has a value.
 func (imp *importer) contradicts(c *xlsx.Value) bool {
-	t := imp.cellType(c)
-	if t == columnEmpty {
+	col := c.Col() - 1 - imp.colBase
+	if col < len(imp.checked) && imp.byCol[col] >= 0 {
+		if !imp.checked[col] {
+			return false
+		}
+		guess := columnEmpty
+		if col < len(imp.guess) {
+			guess = imp.guess[col]
+		}
+		// What every cell of a kind leaves as it is, without typing the
+		// cell (every cell of a new table comes here): text takes
+		// anything, a float any number.
+		if guess == ColumnText || guess == ColumnFloat && c.Type() == xlsx.TypeNumber {
+			return false
+		}
+		t := imp.cellType(c)
+		return t != columnEmpty && widen(guess, t) != guess
+	}
+	if imp.cellType(c) == columnEmpty {
 		return false
 	}
-	col := c.Col() - 1 - imp.colBase
 	if col >= len(imp.checked) {
 		return len(imp.opts.Columns) == 0 // columns picked by name leave the rest out
 	}
-	if !imp.checked[col] {
-		return false
-	}
-	guess := columnEmpty
-	if col < len(imp.guess) {
-		guess = imp.guess[col]
-	}
-	return imp.byCol[col] < 0 || widen(guess, t) != guess
+	return imp.checked[col] // a column left out as blank
 }
 
 // intoExisting says whether the rows go into a table as it is.
