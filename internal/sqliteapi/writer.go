@@ -137,6 +137,10 @@ func (s *Stmt) BindFloat64(i int, v float64) error {
 
 // BindText binds UTF-8 text to parameter i (0-based), copying it.
 func (s *Stmt) BindText(i int, text []byte) error {
+	if i < 0 || i >= len(s.bufs) {
+		// No buffer to copy into: SQLite's call reports the index.
+		return s.check(sqlite3.Xsqlite3_bind_text(s.c.tls, s.stmt, int32(i+1), 0, 0, 0))
+	}
 	b := &s.bufs[i]
 	if len(text)+1 > b.cap {
 		n := max(len(text)+1, 2*b.cap, 64)

@@ -194,6 +194,9 @@ func TestBindAfterFailure(t *testing.T) {
 		if err := ins.BindInt64(i, 5); err == nil || !strings.Contains(err.Error(), "range") {
 			t.Errorf("parameter %d: %v", i, err)
 		}
+		if err := ins.BindText(i, []byte("x")); err == nil || !strings.Contains(err.Error(), "range") {
+			t.Errorf("text for parameter %d: %v", i, err)
+		}
 	}
 	// Text over the connection's length limit is refused when it runs.
 	sqlite3.Xsqlite3_limit(c.tls, c.db, sqlite3.SQLITE_LIMIT_LENGTH, 30) // its least
