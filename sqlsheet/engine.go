@@ -105,8 +105,10 @@ var columnTypes = [...][]string{
 	EngineSQLite:   {"TEXT", "INTEGER", "REAL", "BOOLEAN", "DATE", "DATETIME", "TIME", "NUMERIC", "TIMESTAMP"},
 	EnginePostgres: {"text", "bigint", "double precision", "boolean", "date", "timestamp", "time", "numeric", "timestamptz"},
 	// MEDIUMTEXT: Excel's 32,767 characters can exceed TEXT's 64 KiB.
-	// MySQL has no instants: timestamptz is the UTC wall clock.
-	EngineMySQL: {"MEDIUMTEXT", "BIGINT", "DOUBLE", "BOOLEAN", "DATE", "DATETIME(3)", "TIME(3)", "DECIMAL(65,30)", "DATETIME(6)"},
+	// MySQL has no instants: timestamptz is the UTC wall clock. Times to
+	// the microsecond, as delimited text may give them (a sheet's have
+	// milliseconds): a shorter column would cut them without a warning.
+	EngineMySQL: {"MEDIUMTEXT", "BIGINT", "DOUBLE", "BOOLEAN", "DATE", "DATETIME(6)", "TIME(6)", "DECIMAL(65,30)", "DATETIME(6)"},
 }
 
 func (e Engine) sqlType(t ColumnType) string {

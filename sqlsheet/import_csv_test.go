@@ -145,3 +145,40 @@ func TestImportCSVTextAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestImportCSVMicroseconds loads timestamps and times with microseconds
+// from CSV into a new table of each database and reads them back as
+// text: a sheet's dates keep milliseconds, a CSV's keep what they have.
+func TestImportCSVMicroseconds(t *testing.T) {
+	text := "id,at,clock\n1,2024-01-01 08:00:00.123456,08:00:00.654321\n2,1999-12-31T23:59:59.5,23:59:59\n"
+	for _, target := range []struct {
+		name, url, query string
+		want             []string
+	}{
+		{"SQLite", "sqlite:" + filepath.Join(t.TempDir(), "us.db"), "SELECT CAST(at AS TEXT), CAST(clock AS TEXT) FROM us ORDER BY id",
+			[]string{"2024-01-01 08:00:00.123456|08:00:00.654321", "1999-12-31 23:59:59.5|23:59:59"}},
+		{"PostgreSQL", "postgres", "SELECT at::text, clock::text FROM us ORDER BY id",
+			[]string{"2024-01-01 08:00:00.123456|08:00:00.654321", "1999-12-31 23:59:59.5|23:59:59"}},
+		{"MySQL", "mysql", "SELECT CAST(at AS CHAR), CAST(clock AS CHAR) FROM us ORDER BY id",
+			[]string{"2024-01-01 08:00:00.123456|08:00:00.654321", "1999-12-31 23:59:59.500000|23:59:59.000000"}},
+	} {
+		t.Run(target.name, func(t *testing.T) {
+			url := target.url
+			switch url {
+			case "postgres":
+				url = postgresURL(t)
+			case "mysql":
+				url = testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server")
+			}
+			db := openDB(t, url)
+			mustExec(t, db, "DROP TABLE IF EXISTS us")
+			st, err := sqlsheet.ImportFrom(context.Background(), db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "us"})
+			if err != nil || st.Rows != 2 {
+				t.Fatalf("%+v, %v", st, err)
+			}
+			if got := queryRows(t, db, target.query); !slices.Equal(got, target.want) {
+				t.Errorf("rows %q, want %q", got, target.want)
+			}
+		})
+	}
+}

@@ -214,8 +214,8 @@ func TestImportPostgres(t *testing.T) {
 
 func TestImportMySQL(t *testing.T) {
 	testImport(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"), []string{
-		`1|9.99|1|2024-02-29 00:00:00.000|2024-02-29 13:45:30.250|13:45:30.250|Grüße, "quoted"|5|no header`,
-		`2|3|0|2024-03-01 00:00:00.000|2024-02-29 00:00:00.000|00:00:00.000|NULL|text|NULL`,
+		`1|9.99|1|2024-02-29 00:00:00.000|2024-02-29 13:45:30.250|13:45:30.250000|Grüße, "quoted"|5|no header`,
+		`2|3|0|2024-03-01 00:00:00.000|2024-02-29 00:00:00.000|00:00:00.000000|NULL|text|NULL`,
 		`9007199254740992|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL`,
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/sheetstream/sheetstream/internal/isotime"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
@@ -213,6 +214,17 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 		switch c.Type() {
 		case xlsx.TypeDate:
 			tm = c.Time()
+			// A serial day keeps milliseconds; the text a delimited
+			// file's date was typed from keeps every digit it has.
+			if src := c.SourceText(); len(src) > 0 {
+				switch full, kind := isotime.Parse(unsafe.String(unsafe.SliceData(src), len(src))); kind {
+				case isotime.Date, isotime.DateTime:
+					tm = full
+				case isotime.Clock:
+					y, mo, d := tm.Date()
+					tm = time.Date(y, mo, d, full.Hour(), full.Minute(), full.Second(), full.Nanosecond(), tm.Location())
+				}
+			}
 		case xlsx.TypeString:
 			var err error
 			s := strings.TrimSpace(text())
@@ -285,7 +297,7 @@ func (imp *importer) arg(v *value, t ColumnType) any {
 			return v.t.UTC()
 		}
 		if t == ColumnTime {
-			return v.t.Format("15:04:05.999")
+			return v.t.Format("15:04:05.999999")
 		}
 		return v.t
 	}
@@ -299,11 +311,11 @@ func appendSQLiteTime(b []byte, tm time.Time, t ColumnType) []byte {
 	case ColumnDate:
 		return tm.AppendFormat(b, "2006-01-02")
 	case ColumnTime:
-		return tm.AppendFormat(b, "15:04:05.999")
+		return tm.AppendFormat(b, "15:04:05.999999")
 	case ColumnTimestampTZ:
 		tm = tm.UTC()
 	}
-	return tm.AppendFormat(b, "2006-01-02 15:04:05.999")
+	return tm.AppendFormat(b, "2006-01-02 15:04:05.999999")
 }
 
 // isDecimalText reports whether s is a plain decimal number: a sign,
