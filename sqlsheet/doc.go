@@ -67,7 +67,9 @@
 // (MySQL, which would round, takes no more than s after the point),
 // SMALLINT and other narrow integers' ranges, REAL's range, an enum's
 // values (MySQL's ENUM and SET, folded as its collations fold;
-// PostgreSQL's exactly), and PostgreSQL's text holds no NUL. A cell over them is an
+// PostgreSQL's exactly), MySQL's TIMESTAMP range (32-bit Unix time, in the
+// session's time zone, as the server gives it), and PostgreSQL's text
+// holds no NUL. A cell over them is an
 // *ImportError naming it, or a row MaxErrors skips, where the server's
 // refusal would name no row and take every row with it. An Append whose rows have no column for one the
 // table requires (NOT NULL without a default) fails before any row.

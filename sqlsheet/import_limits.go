@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -32,6 +33,14 @@ type columnLimit struct {
 	single         bool     // a single-precision float (REAL, FLOAT4, MySQL's FLOAT)
 	noNUL          bool     // PostgreSQL's text holds no NUL character
 	enum           *enumSet // an ENUM's or SET's values; nil: any
+	// timestamp: a MySQL TIMESTAMP, which holds the instants of 32-bit
+	// Unix time: the wall clocks from firstWall to lastWall in the
+	// session's time zone (from the server: setLimits), fractions cut to
+	// fsp digits, or rounded (MySQL; MariaDB truncates).
+	timestamp           bool
+	firstWall, lastWall time.Time
+	fsp                 int
+	rounds              bool
 	// exact: the server must take the value as it is (MySQL, whose
 	// loads sheetstream fails on any value it changed): no spaces past
 	// a VARCHAR's length, no digits past a DECIMAL's scale. PostgreSQL
@@ -40,7 +49,7 @@ type columnLimit struct {
 }
 
 func (l *columnLimit) any() bool {
-	return l.chars > 0 || l.bytes > 0 || l.scale >= 0 || l.narrowInt || l.single || l.noNUL || l.enum != nil
+	return l.chars > 0 || l.bytes > 0 || l.scale >= 0 || l.narrowInt || l.single || l.noNUL || l.enum != nil || l.timestamp
 }
 
 // check says why v does not fit the column, or nil.
@@ -79,6 +88,27 @@ func (l *columnLimit) check(v *value) error {
 		}
 		if l.scale >= 0 {
 			return l.checkDecimal(strconv.FormatInt(v.i, 10))
+		}
+	case tagTime:
+		if !l.timestamp {
+			return nil
+		}
+		y, mo, d := v.t.Date()
+		h, mi, sec := v.t.Clock()
+		// The load sends microseconds, cut: the server cuts or rounds
+		// them to the column's digits.
+		wall := time.Date(y, mo, d, h, mi, sec, v.t.Nanosecond(), time.UTC).Truncate(time.Microsecond)
+		step := time.Second
+		for range l.fsp {
+			step /= 10
+		}
+		stored := wall.Truncate(step)
+		if l.rounds {
+			stored = wall.Round(step)
+		}
+		if stored.Before(l.firstWall) || stored.After(l.lastWall) {
+			return fmt.Errorf("%w: %s is out of %s's range (%s to %s in the session's time zone)", ErrBadCell,
+				wall.Format("2006-01-02 15:04:05.999999999"), l.sqlType, l.firstWall.Format(time.DateTime), l.lastWall.Format(time.DateTime))
 		}
 	case tagFloat:
 		if single := float32(v.f); l.single && (math.IsInf(float64(single), 0) || single == 0 && v.f != 0) {
@@ -247,6 +277,8 @@ func (imp *importer) setLimits(ctx context.Context) error {
 	if err := imp.missingRequired(notNull); err != nil {
 		return err
 	}
+	var stamps columnLimit // the server's TIMESTAMP range, once asked
+	var err error
 	for i := range imp.cols {
 		col := &imp.cols[i]
 		col.notNull = notNull[col.Name] == "1" || notNull[col.Name] == "2"
@@ -260,6 +292,14 @@ func (imp *importer) setLimits(ctx context.Context) error {
 			col.limit.noNUL = imp.engine == EnginePostgres && col.Type == ColumnText
 			if labels, ok := enums[col.Name]; ok {
 				col.limit.enum = newEnumSet(labels, false)
+			}
+			if col.limit.timestamp {
+				if stamps.lastWall.IsZero() {
+					if stamps, err = imp.timestampRange(ctx); err != nil {
+						return fmt.Errorf("sqlsheet: table %s: the range of TIMESTAMP: %w", imp.opts.Table, err)
+					}
+				}
+				col.limit.firstWall, col.limit.lastWall, col.limit.rounds = stamps.firstWall, stamps.lastWall, stamps.rounds
 			}
 			col.limited = col.limit.any()
 		}
@@ -380,6 +420,13 @@ func limitOf(e Engine, declared string) columnLimit {
 		if e == EngineMySQL {
 			l.bytes = 65535
 		}
+	case "timestamp":
+		if e == EngineMySQL {
+			l.timestamp = true
+			if len(nums) == 1 && nums[0] > 0 && nums[0] <= 6 {
+				l.fsp = nums[0]
+			}
+		}
 	case "real", "float4":
 		l.single = true
 	case "float":
@@ -408,4 +455,74 @@ func limitOf(e Engine, declared string) columnLimit {
 		}
 	}
 	return l
+}
+
+// timestampRange is the first and last wall clock a MySQL TIMESTAMP
+// column takes in the session's time zone: the instants 1 and 2^31-1 of
+// Unix time (MariaDB from 11.5 on 64-bit systems: 2^32-1), as the server
+// spells them there. A value out of it would be stored as zero, with a
+// warning, and fail the whole load.
+func (imp *importer) timestampRange(ctx context.Context) (columnLimit, error) {
+	var l columnLimit
+	var version string
+	if err := imp.db.QueryRowContext(ctx, "SELECT VERSION()").Scan(&version); err != nil {
+		return l, err
+	}
+	lastSecond := int64(1<<31 - 1)
+	major, minor, mariaDB := mariaDBVersion(version)
+	if mariaDB && (major > 11 || major == 11 && minor >= 5) {
+		lastSecond = 1<<32 - 1
+	}
+	l.rounds = !mariaDB
+	var first, last any
+	if err := imp.db.QueryRowContext(ctx, "SELECT FROM_UNIXTIME(1), FROM_UNIXTIME(?)", lastSecond).Scan(&first, &last); err != nil {
+		return l, err
+	}
+	if last == nil && lastSecond > 1<<31-1 {
+		// A 32-bit build of a MariaDB that could go further.
+		if err := imp.db.QueryRowContext(ctx, "SELECT FROM_UNIXTIME(?)", 1<<31-1).Scan(&last); err != nil {
+			return l, err
+		}
+	}
+	var err error
+	if l.firstWall, err = wallClock(first); err != nil {
+		return l, err
+	}
+	if l.lastWall, err = wallClock(last); err != nil {
+		return l, err
+	}
+	// The last second's fractions are in range too.
+	l.lastWall = l.lastWall.Add(time.Second - time.Microsecond)
+	return l, nil
+}
+
+// wallClock reads a DATETIME the driver returned, as text or (parseTime)
+// as a time in its location, as a wall clock in UTC.
+func wallClock(v any) (time.Time, error) {
+	switch v := v.(type) {
+	case time.Time:
+		y, mo, d := v.Date()
+		h, mi, sec := v.Clock()
+		return time.Date(y, mo, d, h, mi, sec, v.Nanosecond(), time.UTC), nil
+	case []byte:
+		return time.Parse(time.DateTime, string(v))
+	case string:
+		return time.Parse(time.DateTime, v)
+	}
+	return time.Time{}, fmt.Errorf("a DATETIME read as %T", v)
+}
+
+// mariaDBVersion reads a MariaDB server's major and minor version out of
+// VERSION() ("11.8.2-MariaDB-1"); ok is false for MySQL.
+func mariaDBVersion(version string) (major, minor int, ok bool) {
+	if !strings.Contains(version, "MariaDB") {
+		return 0, 0, false
+	}
+	parts := strings.SplitN(version, ".", 3)
+	if len(parts) < 2 {
+		return 0, 0, false
+	}
+	major, err1 := strconv.Atoi(parts[0])
+	minor, err2 := strconv.Atoi(parts[1])
+	return major, minor, err1 == nil && err2 == nil
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestDecimalFits(t *testing.T) {
@@ -150,4 +151,63 @@ func FuzzEnumValues(f *testing.F) {
 			t.Errorf("enumValues of %q = %q", want, got)
 		}
 	})
+}
+
+// TestTimestampLimit checks wall clocks against a TIMESTAMP's range at
+// its edges: fractions are cut to the column's digits on MariaDB and
+// rounded on MySQL, from the microseconds a load sends.
+func TestTimestampLimit(t *testing.T) {
+	first := time.Date(1970, 1, 1, 0, 0, 1, 0, time.UTC)
+	last := time.Date(2038, 1, 19, 3, 14, 7, 999999000, time.UTC)
+	at := func(s string) *value {
+		tm, err := time.Parse("2006-01-02 15:04:05.999999999", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The wall clock counts, whatever the location.
+		y, mo, d := tm.Date()
+		return &value{tag: tagTime, t: time.Date(y, mo, d, tm.Hour(), tm.Minute(), tm.Second(), tm.Nanosecond(), time.FixedZone("x", 3600))}
+	}
+	for _, c := range []struct {
+		wall        string
+		fsp         int
+		rounds, fit bool
+	}{
+		{"2000-06-01 12:00:00", 0, false, true},
+		{"1970-01-01 00:00:01", 0, false, true},
+		{"1970-01-01 00:00:00.999999", 0, false, false},
+		{"1970-01-01 00:00:00.6", 0, true, true}, // rounds up to the first second
+		{"2038-01-19 03:14:07.9", 0, false, true},
+		{"2038-01-19 03:14:07.5", 0, true, false},
+		{"2038-01-19 03:14:07.4", 0, true, true},
+		{"2038-01-19 03:14:07.9999", 3, true, false},
+		{"2038-01-19 03:14:07.9994", 3, true, true},
+		{"2038-01-19 03:14:07.9999999", 6, true, true}, // sent as .999999
+		{"2038-01-19 03:14:08", 6, false, false},
+		{"1969-12-31 23:59:59", 6, false, false},
+	} {
+		l := columnLimit{sqlType: "timestamp", timestamp: true, firstWall: first, lastWall: last, fsp: c.fsp, rounds: c.rounds}
+		if err := l.check(at(c.wall)); (err == nil) != c.fit {
+			t.Errorf("%s, %d digits, rounds %v: %v", c.wall, c.fsp, c.rounds, err)
+		}
+	}
+	for declared, fsp := range map[string]int{"timestamp": 0, "timestamp(3)": 3, "TIMESTAMP(6)": 6} {
+		if l := limitOf(EngineMySQL, declared); !l.timestamp || l.fsp != fsp || !l.any() {
+			t.Errorf("%s: %+v", declared, l)
+		}
+	}
+	if l := limitOf(EnginePostgres, "timestamp without time zone"); l.timestamp {
+		t.Errorf("PostgreSQL's timestamp limited: %+v", l)
+	}
+}
+
+func TestMariaDBVersion(t *testing.T) {
+	for version, want := range map[string][3]int{
+		"10.11.19-MariaDB-0+deb12u1": {10, 11, 1}, "11.8.2-MariaDB": {11, 8, 1}, "8.0.36": {0, 0, 0}, "MariaDB": {0, 0, 0},
+	} {
+		major, minor, ok := mariaDBVersion(version)
+		if got := [3]int{major, minor, map[bool]int{true: 1}[ok]}; got != want {
+			t.Errorf("%s: %v, want %v", version, got, want)
+		}
+	}
 }

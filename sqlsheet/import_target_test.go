@@ -604,3 +604,38 @@ func TestImportEnumMySQL(t *testing.T) {
 	// A SET takes its values joined by commas.
 	testImportEnum(t, url, `"OPEN,done"`, `DROP TABLE IF EXISTS tickets`, `CREATE TABLE tickets (id integer, status SET('open', 'done'))`)
 }
+
+// TestImportTimestampRangeMySQL appends to a table with TIMESTAMP
+// columns, which hold 32-bit Unix time: a value out of that range is an
+// error naming its cell (before, the load stored zero with a warning
+// and failed whole), or a row MaxErrors rejects. The last second's
+// fractions fit as MariaDB cuts them (MySQL rounds).
+func TestImportTimestampRangeMySQL(t *testing.T) {
+	db := openDB(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"))
+	mustExec(t, db, `DROP TABLE IF EXISTS ev`, `CREATE TABLE ev (id integer, at TIMESTAMP NULL, at3 TIMESTAMP(3) NULL)`)
+	var last string
+	if err := db.QueryRow("SELECT CAST(FROM_UNIXTIME(2147483647) AS CHAR)").Scan(&last); err != nil {
+		t.Fatal(err)
+	}
+	text := "id,at,at3\n1,2020-01-01 10:00:00,\n2,2040-06-01 00:00:00,\n3,,1960-01-01 00:00:00\n4,," + last + ".9999\n"
+	ctx := context.Background()
+	_, err := sqlsheet.ImportFrom(ctx, db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "ev", Mode: sqlsheet.Append})
+	var ie *sqlsheet.ImportError
+	if !errors.As(err, &ie) || ie.Row != 3 || ie.Col != 2 || !errors.Is(err, sqlsheet.ErrBadCell) || !strings.Contains(err.Error(), "2040-06-01 00:00:00 is out of timestamp's range") {
+		t.Errorf("a timestamp past 2038: %v", err)
+	}
+	var rejects bytes.Buffer
+	st, err := sqlsheet.ImportFrom(ctx, db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "ev", Mode: sqlsheet.Append, MaxErrors: 5, Rejects: &rejects})
+	if err != nil || st.Rows != 2 || st.Rejected != 2 {
+		t.Fatalf("under MaxErrors: %+v, %v", st, err)
+	}
+	got := queryRows(t, db, "SELECT id, CAST(at AS CHAR), CAST(at3 AS CHAR) FROM ev ORDER BY id")
+	if want := []string{"1|2020-01-01 10:00:00|NULL", "4|NULL|" + last + ".999"}; !slices.Equal(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+	for _, row := range []string{"3,", "4,"} { // source rows 3 and 4: ids 2 and 3
+		if !strings.Contains(rejects.String(), "\n"+row) {
+			t.Errorf("rejects lack row %s:\n%s", row, rejects.String())
+		}
+	}
+}
