@@ -18,7 +18,9 @@
 // them; Options.ForceNumbers writes numbers anyway). DECIMAL and NUMERIC
 // values likewise: numbers up to 15 significant digits, text beyond.
 // DATE, TIMESTAMP and TIME become date cells with matching formats,
-// keeping fractional seconds to the millisecond (Excel's resolution);
+// showing fractional seconds to the millisecond (Excel's resolution),
+// their serials keeping the microseconds until 2079, which Import reads
+// back (a date cell's time is read to the microsecond there);
 // TIMESTAMP WITH TIME ZONE is converted to Options.Location (UTC by
 // default) and written without the zone, since Excel has none. INTERVAL
 // becomes a duration when it has no months or years. Booleans are

@@ -213,7 +213,8 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 		zoned := false // the text gave the instant, with its offset
 		switch c.Type() {
 		case xlsx.TypeDate:
-			tm = c.Time()
+			// A database's times exported keep their microseconds.
+			tm = c.PreciseTime()
 			// A serial day keeps milliseconds; the text a delimited
 			// file's date was typed from keeps every digit it has.
 			if src := c.SourceText(); len(src) > 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -81,15 +82,22 @@ func TestSchemaRoundTripPostgres(t *testing.T) {
 	mustExec(t, db,
 		`DROP TABLE IF EXISTS src`,
 		`CREATE TABLE src (id bigint PRIMARY KEY, amount numeric(12,2), big bigint, at timestamptz, u uuid, doc jsonb,
-			day date, ok boolean, note character varying(40), tags integer[])`,
+			day date, ok boolean, note character varying(40), tags integer[], at_us timestamp, clock time)`,
 		`INSERT INTO src VALUES
-			(1, 1234.56, 9007199254740993, '2024-02-29 13:45:30.25+02', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '{"a": [1, 2]}', '1850-01-02', true, 'x', '{1,2}'),
-			(2, 0.10, -9223372036854775808, '1999-12-31 23:59:59+00', NULL, '[]', '2024-02-29', false, NULL, NULL),
-			(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'd', '{}')`,
+			(1, 1234.56, 9007199254740993, '2024-02-29 13:45:30.250001+02', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '{"a": [1, 2]}', '1850-01-02', true, 'x', '{1,2}',
+				'2024-02-29 13:45:30.123456', '13:45:30.654321'),
+			(2, 0.10, -9223372036854775808, '1999-12-31 23:59:59+00', NULL, '[]', '2024-02-29', false, NULL, NULL,
+				'1999-12-31 23:59:59.999999', '00:00:00.000001'),
+			(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'd', '{}', NULL, NULL)`,
 	)
 	path := roundTrip(t, db, columnsOf(t, db, `SELECT a.attname, format_type(a.atttypid, a.atttypmod),
 		(SELECT count(*) FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisprimary AND a.attnum = ANY(i.indkey))::text
 		FROM pg_attribute a WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`))
+	// Times to the microsecond (dump shows milliseconds).
+	exact := "SELECT id, at::text, at_us::text, clock::text FROM %s ORDER BY id"
+	if got, want := queryRows(t, db, fmt.Sprintf(exact, "dst")), queryRows(t, db, fmt.Sprintf(exact, "src")); !slices.Equal(got, want) {
+		t.Errorf("times:\n got %q\nwant %q", got, want)
+	}
 
 	// The file carrying the schema part passes the validator, and
 	// LibreOffice re-saves it with the values intact.
@@ -113,13 +121,18 @@ func TestSchemaRoundTripSQLite(t *testing.T) {
 	defer db.Close()
 	mustExec(t, db,
 		`CREATE TABLE src (id INTEGER PRIMARY KEY, amount NUMERIC(12,2), big BIGINT, at TIMESTAMP, u UUID, doc JSON,
-			day DATE, ok BOOLEAN, note VARCHAR(40))`,
+			day DATE, ok BOOLEAN, note VARCHAR(40), at_us TIMESTAMP)`,
 		`INSERT INTO src VALUES
-			(1, 1234.56, 9007199254740993, '2024-02-29 13:45:30.25', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '{"a": [1, 2]}', '1850-01-02', 1, 'x'),
-			(2, 0.1, -9223372036854775808, '1999-12-31 23:59:59', NULL, '[]', '2024-02-29', 0, NULL),
-			(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'd')`,
+			(1, 1234.56, 9007199254740993, '2024-02-29 13:45:30.25', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '{"a": [1, 2]}', '1850-01-02', 1, 'x',
+				'2024-02-29 13:45:30.123456'),
+			(2, 0.1, -9223372036854775808, '1999-12-31 23:59:59', NULL, '[]', '2024-02-29', 0, NULL, '1999-12-31 23:59:59.999999'),
+			(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'd', NULL)`,
 	)
 	roundTrip(t, db, columnsOf(t, db, `SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid`))
+	exact := "SELECT id, CAST(at AS TEXT), CAST(at_us AS TEXT) FROM %s ORDER BY id"
+	if got, want := queryRows(t, db, fmt.Sprintf(exact, "dst")), queryRows(t, db, fmt.Sprintf(exact, "src")); !slices.Equal(got, want) {
+		t.Errorf("times:\n got %q\nwant %q", got, want)
+	}
 }
 
 func TestSchemaRoundTripMySQL(t *testing.T) {
@@ -131,14 +144,19 @@ func TestSchemaRoundTripMySQL(t *testing.T) {
 	mustExec(t, db,
 		`DROP TABLE IF EXISTS src`,
 		`CREATE TABLE src (id BIGINT PRIMARY KEY, amount DECIMAL(12,2), big BIGINT, at DATETIME, u CHAR(36),
-			day DATE, ok TINYINT, note VARCHAR(40), n BIGINT UNSIGNED)`,
+			day DATE, ok TINYINT, note VARCHAR(40), n BIGINT UNSIGNED, at6 DATETIME(6), clock TIME(6))`,
 		`INSERT INTO src VALUES
-			(1, 1234.56, 9007199254740993, '2024-02-29 13:45:30', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '1850-01-02', 1, 'x', 18446744073709551615),
-			(2, 0.10, -9223372036854775808, '1999-12-31 23:59:59', NULL, '2024-02-29', 0, NULL, 0),
-			(3, NULL, NULL, NULL, NULL, NULL, NULL, 'd', NULL)`,
+			(1, 1234.56, 9007199254740993, '2024-02-29 13:45:30', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '1850-01-02', 1, 'x', 18446744073709551615,
+				'2024-02-29 13:45:30.123456', '13:45:30.654321'),
+			(2, 0.10, -9223372036854775808, '1999-12-31 23:59:59', NULL, '2024-02-29', 0, NULL, 0, '1999-12-31 23:59:59.999999', '00:00:00.000001'),
+			(3, NULL, NULL, NULL, NULL, NULL, NULL, 'd', NULL, NULL, NULL)`,
 	)
 	roundTrip(t, db, columnsOf(t, db, `SELECT column_name, column_type, column_key FROM information_schema.columns
 		WHERE table_schema = DATABASE() AND table_name = ? ORDER BY ordinal_position`))
+	exact := "SELECT id, CAST(at6 AS CHAR), CAST(clock AS CHAR) FROM %s ORDER BY id"
+	if got, want := queryRows(t, db, fmt.Sprintf(exact, "dst")), queryRows(t, db, fmt.Sprintf(exact, "src")); !slices.Equal(got, want) {
+		t.Errorf("times:\n got %q\nwant %q", got, want)
+	}
 }
 
 // TestSchemaPartIsInput: a schema part is read like any other input: a

@@ -109,16 +109,30 @@ func (v *Value) Elapsed() bool { return v.typ == TypeNumber && v.class == fmtDur
 // Time is a date cell's wall-clock time, in UTC, rounded to the
 // millisecond as Excel shows it. A time of day falls on 1899-12-30 (the
 // 1900 system's day zero) or 1904-01-01.
-func (v *Value) Time() time.Time {
+func (v *Value) Time() time.Time { return v.timeRounded(time.Millisecond) }
+
+// PreciseTime is Time to the microsecond where the serial resolves one:
+// for a date-time a program wrote with its microseconds (a database's
+// timestamp, exported), which a double keeps exactly until mid-2079
+// (serial 65,536); past that, to the millisecond, as Time. A value
+// that was exact to the millisecond stays so: a double's error is well
+// under a microsecond there.
+func (v *Value) PreciseTime() time.Time {
+	if math.Abs(v.num) < 1<<16 {
+		return v.timeRounded(time.Microsecond)
+	}
+	return v.timeRounded(time.Millisecond)
+}
+
+func (v *Value) timeRounded(unit time.Duration) time.Time {
 	if v.num >= 0 && v.num < 1 {
 		base := time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)
 		if v.date1904 {
 			base = time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC)
 		}
-		return base.Add(dayFraction(v.num))
+		return base.Add(time.Duration(math.Round(v.num*float64(24*time.Hour/unit))) * unit)
 	}
-	t := DateFromSerial(v.num, v.date1904)
-	return t.Round(time.Millisecond)
+	return DateFromSerial(v.num, v.date1904).Round(unit)
 }
 
 // Duration is a number of days as a time.Duration, rounded to the
