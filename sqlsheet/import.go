@@ -374,8 +374,12 @@ type importer struct {
 	// exportedRows is the rows under a header at row 1 that the schema
 	// part says the sheet holds: empty ones among them are rows of NULLs.
 	exportedRows int
-	created      bool // the table is new (Create, Replace)
-	anyNotNull   bool // a column loaded is NOT NULL
+	// exported: the sheet has a schema part (Infer aside), so it holds a
+	// database's rows, in which an empty string cell is '' (NULL is no
+	// cell), where a sheet from elsewhere's is an empty cell.
+	exported   bool
+	created    bool // the table is new (Create, Replace)
+	anyNotNull bool // a column loaded is NOT NULL
 	// target is the table the rows end in: the one named, or MySQL's new
 	// table under its staging name.
 	target string
@@ -418,7 +422,7 @@ func (imp *importer) columns(ctx context.Context) error {
 		imp.headerRow = h
 	}
 	var err error
-	if imp.exportedRows, err = imp.schemaRows(); err != nil {
+	if imp.exportedRows, imp.exported, err = imp.schemaRows(); err != nil {
 		return err
 	}
 	var header []string

@@ -117,7 +117,10 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 		return nil
 	case xlsx.TypeString:
 		if len(c.Bytes()) == 0 {
-			return nil // an empty string shows as an empty cell
+			if imp.exported && t == ColumnText {
+				dst.setText(emptyText) // a database's '', exported
+			}
+			return nil // elsewhere an empty string shows as an empty cell
 		}
 	case xlsx.TypeError:
 		imp.stats.ErrorCells++
@@ -267,6 +270,10 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 	}
 	return bad()
 }
+
+// emptyText is the text of an empty string: not nil, which reads as
+// NULL in places.
+var emptyText = []byte{}
 
 // zonedLayouts are the timestamps with a UTC offset a timestamptz column
 // reads from text.

@@ -315,15 +315,16 @@ func (imp *importer) applySchema(ctx context.Context, header []string) error {
 }
 
 // schemaRows is how many rows the schema part says the sheet held
-// under its header when it was exported: 0 when the workbook has no
-// schema part for it, or Infer ignores it.
-func (imp *importer) schemaRows() (int, error) {
+// under its header when it was exported, and whether there is a schema
+// part for it: 0 and false when the workbook has none, or Infer ignores
+// it.
+func (imp *importer) schemaRows() (int, bool, error) {
 	src, ok := imp.src.(sheetSource)
 	if !ok || imp.opts.Infer {
-		return 0, nil
+		return 0, false, nil
 	}
-	schema, _, err := readSchema(src.wb, src.SheetName())
-	return int(min(schema.Rows, xlsx.MaxRows)), err
+	schema, ok, err := readSchema(src.wb, src.SheetName())
+	return int(min(schema.Rows, xlsx.MaxRows)), ok, err
 }
 
 // sqlTypeWords are the words a schema part's type may be spelled with

@@ -18,7 +18,8 @@ import (
 
 // roundTrip exports table src whole, imports the file into a new table
 // dst, and returns the file: the schema part must bring back each
-// column's type, the primary key and every value.
+// column's type, the primary key and every value (an empty string too,
+// which is not NULL).
 func roundTrip(t *testing.T, db *sql.DB, describe func(table string) []string) string {
 	t.Helper()
 	ctx := context.Background()
@@ -86,7 +87,7 @@ func TestSchemaRoundTripPostgres(t *testing.T) {
 		`INSERT INTO src VALUES
 			(1, 1234.56, 9007199254740993, '2024-02-29 13:45:30.250001+02', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '{"a": [1, 2]}', '1850-01-02', true, 'x', '{1,2}',
 				'2024-02-29 13:45:30.123456', '13:45:30.654321'),
-			(2, 0.10, -9223372036854775808, '1999-12-31 23:59:59+00', NULL, '[]', '2024-02-29', false, NULL, NULL,
+			(2, 0.10, -9223372036854775808, '1999-12-31 23:59:59+00', NULL, '[]', '2024-02-29', false, '', NULL,
 				'1999-12-31 23:59:59.999999', '00:00:00.000001'),
 			(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'd', '{}', NULL, NULL)`,
 	)
@@ -125,7 +126,7 @@ func TestSchemaRoundTripSQLite(t *testing.T) {
 		`INSERT INTO src VALUES
 			(1, 1234.56, 9007199254740993, '2024-02-29 13:45:30.25', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '{"a": [1, 2]}', '1850-01-02', 1, 'x',
 				'2024-02-29 13:45:30.123456'),
-			(2, 0.1, -9223372036854775808, '1999-12-31 23:59:59', NULL, '[]', '2024-02-29', 0, NULL, '1999-12-31 23:59:59.999999'),
+			(2, 0.1, -9223372036854775808, '1999-12-31 23:59:59', NULL, '[]', '2024-02-29', 0, '', '1999-12-31 23:59:59.999999'),
 			(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'd', NULL)`,
 	)
 	roundTrip(t, db, columnsOf(t, db, `SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid`))
@@ -148,7 +149,7 @@ func TestSchemaRoundTripMySQL(t *testing.T) {
 		`INSERT INTO src VALUES
 			(1, 1234.56, 9007199254740993, '2024-02-29 13:45:30', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '1850-01-02', 1, 'x', 18446744073709551615,
 				'2024-02-29 13:45:30.123456', '13:45:30.654321'),
-			(2, 0.10, -9223372036854775808, '1999-12-31 23:59:59', NULL, '2024-02-29', 0, NULL, 0, '1999-12-31 23:59:59.999999', '00:00:00.000001'),
+			(2, 0.10, -9223372036854775808, '1999-12-31 23:59:59', NULL, '2024-02-29', 0, '', 0, '1999-12-31 23:59:59.999999', '00:00:00.000001'),
 			(3, NULL, NULL, NULL, NULL, NULL, NULL, 'd', NULL, NULL, NULL)`,
 	)
 	roundTrip(t, db, columnsOf(t, db, `SELECT column_name, column_type, column_key FROM information_schema.columns
@@ -276,4 +277,34 @@ func resave(t *testing.T, exported *xlsx.Workbook, sheet string, rows ...[]xlsx.
 		return w.AddCustomXML(parts[0])
 	})
 	return wb
+}
+
+// TestEmptyStringWithoutSchema: in a sheet from elsewhere an empty
+// string cell (a formula's "", say) loads as NULL, as an empty cell
+// does; only a database's export, which writes NULL as no cell, keeps
+// it as ”.
+func TestEmptyStringWithoutSchema(t *testing.T) {
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "empty.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	wb, _ := writeBook(t, func(w *xlsx.Writer) error {
+		sh, err := w.AddSheet("S", xlsx.SheetOptions{})
+		if err != nil {
+			return err
+		}
+		for _, row := range [][]xlsx.Cell{{xlsx.String("id"), xlsx.String("note")}, {xlsx.Int(1), xlsx.String("")}, {xlsx.Int(2), xlsx.String("x")}} {
+			if err := sh.WriteRow(row); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if _, err := sqlsheet.Import(context.Background(), db, wb, 0, sqlsheet.ImportOptions{Table: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := dump(t, db, "t"), []string{"1|NULL", "2|x"}; !slices.Equal(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
 }
