@@ -160,7 +160,8 @@ func (e *enumSet) key(text []byte) string {
 	return string(text)
 }
 
-// enumValues reads the values of MySQL's "enum('a','it”s')".
+// enumValues reads the values of a MySQL ENUM or SET as the server spells
+// it, enum('a','b'), a quote inside a value doubled.
 func enumValues(declared string) []string {
 	_, list, _ := strings.Cut(declared, "(")
 	list = list[:max(strings.LastIndexByte(list, ')'), 0)]

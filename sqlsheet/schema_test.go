@@ -282,7 +282,7 @@ func resave(t *testing.T, exported *xlsx.Workbook, sheet string, rows ...[]xlsx.
 // TestEmptyStringWithoutSchema: in a sheet from elsewhere an empty
 // string cell (a formula's "", say) loads as NULL, as an empty cell
 // does; only a database's export, which writes NULL as no cell, keeps
-// it as ”.
+// it as an empty string.
 func TestEmptyStringWithoutSchema(t *testing.T) {
 	db, err := sqlsheet.Open("sqlite:" + filepath.Join(t.TempDir(), "empty.db"))
 	if err != nil {
