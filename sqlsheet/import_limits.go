@@ -111,7 +111,8 @@ func (l *columnLimit) check(v *value) error {
 				wall.Format("2006-01-02 15:04:05.999999999"), l.sqlType, l.firstWall.Format(time.DateTime), l.lastWall.Format(time.DateTime))
 		}
 	case tagFloat:
-		if single := float32(v.f); l.single && (math.IsInf(float64(single), 0) || single == 0 && v.f != 0) {
+		// A finite double a float cannot hold; an infinity is one.
+		if single := float32(v.f); l.single && !math.IsInf(v.f, 0) && (math.IsInf(float64(single), 0) || single == 0 && v.f != 0) {
 			return fmt.Errorf("%w: %g is out of %s's range", ErrBadCell, v.f, l.sqlType)
 		}
 		if l.scale >= 0 {

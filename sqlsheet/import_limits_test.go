@@ -2,6 +2,7 @@ package sqlsheet
 
 import (
 	"errors"
+	"math"
 	"math/big"
 	"slices"
 	"strings"
@@ -94,6 +95,9 @@ func TestColumnLimit(t *testing.T) {
 		{EnginePostgres, "real", float(-1e39), "out of real's range"},
 		{EnginePostgres, "real", float(1e-50), "out of real's range"}, // would be 0
 		{EnginePostgres, "real", float(1e-40), ""},                    // a denormal, which it keeps
+		{EnginePostgres, "real", float(math.Inf(1)), ""},              // PostgreSQL's real holds them
+		{EnginePostgres, "real", float(math.Inf(-1)), ""},
+		{EnginePostgres, "real", float(math.NaN()), ""},
 		{EnginePostgres, "double precision", float(1e300), ""},
 		{EngineMySQL, "float", float(1e300), "out of float's range"},
 		{EngineMySQL, "double", float(1e300), ""},

@@ -187,9 +187,11 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 			dst.setText(*scratch)
 			return nil
 		case xlsx.TypeString:
-			// Decimals too long for a double were written as text.
+			// Decimals too long for a double were written as text, and
+			// PostgreSQL's NaN and infinities as it spells them.
 			digits := bytes.TrimSpace(c.Bytes())
-			if !isDecimalText(unsafe.String(unsafe.SliceData(digits), len(digits))) {
+			if !isDecimalText(unsafe.String(unsafe.SliceData(digits), len(digits))) &&
+				!(imp.engine == EnginePostgres && numericSpecial(digits)) {
 				return bad()
 			}
 			dst.setText(digits)
@@ -269,6 +271,17 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 		return nil
 	}
 	return bad()
+}
+
+// numericSpecial says whether text is one of the values besides numbers
+// a PostgreSQL numeric holds (infinities from version 14).
+func numericSpecial(text []byte) bool {
+	for _, special := range []string{"NaN", "Infinity", "-Infinity", "+Infinity", "inf", "-inf", "+inf"} {
+		if strings.EqualFold(string(text), special) {
+			return true
+		}
+	}
+	return false
 }
 
 // emptyText is the text of an empty string: not nil, which reads as

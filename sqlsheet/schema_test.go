@@ -83,19 +83,19 @@ func TestSchemaRoundTripPostgres(t *testing.T) {
 	mustExec(t, db,
 		`DROP TABLE IF EXISTS src`,
 		`CREATE TABLE src (id bigint PRIMARY KEY, amount numeric(12,2), big bigint, at timestamptz, u uuid, doc jsonb,
-			day date, ok boolean, note character varying(40), tags integer[], at_us timestamp, clock time)`,
+			day date, ok boolean, note character varying(40), tags integer[], at_us timestamp, clock time, x numeric, f real)`,
 		`INSERT INTO src VALUES
 			(1, 1234.56, 9007199254740993, '2024-02-29 13:45:30.250001+02', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '{"a": [1, 2]}', '1850-01-02', true, 'x', '{1,2}',
-				'2024-02-29 13:45:30.123456', '13:45:30.654321'),
+				'2024-02-29 13:45:30.123456', '13:45:30.654321', 'NaN', 'Infinity'),
 			(2, 0.10, -9223372036854775808, '1999-12-31 23:59:59+00', NULL, '[]', '2024-02-29', false, '', NULL,
-				'1999-12-31 23:59:59.999999', '00:00:00.000001'),
-			(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'd', '{}', NULL, NULL)`,
+				'1999-12-31 23:59:59.999999', '00:00:00.000001', '-Infinity', '-Infinity'),
+			(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'd', '{}', NULL, NULL, NULL, NULL)`,
 	)
 	path := roundTrip(t, db, columnsOf(t, db, `SELECT a.attname, format_type(a.atttypid, a.atttypmod),
 		(SELECT count(*) FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisprimary AND a.attnum = ANY(i.indkey))::text
 		FROM pg_attribute a WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`))
 	// Times to the microsecond (dump shows milliseconds).
-	exact := "SELECT id, at::text, at_us::text, clock::text FROM %s ORDER BY id"
+	exact := "SELECT id, at::text, at_us::text, clock::text, x::text, f::text FROM %s ORDER BY id"
 	if got, want := queryRows(t, db, fmt.Sprintf(exact, "dst")), queryRows(t, db, fmt.Sprintf(exact, "src")); !slices.Equal(got, want) {
 		t.Errorf("times:\n got %q\nwant %q", got, want)
 	}
