@@ -251,6 +251,12 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 					}
 				}
 			}
+			if err != nil && t == ColumnTime && imp.engine == EngineMySQL && mysqlTime(s) {
+				// MySQL's TIME is an elapsed time, to ±838 hours, which
+				// an export writes as text past a day: it goes as it is.
+				dst.setText(bytes.TrimSpace(c.Bytes()))
+				return nil
+			}
 			if err != nil {
 				return bad()
 			}
@@ -271,6 +277,28 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 		return nil
 	}
 	return bad()
+}
+
+// mysqlTime says whether s is a value of MySQL's TIME as the server
+// writes it, [-]h:mm:ss[.ffffff] with up to 838 hours: the range it
+// takes without clipping.
+func mysqlTime(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	clock, frac, hasFrac := strings.Cut(s, ".")
+	h, rest, ok := strings.Cut(clock, ":")
+	if !ok || len(h) == 0 || len(h) > 3 || len(rest) != 5 || rest[2] != ':' || hasFrac && (len(frac) == 0 || len(frac) > 6) {
+		return false
+	}
+	for _, part := range []string{h, rest[:2], rest[3:], frac} {
+		for i := range len(part) {
+			if part[i] < '0' || part[i] > '9' {
+				return false
+			}
+		}
+	}
+	hours, _ := strconv.Atoi(h)
+	return hours <= 838 && rest[:2] <= "59" && rest[3:] <= "59" &&
+		(hours < 838 || rest == "59:59" && strings.Trim(frac, "0") == "" || rest < "59:59")
 }
 
 // numericSpecial says whether text is one of the values besides numbers

@@ -83,3 +83,15 @@ func TestContradicts(t *testing.T) {
 		}
 	}
 }
+
+func TestMySQLTime(t *testing.T) {
+	for s, want := range map[string]bool{
+		"12:00:00": true, "-838:59:59": true, "838:59:59.000000": true, "100:00:01.5": true, "0:00:00": true,
+		"838:59:59.1": false, "839:00:00": false, "12:60:00": false, "12:00:60": false, "1000:00:00": false,
+		"12:00": false, "12:00:00.": false, "12:00:00.1234567": false, "a:00:00": false, "--1:00:00": false, "": false,
+	} {
+		if got := mysqlTime(s); got != want {
+			t.Errorf("%q: %v", s, got)
+		}
+	}
+}

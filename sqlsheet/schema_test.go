@@ -145,16 +145,16 @@ func TestSchemaRoundTripMySQL(t *testing.T) {
 	mustExec(t, db,
 		`DROP TABLE IF EXISTS src`,
 		`CREATE TABLE src (id BIGINT PRIMARY KEY, amount DECIMAL(12,2), big BIGINT, at DATETIME, u CHAR(36),
-			day DATE, ok TINYINT, note VARCHAR(40), n BIGINT UNSIGNED, at6 DATETIME(6), clock TIME(6))`,
+			day DATE, ok TINYINT, note VARCHAR(40), n BIGINT UNSIGNED, at6 DATETIME(6), clock TIME(6), dur TIME)`,
 		`INSERT INTO src VALUES
 			(1, 1234.56, 9007199254740993, '2024-02-29 13:45:30', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '1850-01-02', 1, 'x', 18446744073709551615,
-				'2024-02-29 13:45:30.123456', '13:45:30.654321'),
-			(2, 0.10, -9223372036854775808, '1999-12-31 23:59:59', NULL, '2024-02-29', 0, '', 0, '1999-12-31 23:59:59.999999', '00:00:00.000001'),
-			(3, NULL, NULL, NULL, NULL, NULL, NULL, 'd', NULL, NULL, NULL)`,
+				'2024-02-29 13:45:30.123456', '13:45:30.654321', '-838:59:59'),
+			(2, 0.10, -9223372036854775808, '1999-12-31 23:59:59', NULL, '2024-02-29', 0, '', 0, '1999-12-31 23:59:59.999999', '00:00:00.000001', '100:00:01'),
+			(3, NULL, NULL, NULL, NULL, NULL, NULL, 'd', NULL, NULL, NULL, '12:00:00')`,
 	)
 	roundTrip(t, db, columnsOf(t, db, `SELECT column_name, column_type, column_key FROM information_schema.columns
 		WHERE table_schema = DATABASE() AND table_name = ? ORDER BY ordinal_position`))
-	exact := "SELECT id, CAST(at6 AS CHAR), CAST(clock AS CHAR) FROM %s ORDER BY id"
+	exact := "SELECT id, CAST(at6 AS CHAR), CAST(clock AS CHAR), CAST(dur AS CHAR) FROM %s ORDER BY id"
 	if got, want := queryRows(t, db, fmt.Sprintf(exact, "dst")), queryRows(t, db, fmt.Sprintf(exact, "src")); !slices.Equal(got, want) {
 		t.Errorf("times:\n got %q\nwant %q", got, want)
 	}
