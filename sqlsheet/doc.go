@@ -93,7 +93,10 @@
 // in a spool file for the second),
 // overridden by Types or AllText, taken from the workbook's schema part
 // when an export wrote one (unless Infer), or, into an existing table,
-// taken from the table. A cell the column cannot hold stops the import
+// taken from the table. Columns the schema part says are binary are
+// never loaded from the sheet, which holds placeholders or encoded text
+// for them (ImportStats.Binary): a new table gets them NULL, an existing
+// one keeps its bytes. A cell the column cannot hold stops the import
 // with an *ImportError naming the sheet, cell and column (ErrBadCell),
 // and leaves the database as it was, unless MaxErrors lets the row be
 // skipped (and written to Rejects). A row the database refuses (a

@@ -144,9 +144,13 @@ type ImportColumn struct {
 	// table's columns.
 	SQLType string
 	zone    *time.Location // ColumnTimestampTZ's, from the schema part
-	limit   columnLimit
-	limited bool // limit has something to check
-	notNull bool // an existing table's column that refuses NULL
+	// unloaded: the sheet does not hold the column's values (binary
+	// data, exported as placeholders or encoded text): a new table gets
+	// the column, NULL in every row.
+	unloaded bool
+	limit    columnLimit
+	limited  bool // limit has something to check
+	notNull  bool // an existing table's column that refuses NULL
 }
 
 // ImportStats says what Import did.
@@ -168,6 +172,11 @@ type ImportStats struct {
 	MergeKey []string
 	// Rejected counts the rows skipped under MaxErrors.
 	Rejected int64
+	// Binary names the columns the schema part says hold binary data,
+	// which an export writes as placeholders ("<binary 16 bytes>") or as
+	// hex or base64 text, never as the bytes: a new table gets them NULL,
+	// and an existing table's are left as they are, never overwritten.
+	Binary []string
 	// Inserted, Updated and Unchanged count what a merge did to the
 	// table's rows (or a dry run would do); other modes insert every row.
 	// Removed counts the rows a dry run of Replace would drop with the
@@ -374,6 +383,9 @@ type importer struct {
 	// exportedRows is the rows under a header at row 1 that the schema
 	// part says the sheet holds: empty ones among them are rows of NULLs.
 	exportedRows int
+	// leftOut are the sheet's columns (0-based, in the range) that go
+	// into no column of an existing table, whatever they hold.
+	leftOut map[int]bool
 	// exported: the sheet has a schema part (Infer aside), so it holds a
 	// database's rows, in which an empty string cell is '' (NULL is no
 	// cell), where a sheet from elsewhere's is an empty cell.
@@ -497,6 +509,22 @@ func (imp *importer) columns(ctx context.Context) error {
 	}
 	n := max(len(header), len(types))
 	if imp.intoExisting() {
+		binary, err := imp.binaryColumns()
+		if err != nil {
+			return err
+		}
+		for i, h := range header {
+			if binary[strings.ToLower(h)] {
+				// Placeholders or encoded text: loaded, they would
+				// replace the table's bytes.
+				imp.stats.Binary = append(imp.stats.Binary, h)
+				header[i] = ""
+				if imp.leftOut == nil {
+					imp.leftOut = map[int]bool{}
+				}
+				imp.leftOut[i] = true
+			}
+		}
 		return imp.tableColumns(ctx, header)
 	}
 	seen, overridden := map[string]bool{}, map[string]bool{}

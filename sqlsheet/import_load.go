@@ -52,7 +52,7 @@ func (imp *importer) eachRowInto(ctx context.Context, slot func() []value, fn fu
 				j = imp.byCol[col]
 			}
 			if j < 0 {
-				if c.Type() != xlsx.TypeEmpty && imp.intoExisting() && len(imp.opts.Columns) == 0 {
+				if c.Type() != xlsx.TypeEmpty && imp.intoExisting() && len(imp.opts.Columns) == 0 && !imp.leftOut[c.Col()-1-imp.colBase] {
 					bad = &ImportError{Table: imp.opts.Table, Sheet: sheet, Row: r.num, Col: c.Col(),
 						Err: fmt.Errorf("%w: the column has no header that names a column of %s", ErrBadCell, imp.opts.Table)}
 					break

@@ -112,6 +112,9 @@ func widen(a, b ColumnType) ColumnType {
 func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch *[]byte) error {
 	t := col.Type
 	*dst = value{}
+	if col.unloaded {
+		return nil
+	}
 	switch c.Type() {
 	case xlsx.TypeEmpty:
 		return nil

@@ -278,6 +278,17 @@ func (imp *importer) applySchema(ctx context.Context, header []string) error {
 		if !ok || imp.opts.AllText || imp.overridden(col.Name) {
 			continue
 		}
+		if c.Kind == "binary" {
+			// The bytes are not in the sheet: the column, NULL.
+			col.Type, col.SQLType, col.unloaded = ColumnText, imp.engine.binaryType(c, schema.Engine), true
+			imp.stats.Binary = append(imp.stats.Binary, col.Name)
+			for k, j := range imp.byCol {
+				if j == i {
+					imp.checked[k] = false
+				}
+			}
+			continue
+		}
 		t, sqlType, ok := imp.engine.schemaType(c, schema.Engine)
 		if !ok {
 			continue // inferred from the cells, as without a schema
@@ -382,6 +393,58 @@ func (imp *importer) overridden(column string) bool {
 		}
 	}
 	return false
+}
+
+// binaryType is the SQL type of a binary column the schema part
+// describes: the source's own on the same engine, else the engine's
+// type for bytes.
+func (e Engine) binaryType(c schemaColumn, from string) string {
+	if from == e.String() && safeBinaryType(c.Type) && e != EngineUnknown {
+		return c.Type
+	}
+	switch e {
+	case EnginePostgres:
+		return "bytea"
+	case EngineMySQL:
+		return "LONGBLOB"
+	}
+	return "BLOB"
+}
+
+// safeBinaryType reports whether t is a binary type name, with a length
+// in parentheses at most.
+func safeBinaryType(t string) bool {
+	name, args, _ := strings.Cut(strings.ToLower(strings.TrimSpace(t)), "(")
+	switch name {
+	case "bytea", "blob", "tinyblob", "mediumblob", "longblob", "binary", "varbinary":
+	default:
+		return false
+	}
+	args, rest, _ := strings.Cut(args, ")")
+	for i := range len(args) {
+		if args[i] < '0' || args[i] > '9' {
+			return false
+		}
+	}
+	return rest == ""
+}
+
+// binaryColumns names (lower case) the sheet's columns its schema part
+// says hold binary data, Infer or not: what the sheet holds of them is
+// not the bytes.
+func (imp *importer) binaryColumns() (map[string]bool, error) {
+	src, ok := imp.src.(sheetSource)
+	if !ok {
+		return nil, nil
+	}
+	schema, _, err := readSchema(src.wb, src.SheetName())
+	binary := map[string]bool{}
+	for _, c := range schema.Columns {
+		if c.Kind == "binary" {
+			binary[strings.ToLower(c.Name)] = true
+		}
+	}
+	return binary, err
 }
 
 // schemaType is the conversion and SQL type of a column the schema part

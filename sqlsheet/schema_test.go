@@ -308,3 +308,57 @@ func TestEmptyStringWithoutSchema(t *testing.T) {
 		t.Errorf("rows %q, want %q", got, want)
 	}
 }
+
+// TestBinaryColumnsNotLoaded: an export writes binary values as
+// placeholders, or as hex or base64 text, never as the bytes. Loaded
+// back, a new table gets the column with its type and NULLs, and a merge
+// into the source table leaves its bytes as they are (it overwrote them
+// with the placeholder text).
+func TestBinaryColumnsNotLoaded(t *testing.T) {
+	for _, target := range []struct{ name, url, binType, hexOf string }{
+		{"SQLite", "sqlite:" + filepath.Join(t.TempDir(), "bin.db"), "BLOB", "CASE WHEN bin IS NULL THEN NULL ELSE hex(bin) END"},
+		{"PostgreSQL", "postgres", "bytea", "encode(bin, 'hex')"},
+		{"MySQL", "mysql", "LONGBLOB", "hex(bin)"},
+	} {
+		t.Run(target.name, func(t *testing.T) {
+			url := target.url
+			switch url {
+			case "postgres":
+				url = postgresURL(t)
+			case "mysql":
+				url = testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server")
+			}
+			db := openDB(t, url)
+			mustExec(t, db, `DROP TABLE IF EXISTS src`, `DROP TABLE IF EXISTS dst`,
+				`CREATE TABLE src (id integer PRIMARY KEY, note varchar(20), bin `+target.binType+`)`,
+				`INSERT INTO src VALUES (1, 'a', NULL), (2, 'b', NULL)`)
+			mustExec(t, db, map[string]string{
+				"SQLite":     `UPDATE src SET bin = x'00ff' WHERE id = 1`,
+				"PostgreSQL": `UPDATE src SET bin = '\x00ff'::bytea WHERE id = 1`,
+				"MySQL":      `UPDATE src SET bin = x'00ff' WHERE id = 1`,
+			}[target.name])
+			ctx := context.Background()
+			for _, mode := range []sqlsheet.BinaryMode{sqlsheet.BinaryPlaceholder, sqlsheet.BinaryHex, sqlsheet.BinaryBase64} {
+				wb, _ := writeBook(t, func(w *xlsx.Writer) error {
+					_, err := sqlsheet.Export(ctx, db, w, []sqlsheet.Query{{SQL: "SELECT * FROM src", Sheet: "src", Table: "src"}}, sqlsheet.Options{Binary: mode})
+					return err
+				})
+				db.Exec(`DROP TABLE IF EXISTS dst`)
+				st, err := sqlsheet.Import(ctx, db, wb, 0, sqlsheet.ImportOptions{Table: "dst"})
+				if err != nil || !slices.Equal(st.Binary, []string{"bin"}) {
+					t.Fatalf("binary mode %d, new table: %+v, %v", mode, st.Binary, err)
+				}
+				if got := queryRows(t, db, `SELECT id, note, bin IS NULL FROM dst ORDER BY id`); len(got) != 2 || !strings.HasSuffix(got[0], "|1") && !strings.HasSuffix(got[0], "|true") {
+					t.Errorf("binary mode %d, new table rows %q: bin should be NULL", mode, got)
+				}
+				st, err = sqlsheet.Import(ctx, db, wb, 0, sqlsheet.ImportOptions{Table: "src", Mode: sqlsheet.Merge})
+				if err != nil || st.Unchanged != 2 || !slices.Equal(st.Binary, []string{"bin"}) {
+					t.Errorf("binary mode %d, merge back: %+v, %v", mode, st, err)
+				}
+				if got := queryRows(t, db, `SELECT id, `+target.hexOf+` FROM src ORDER BY id`); !slices.Equal(got, []string{"1|00ff", "2|NULL"}) && !slices.Equal(got, []string{"1|00FF", "2|NULL"}) {
+					t.Errorf("binary mode %d, the source's bytes after the merge: %q", mode, got)
+				}
+			}
+		})
+	}
+}

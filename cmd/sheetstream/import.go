@@ -190,6 +190,13 @@ loads only the named columns.`,
 			if st.ErrorCells > 0 {
 				fmt.Fprintf(os.Stderr, "note: %d error values (#N/A...) loaded as NULL\n", st.ErrorCells)
 			}
+			if len(st.Binary) > 0 {
+				what := "left NULL in the new table"
+				if mode == sqlsheet.Append || mode == sqlsheet.Merge {
+					what = "left as the table has them"
+				}
+				fmt.Fprintf(os.Stderr, "note: binary columns %s, which the file holds as placeholders or text, not bytes: %s\n", strings.Join(st.Binary, ", "), what)
+			}
 			return nil
 		},
 	}
