@@ -96,7 +96,9 @@
 // taken from the table. Columns the schema part says are binary are
 // never loaded from the sheet, which holds placeholders or encoded text
 // for them (ImportStats.Binary): a new table gets them NULL, an existing
-// one keeps its bytes. A cell the column cannot hold stops the import
+// one keeps its bytes. A text the export cut to what a cell holds (the
+// part counts them) is ErrBadCell in Append, Merge and Replace, which
+// would cut the table's value with it. A cell the column cannot hold stops the import
 // with an *ImportError naming the sheet, cell and column (ErrBadCell),
 // and leaves the database as it was, unless MaxErrors lets the row be
 // skipped (and written to Rejects). A row the database refuses (a

@@ -295,7 +295,11 @@ func exportSource(ctx context.Context, src source, infos []columnInfo, w *xlsx.W
 		if opts.Location != nil {
 			zone = opts.Location.String()
 		}
-		err = addSchema(w, infos, e.st.Sheets, e.sheetRows, opts.from, zone)
+		cuts := make([]int64, len(e.cols))
+		for i, c := range e.cols {
+			cuts[i] = c.cut
+		}
+		err = addSchema(w, infos, cuts, e.st.Sheets, e.sheetRows, opts.from, zone)
 	}
 	return e.st, err
 }

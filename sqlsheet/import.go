@@ -148,9 +148,12 @@ type ImportColumn struct {
 	// data, exported as placeholders or encoded text): a new table gets
 	// the column, NULL in every row.
 	unloaded bool
-	limit    columnLimit
-	limited  bool // limit has something to check
-	notNull  bool // an existing table's column that refuses NULL
+	// exportCut: the export cut some of the column's texts to what a
+	// cell holds, and the table has (or had, replaced) the whole values.
+	exportCut bool
+	limit     columnLimit
+	limited   bool // limit has something to check
+	notNull   bool // an existing table's column that refuses NULL
 }
 
 // ImportStats says what Import did.

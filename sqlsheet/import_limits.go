@@ -280,9 +280,15 @@ func (imp *importer) setLimits(ctx context.Context) error {
 		return err
 	}
 	var stamps columnLimit // the server's TIMESTAMP range, once asked
-	var err error
+	cut, err := imp.cutColumns()
+	if err != nil {
+		return err
+	}
 	for i := range imp.cols {
 		col := &imp.cols[i]
+		// A new table may take a text the export cut (it said so); a
+		// table that has the whole value, or had it (Replace), not.
+		col.exportCut = imp.opts.Mode != Create && cut[strings.ToLower(col.Name)]
 		col.notNull = notNull[col.Name] == "1" || notNull[col.Name] == "2"
 		imp.anyNotNull = imp.anyNotNull || col.notNull
 		if imp.engine == EnginePostgres || imp.engine == EngineMySQL {

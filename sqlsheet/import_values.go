@@ -115,6 +115,9 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 	if col.unloaded {
 		return nil
 	}
+	if col.exportCut && c.Type() == xlsx.TypeString && len(c.Bytes()) >= xlsx.MaxCellChars && utf16Len(c.Bytes()) >= xlsx.MaxCellChars {
+		return fmt.Errorf("%w: the export cut this text to the %d characters a cell holds; loaded, it would cut the table's value", ErrBadCell, xlsx.MaxCellChars)
+	}
 	switch c.Type() {
 	case xlsx.TypeEmpty:
 		return nil
@@ -313,6 +316,18 @@ func numericSpecial(text []byte) bool {
 		}
 	}
 	return false
+}
+
+// utf16Len is how many UTF-16 units text takes, as a cell counts them.
+func utf16Len(text []byte) int {
+	n := 0
+	for _, r := range string(text) {
+		n++
+		if r > 0xFFFF {
+			n++
+		}
+	}
+	return n
 }
 
 // emptyText is the text of an empty string: not nil, which reads as

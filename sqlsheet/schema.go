@@ -55,6 +55,9 @@ type schemaColumn struct {
 	Scale     int64  `xml:"scale,attr,omitempty"`
 	// Zone is where timestamps with a time zone were shown.
 	Zone string `xml:"zone,attr,omitempty"`
+	// Cut counts the column's texts the export cut to the 32,767
+	// characters a cell holds: such a cell is not the value.
+	Cut int64 `xml:"cut,attr,omitempty"`
 }
 
 type schemaKey struct {
@@ -98,12 +101,12 @@ type schemaFrom struct {
 }
 
 // addSchema writes the schema part for the sheets one query filled.
-func addSchema(w *xlsx.Writer, infos []columnInfo, sheets []string, rows []int64, from schemaFrom, zone string) error {
+func addSchema(w *xlsx.Writer, infos []columnInfo, cuts []int64, sheets []string, rows []int64, from schemaFrom, zone string) error {
 	var doc schemaDoc
 	for i, name := range sheets {
 		s := schemaSheet{Name: name, Engine: from.engine.String(), Table: from.table, Rows: rows[i]}
-		for _, info := range infos {
-			c := schemaColumn{Name: info.name, Type: info.sqlType, Kind: schemaKind(info.kind, info.sqlType)}
+		for j, info := range infos {
+			c := schemaColumn{Name: info.name, Type: info.sqlType, Kind: schemaKind(info.kind, info.sqlType), Cut: cuts[j]}
 			if t, ok := from.types[info.name]; ok {
 				c.Type = t
 			}
@@ -433,18 +436,30 @@ func safeBinaryType(t string) bool {
 // says hold binary data, Infer or not: what the sheet holds of them is
 // not the bytes.
 func (imp *importer) binaryColumns() (map[string]bool, error) {
+	return imp.schemaColumns(func(c schemaColumn) bool { return c.Kind == "binary" })
+}
+
+// cutColumns names (lower case) the sheet's columns some of whose texts
+// the export cut to what a cell holds, Infer or not.
+func (imp *importer) cutColumns() (map[string]bool, error) {
+	return imp.schemaColumns(func(c schemaColumn) bool { return c.Cut > 0 })
+}
+
+// schemaColumns names (lower case) the columns of the sheet's schema
+// part that match.
+func (imp *importer) schemaColumns(match func(schemaColumn) bool) (map[string]bool, error) {
 	src, ok := imp.src.(sheetSource)
 	if !ok {
 		return nil, nil
 	}
 	schema, _, err := readSchema(src.wb, src.SheetName())
-	binary := map[string]bool{}
+	names := map[string]bool{}
 	for _, c := range schema.Columns {
-		if c.Kind == "binary" {
-			binary[strings.ToLower(c.Name)] = true
+		if match(c) {
+			names[strings.ToLower(c.Name)] = true
 		}
 	}
-	return binary, err
+	return names, err
 }
 
 // schemaType is the conversion and SQL type of a column the schema part

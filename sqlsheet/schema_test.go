@@ -362,3 +362,46 @@ func TestBinaryColumnsNotLoaded(t *testing.T) {
 		})
 	}
 }
+
+// TestCutTextNotMergedBack: a text longer than a cell holds is exported
+// cut, and the schema part says so; merged (or appended, or replaced)
+// back, the cut text is an error naming its cell, or a row MaxErrors
+// rejects, never a value that cuts the table's. A new table may take it.
+func TestCutTextNotMergedBack(t *testing.T) {
+	db := openDB(t, "sqlite:"+filepath.Join(t.TempDir(), "cut.db"))
+	long := strings.Repeat("é", xlsx.MaxCellChars+10)
+	if _, err := db.Exec(`CREATE TABLE src (id INTEGER PRIMARY KEY, body TEXT)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO src VALUES (1, ?), (2, 'short')`, long); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var exported sqlsheet.Stats
+	wb, _ := writeBook(t, func(w *xlsx.Writer) error {
+		var err error
+		exported, err = sqlsheet.Export(ctx, db, w, []sqlsheet.Query{{SQL: "SELECT * FROM src", Sheet: "src", Table: "src"}}, sqlsheet.Options{})
+		return err
+	})
+	if exported.Warnings.Truncated != 1 {
+		t.Fatalf("export: %+v", exported.Warnings)
+	}
+	for _, mode := range []sqlsheet.ImportMode{sqlsheet.Merge, sqlsheet.Append, sqlsheet.Replace} {
+		_, err := sqlsheet.Import(ctx, db, wb, 0, sqlsheet.ImportOptions{Table: "src", Mode: mode})
+		var ie *sqlsheet.ImportError
+		if !errors.As(err, &ie) || ie.Row != 2 || ie.Col != 2 || !errors.Is(err, sqlsheet.ErrBadCell) || !strings.Contains(err.Error(), "export cut") {
+			t.Errorf("mode %v: %v", mode, err)
+		}
+	}
+	st, err := sqlsheet.Import(ctx, db, wb, 0, sqlsheet.ImportOptions{Table: "src", Mode: sqlsheet.Merge, MaxErrors: 1})
+	if err != nil || st.Rejected != 1 || st.Unchanged != 1 {
+		t.Errorf("merge under MaxErrors: %+v, %v", st, err)
+	}
+	var n int
+	if err := db.QueryRow(`SELECT length(body) FROM src WHERE id = 1`).Scan(&n); err != nil || n != len([]rune(long)) {
+		t.Errorf("the table's text after the imports: %d characters, %v", n, err)
+	}
+	if _, err := sqlsheet.Import(ctx, db, wb, 0, sqlsheet.ImportOptions{Table: "copy"}); err != nil {
+		t.Errorf("into a new table: %v", err)
+	}
+}

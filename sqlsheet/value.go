@@ -29,6 +29,9 @@ type column struct {
 
 	val value // the current row's, filled by the source
 
+	// cut counts the column's texts cut to what a cell holds, for the
+	// schema part: an import must not take them for the values.
+	cut int64
 }
 
 // value is one scanned value. Every source fills the same type — pgx's
@@ -90,6 +93,7 @@ type converter struct {
 	// cutFrom is the full length of the value being converted when it
 	// was cut (column.cutFrom): its text is truncated whatever remains.
 	cutFrom int
+	current *column // whose value cell is converting
 }
 
 // maxValueBytes is the most of a value an export keeps: any text a cell
@@ -153,6 +157,9 @@ func (cv *converter) textCell(dst *xlsx.Cell, s string) error {
 				return xlsx.ErrCellTooLong
 			}
 			cv.warn.Truncated++
+			if cv.current != nil {
+				cv.current.cut++
+			}
 			s, truncated = cut, true
 		}
 	}
@@ -300,6 +307,7 @@ func (cv *converter) binary(dst *xlsx.Cell, b []byte) error {
 // alone cannot say: SQLite keeps booleans as integers and dates as text,
 // and drivers hand decimals, intervals and times over as text.
 func (cv *converter) cell(dst *xlsx.Cell, c *column) error {
+	cv.current = c
 	v := &c.val
 	cv.cutFrom = v.cutFrom
 	switch v.tag {
