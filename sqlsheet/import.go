@@ -686,7 +686,7 @@ func (imp *importer) tableColumns(ctx context.Context, header []string) error {
 	index := map[string]int{}
 	for i, ct := range cts {
 		index[strings.ToLower(ct.Name())] = i
-		imp.cols = append(imp.cols, ImportColumn{Name: ct.Name(), Type: columnTypeOf(kindOf(ct))})
+		imp.cols = append(imp.cols, ImportColumn{Name: ct.Name(), Type: columnTypeOf(kindOfColumn(ct, imp.engine == EngineSQLite))})
 	}
 	if imp.opts.NoHeader {
 		// Without a header, sheet columns fill table columns in order.

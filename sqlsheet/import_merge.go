@@ -374,6 +374,16 @@ func (imp *importer) compareStage(ctx context.Context, tx txn) error {
 	return flushRejects(rejects)
 }
 
+// noEquality says whether a PostgreSQL type (as format_type spells it)
+// has no = operator, which IS DISTINCT FROM needs.
+func noEquality(sqlType string) bool {
+	switch strings.TrimSuffix(strings.TrimSpace(sqlType), "[]") {
+	case "xml", "json", "point", "line", "lseg", "box", "path", "polygon", "circle":
+		return true
+	}
+	return false
+}
+
 // keyConditions are the SQL conditions that a target row t has stage row
 // s's key, and that some other column differs (NULLs compared as
 // values); others is empty when every column is a key.
@@ -388,6 +398,11 @@ func (imp *importer) keyConditions() (keys, others string) {
 		}
 		switch imp.engine {
 		case EnginePostgres:
+			if noEquality(c.limit.sqlType) {
+				// xml, json, the geometric types: compared as text.
+				o = append(o, "t."+col+"::text IS DISTINCT FROM s."+col+"::text")
+				break
+			}
 			o = append(o, "t."+col+" IS DISTINCT FROM s."+col)
 		case EngineMySQL:
 			o = append(o, "NOT (t."+col+" <=> s."+col+")")

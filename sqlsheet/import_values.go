@@ -146,6 +146,11 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 			// The text it was typed from (delimited text): a text column
 			// keeps what was written.
 			dst.setText(c.SourceText())
+		case c.Elapsed():
+			// An elapsed time ([h]:mm:ss, an exported interval) as one,
+			// which an interval or TIME column reads, not its days.
+			*scratch = appendElapsed((*scratch)[:0], c.Duration())
+			dst.setText(*scratch)
 		default:
 			*scratch = c.AppendText((*scratch)[:0])
 			dst.setText(*scratch)
@@ -316,6 +321,25 @@ func numericSpecial(text []byte) bool {
 		}
 	}
 	return false
+}
+
+// appendElapsed writes an elapsed time as [-]h:mm:ss[.fff], hours past
+// a day and all.
+func appendElapsed(b []byte, d time.Duration) []byte {
+	if d < 0 {
+		b = append(b, '-')
+		d = -d
+	}
+	b = strconv.AppendInt(b, int64(d/time.Hour), 10)
+	b = append(b, ':', byte('0'+d/time.Minute%60/10), byte('0'+d/time.Minute%60%10),
+		':', byte('0'+d/time.Second%60/10), byte('0'+d/time.Second%60%10))
+	if ms := d % time.Second / time.Millisecond; ms > 0 {
+		b = append(b, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
+		for b[len(b)-1] == '0' {
+			b = b[:len(b)-1]
+		}
+	}
+	return b
 }
 
 // utf16Len is how many UTF-16 units text takes, as a cell counts them.

@@ -95,3 +95,15 @@ func TestMySQLTime(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendElapsed(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0:00:00", 26*time.Hour + 3*time.Minute + 4500*time.Millisecond: "26:03:04.5",
+		-1250 * time.Millisecond: "-0:00:01.25", 838*time.Hour + 59*time.Minute + 59*time.Second: "838:59:59",
+		time.Millisecond: "0:00:00.001",
+	} {
+		if got := string(appendElapsed(nil, d)); got != want {
+			t.Errorf("%v: %q, want %q", d, got, want)
+		}
+	}
+}

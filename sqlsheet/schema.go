@@ -355,6 +355,7 @@ var sqlTypeWords = map[string]bool{
 	"varying": true, "bpchar": true, "nchar": true, "nvarchar": true, "clob": true, "tinytext": true,
 	"mediumtext": true, "longtext": true, "json": true, "jsonb": true, "uuid": true, "unsigned": true,
 	"year": true, "citext": true, "money": true, "inet": true, "cidr": true, "macaddr": true, "string": true,
+	"interval": true,
 }
 
 // safeSQLType reports whether t is a type name made of sqlTypeWords, with
@@ -487,6 +488,12 @@ func (e Engine) schemaType(c schemaColumn, from string) (_ ColumnType, _ string,
 	case "time":
 		t = ColumnTime
 	case "text", "uuid", "json", "array":
+	case "interval":
+		// Written as elapsed time or text, read as text that an
+		// interval column parses; another engine keeps the text.
+		if from != e.String() || e != EnginePostgres || !safeSQLType(c.Type) {
+			return ColumnText, e.sqlType(ColumnText), true
+		}
 	default:
 		return 0, "", false
 	}

@@ -405,3 +405,42 @@ func TestCutTextNotMergedBack(t *testing.T) {
 		t.Errorf("into a new table: %v", err)
 	}
 }
+
+// TestMergeBackPostgresTypes exports a table of PostgreSQL types
+// sqlsheet has no kind for, merges the file back and loads it into a new
+// table: xml, json and point have no = operator (the merge compared
+// them with one and failed), POINT and INT4RANGE were read as integers
+// (SQLite's affinity rules), and an interval came back as its days in a
+// text column.
+func TestMergeBackPostgresTypes(t *testing.T) {
+	db := openDB(t, postgresURL(t))
+	mustExec(t, db, `DROP TABLE IF EXISTS odd`, `DROP TABLE IF EXISTS odd2`,
+		`CREATE TABLE odd (id integer PRIMARY KEY, iv interval, x xml, j json, p point, r int4range, n text)`,
+		`INSERT INTO odd VALUES
+			(1, '1 day 02:03:04.5', '<a>b</a>', '{"k": [1, 2]}', '(1,2)', '[1,5)', 'x'),
+			(2, '-00:00:01.25', NULL, '[]', NULL, 'empty', NULL),
+			(3, '1 mon 2 days', NULL, NULL, '(-0.5,3)', NULL, 'y')`)
+	ctx := context.Background()
+	wb, _ := writeBook(t, func(w *xlsx.Writer) error {
+		_, err := sqlsheet.Export(ctx, db, w, []sqlsheet.Query{{SQL: "SELECT * FROM odd", Sheet: "odd", Table: "odd"}}, sqlsheet.Options{})
+		return err
+	})
+	st, err := sqlsheet.Import(ctx, db, wb, 0, sqlsheet.ImportOptions{Table: "odd", Mode: sqlsheet.Merge})
+	if err != nil || st.Unchanged != 3 {
+		t.Errorf("merge back: %+v, %v", st, err)
+	}
+	if _, err := sqlsheet.Import(ctx, db, wb, 0, sqlsheet.ImportOptions{Table: "odd2"}); err != nil {
+		t.Fatal(err)
+	}
+	var ivType string
+	if err := db.QueryRow(`SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'odd2'::regclass AND attname = 'iv'`).Scan(&ivType); err != nil || ivType != "interval" {
+		t.Errorf("the new table's interval column: %q, %v", ivType, err)
+	}
+	same := `SELECT count(*) FROM odd a JOIN odd2 b USING (id) WHERE a.iv = b.iv AND a.x::text IS NOT DISTINCT FROM b.x::text
+		AND a.j::text IS NOT DISTINCT FROM b.j::text AND a.p::text IS NOT DISTINCT FROM b.p::text
+		AND a.r::text IS NOT DISTINCT FROM b.r::text AND a.n IS NOT DISTINCT FROM b.n`
+	var n int
+	if err := db.QueryRow(same).Scan(&n); err != nil || n != 3 {
+		t.Errorf("rows the new table has as they were: %d of 3, %v", n, err)
+	}
+}

@@ -31,8 +31,13 @@ const (
 // kindOf maps a column's declared type to a kind. The names cover
 // PostgreSQL, MySQL/MariaDB and SQLite's declared types (with SQLite's
 // affinity rules for the free-form names it accepts).
-func kindOf(ct *sql.ColumnType) kind {
-	if k, ok := kindOfName(ct.DatabaseTypeName(), true); ok {
+func kindOf(ct *sql.ColumnType) kind { return kindOfColumn(ct, true) }
+
+// kindOfColumn is kindOf with SQLite's affinity rules for names it does
+// not know, or without them: for a table on another engine, whose POINT
+// or INT4RANGE is no integer.
+func kindOfColumn(ct *sql.ColumnType, affinity bool) kind {
+	if k, ok := kindOfName(ct.DatabaseTypeName(), affinity); ok {
 		return k
 	}
 	// Otherwise trust the driver's Go type.
