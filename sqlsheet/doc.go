@@ -96,7 +96,7 @@
 // taken from the table. Columns the schema part says are binary are
 // never loaded from the sheet, which holds placeholders or encoded text
 // for them (ImportStats.Binary): a new table gets them NULL, an existing
-// one keeps its bytes. A text the export cut to what a cell holds (the
+// one keeps its bytes, and Replace, which would drop them, is refused. A text the export cut to what a cell holds (the
 // part counts them) is ErrBadCell in Append, Merge and Replace, which
 // would cut the table's value with it. A cell the column cannot hold stops the import
 // with an *ImportError naming the sheet, cell and column (ErrBadCell),

@@ -311,9 +311,9 @@ func TestEmptyStringWithoutSchema(t *testing.T) {
 
 // TestBinaryColumnsNotLoaded: an export writes binary values as
 // placeholders, or as hex or base64 text, never as the bytes. Loaded
-// back, a new table gets the column with its type and NULLs, and a merge
+// back, a new table gets the column with its type and NULLs, a merge
 // into the source table leaves its bytes as they are (it overwrote them
-// with the placeholder text).
+// with the placeholder text), and replacing the table is refused.
 func TestBinaryColumnsNotLoaded(t *testing.T) {
 	for _, target := range []struct{ name, url, binType, hexOf string }{
 		{"SQLite", "sqlite:" + filepath.Join(t.TempDir(), "bin.db"), "BLOB", "CASE WHEN bin IS NULL THEN NULL ELSE hex(bin) END"},
@@ -355,8 +355,12 @@ func TestBinaryColumnsNotLoaded(t *testing.T) {
 				if err != nil || st.Unchanged != 2 || !slices.Equal(st.Binary, []string{"bin"}) {
 					t.Errorf("binary mode %d, merge back: %+v, %v", mode, st, err)
 				}
+				// Replacing the table would put NULL in place of its bytes.
+				if _, err := sqlsheet.Import(ctx, db, wb, 0, sqlsheet.ImportOptions{Table: "src", Mode: sqlsheet.Replace}); err == nil || !strings.Contains(err.Error(), `column "bin" holds binary data`) {
+					t.Errorf("binary mode %d, replace: %v", mode, err)
+				}
 				if got := queryRows(t, db, `SELECT id, `+target.hexOf+` FROM src ORDER BY id`); !slices.Equal(got, []string{"1|00ff", "2|NULL"}) && !slices.Equal(got, []string{"1|00FF", "2|NULL"}) {
-					t.Errorf("binary mode %d, the source's bytes after the merge: %q", mode, got)
+					t.Errorf("binary mode %d, the source's bytes after the merge and replace: %q", mode, got)
 				}
 			}
 		})
