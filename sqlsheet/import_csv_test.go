@@ -152,25 +152,19 @@ func TestImportCSVTextAsWritten(t *testing.T) {
 func TestImportCSVMicroseconds(t *testing.T) {
 	text := "id,at,clock\n1,2024-01-01 08:00:00.123456,08:00:00.654321\n2,1999-12-31T23:59:59.5,23:59:59\n"
 	for _, target := range []struct {
-		name, url, query string
-		want             []string
+		engine sqlsheet.Engine
+		query  string
+		want   []string
 	}{
-		{"SQLite", "sqlite:" + filepath.Join(t.TempDir(), "us.db"), "SELECT CAST(at AS TEXT), CAST(clock AS TEXT) FROM us ORDER BY id",
+		{sqlsheet.EngineSQLite, "SELECT CAST(at AS TEXT), CAST(clock AS TEXT) FROM us ORDER BY id",
 			[]string{"2024-01-01 08:00:00.123456|08:00:00.654321", "1999-12-31 23:59:59.5|23:59:59"}},
-		{"PostgreSQL", "postgres", "SELECT at::text, clock::text FROM us ORDER BY id",
+		{sqlsheet.EnginePostgres, "SELECT at::text, clock::text FROM us ORDER BY id",
 			[]string{"2024-01-01 08:00:00.123456|08:00:00.654321", "1999-12-31 23:59:59.5|23:59:59"}},
-		{"MySQL", "mysql", "SELECT CAST(at AS CHAR), CAST(clock AS CHAR) FROM us ORDER BY id",
+		{sqlsheet.EngineMySQL, "SELECT CAST(at AS CHAR), CAST(clock AS CHAR) FROM us ORDER BY id",
 			[]string{"2024-01-01 08:00:00.123456|08:00:00.654321", "1999-12-31 23:59:59.500000|23:59:59.000000"}},
 	} {
-		t.Run(target.name, func(t *testing.T) {
-			url := target.url
-			switch url {
-			case "postgres":
-				url = postgresURL(t)
-			case "mysql":
-				url = testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server")
-			}
-			db := openDB(t, url)
+		t.Run(target.engine.String(), func(t *testing.T) {
+			db := openEngine(t, target.engine)
 			mustExec(t, db, "DROP TABLE IF EXISTS us")
 			st, err := sqlsheet.ImportFrom(context.Background(), db, csvTable(t, text, csvsheet.Options{}), sqlsheet.ImportOptions{Table: "us"})
 			if err != nil || st.Rows != 2 {

@@ -315,28 +315,20 @@ func TestEmptyStringWithoutSchema(t *testing.T) {
 // into the source table leaves its bytes as they are (it overwrote them
 // with the placeholder text), and replacing the table is refused.
 func TestBinaryColumnsNotLoaded(t *testing.T) {
-	for _, target := range []struct{ name, url, binType, hexOf string }{
-		{"SQLite", "sqlite:" + filepath.Join(t.TempDir(), "bin.db"), "BLOB", "CASE WHEN bin IS NULL THEN NULL ELSE hex(bin) END"},
-		{"PostgreSQL", "postgres", "bytea", "encode(bin, 'hex')"},
-		{"MySQL", "mysql", "LONGBLOB", "hex(bin)"},
+	for _, target := range []struct {
+		engine                 sqlsheet.Engine
+		binType, setBin, hexOf string
+	}{
+		{sqlsheet.EngineSQLite, "BLOB", `x'00ff'`, "CASE WHEN bin IS NULL THEN NULL ELSE hex(bin) END"},
+		{sqlsheet.EnginePostgres, "bytea", `'\x00ff'::bytea`, "encode(bin, 'hex')"},
+		{sqlsheet.EngineMySQL, "LONGBLOB", `x'00ff'`, "hex(bin)"},
 	} {
-		t.Run(target.name, func(t *testing.T) {
-			url := target.url
-			switch url {
-			case "postgres":
-				url = postgresURL(t)
-			case "mysql":
-				url = testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server")
-			}
-			db := openDB(t, url)
+		t.Run(target.engine.String(), func(t *testing.T) {
+			db := openEngine(t, target.engine)
 			mustExec(t, db, `DROP TABLE IF EXISTS src`, `DROP TABLE IF EXISTS dst`,
 				`CREATE TABLE src (id integer PRIMARY KEY, note varchar(20), bin `+target.binType+`)`,
 				`INSERT INTO src VALUES (1, 'a', NULL), (2, 'b', NULL)`)
-			mustExec(t, db, map[string]string{
-				"SQLite":     `UPDATE src SET bin = x'00ff' WHERE id = 1`,
-				"PostgreSQL": `UPDATE src SET bin = '\x00ff'::bytea WHERE id = 1`,
-				"MySQL":      `UPDATE src SET bin = x'00ff' WHERE id = 1`,
-			}[target.name])
+			mustExec(t, db, `UPDATE src SET bin = `+target.setBin+` WHERE id = 1`)
 			ctx := context.Background()
 			for _, mode := range []sqlsheet.BinaryMode{sqlsheet.BinaryPlaceholder, sqlsheet.BinaryHex, sqlsheet.BinaryBase64} {
 				wb, _ := writeBook(t, func(w *xlsx.Writer) error {

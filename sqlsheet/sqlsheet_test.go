@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/sheetstream/sheetstream/internal/pyread"
+	"github.com/sheetstream/sheetstream/internal/testenv"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -93,6 +94,20 @@ func openDB(t *testing.T, url string) *sql.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// openEngine opens a database of the engine for a test: a new SQLite
+// file, or the PostgreSQL or MariaDB server the test command started
+// (skipping without it).
+func openEngine(t *testing.T, engine sqlsheet.Engine) *sql.DB {
+	t.Helper()
+	switch engine {
+	case sqlsheet.EnginePostgres:
+		return openDB(t, postgresURL(t))
+	case sqlsheet.EngineMySQL:
+		return openDB(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"))
+	}
+	return openDB(t, "sqlite:"+filepath.Join(t.TempDir(), "test.db"))
 }
 
 func mustExec(t *testing.T, db *sql.DB, stmts ...string) {
