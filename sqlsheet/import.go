@@ -389,6 +389,8 @@ type importer struct {
 	// leftOut are the sheet's columns (0-based, in the range) that go
 	// into no column of an existing table, whatever they hold.
 	leftOut map[int]bool
+	// schema is the sheet's schema part, if it has one (loadSchema).
+	schema schemaSheet
 	// exported: the sheet has a schema part (Infer aside), so it holds a
 	// database's rows, in which an empty string cell is '' (NULL is no
 	// cell), where a sheet from elsewhere's is an empty cell.
@@ -437,7 +439,7 @@ func (imp *importer) columns(ctx context.Context) error {
 		imp.headerRow = h
 	}
 	var err error
-	if imp.exportedRows, imp.exported, err = imp.schemaRows(); err != nil {
+	if err = imp.loadSchema(); err != nil {
 		return err
 	}
 	var header []string
@@ -512,10 +514,7 @@ func (imp *importer) columns(ctx context.Context) error {
 	}
 	n := max(len(header), len(types))
 	if imp.intoExisting() {
-		binary, err := imp.binaryColumns()
-		if err != nil {
-			return err
-		}
+		binary := imp.binaryColumns()
 		for i, h := range header {
 			if binary[strings.ToLower(h)] {
 				// Placeholders or encoded text: loaded, they would

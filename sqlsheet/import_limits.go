@@ -280,10 +280,8 @@ func (imp *importer) setLimits(ctx context.Context) error {
 		return err
 	}
 	var stamps columnLimit // the server's TIMESTAMP range, once asked
-	cut, err := imp.cutColumns()
-	if err != nil {
-		return err
-	}
+	cut := imp.cutColumns()
+	var err error
 	for i := range imp.cols {
 		col := &imp.cols[i]
 		// A new table may take a text the export cut (it said so); a

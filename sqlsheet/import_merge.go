@@ -474,16 +474,10 @@ func (imp *importer) checkKey(ctx context.Context) error {
 		}
 		return nil
 	}
-	if src, ok := imp.src.(sheetSource); ok && len(imp.opts.Key) == 0 && !imp.opts.Infer {
+	if len(imp.opts.Key) == 0 && imp.exported {
 		// A file exported from a table carries its primary key.
-		schema, ok, err := readSchema(src.wb, src.SheetName())
-		if err != nil {
-			return err
-		}
-		for _, k := range schema.Key {
-			if ok {
-				imp.opts.Key = append(imp.opts.Key, k.Column)
-			}
+		for _, k := range imp.schema.Key {
+			imp.opts.Key = append(imp.opts.Key, k.Column)
 		}
 	}
 	if len(imp.opts.Key) == 0 {

@@ -262,14 +262,10 @@ func typeSize(declType string) (precision, scale int64) {
 // and AllText still win. The part's primary key becomes the new table's
 // when every key column is loaded, and a merge's key when none is given.
 func (imp *importer) applySchema(ctx context.Context, header []string) error {
-	src, ok := imp.src.(sheetSource)
-	if !ok || imp.opts.Infer {
+	if !imp.exported {
 		return nil
 	}
-	schema, ok, err := readSchema(src.wb, src.SheetName())
-	if err != nil || !ok {
-		return err
-	}
+	schema := imp.schema
 	imp.stats.Schema = true
 	byName := map[string]schemaColumn{}
 	for _, c := range schema.Columns {
@@ -331,17 +327,25 @@ func (imp *importer) applySchema(ctx context.Context, header []string) error {
 	return nil
 }
 
-// schemaRows is how many rows the schema part says the sheet held
-// under its header when it was exported, and whether there is a schema
-// part for it: 0 and false when the workbook has none, or Infer ignores
-// it.
-func (imp *importer) schemaRows() (int, bool, error) {
+// loadSchema reads the sheet's schema part, once for the import: what
+// the export said of each column, its rows and its key.
+func (imp *importer) loadSchema() error {
 	src, ok := imp.src.(sheetSource)
-	if !ok || imp.opts.Infer {
-		return 0, false, nil
+	if !ok {
+		return nil
 	}
-	schema, ok, err := readSchema(src.wb, src.SheetName())
-	return int(min(schema.Rows, xlsx.MaxRows)), ok, err
+	schema, found, err := readSchema(src.wb, src.SheetName())
+	if err != nil {
+		return err
+	}
+	imp.schema = schema
+	// Infer ignores the part's types, rows and key; what it says the
+	// sheet holds of binary columns and cut texts stands.
+	if found && !imp.opts.Infer {
+		imp.exported = true
+		imp.exportedRows = int(min(imp.schema.Rows, xlsx.MaxRows))
+	}
+	return nil
 }
 
 // sqlTypeWords are the words a schema part's type may be spelled with
@@ -439,31 +443,26 @@ func safeBinaryType(t string) bool {
 // binaryColumns names (lower case) the sheet's columns its schema part
 // says hold binary data, Infer or not: what the sheet holds of them is
 // not the bytes.
-func (imp *importer) binaryColumns() (map[string]bool, error) {
+func (imp *importer) binaryColumns() map[string]bool {
 	return imp.schemaColumns(func(c schemaColumn) bool { return c.Kind == "binary" })
 }
 
 // cutColumns names (lower case) the sheet's columns some of whose texts
 // the export cut to what a cell holds, Infer or not.
-func (imp *importer) cutColumns() (map[string]bool, error) {
+func (imp *importer) cutColumns() map[string]bool {
 	return imp.schemaColumns(func(c schemaColumn) bool { return c.Cut > 0 })
 }
 
 // schemaColumns names (lower case) the columns of the sheet's schema
 // part that match.
-func (imp *importer) schemaColumns(match func(schemaColumn) bool) (map[string]bool, error) {
-	src, ok := imp.src.(sheetSource)
-	if !ok {
-		return nil, nil
-	}
-	schema, _, err := readSchema(src.wb, src.SheetName())
+func (imp *importer) schemaColumns(match func(schemaColumn) bool) map[string]bool {
 	names := map[string]bool{}
-	for _, c := range schema.Columns {
+	for _, c := range imp.schema.Columns {
 		if match(c) {
 			names[strings.ToLower(c.Name)] = true
 		}
 	}
-	return names, err
+	return names
 }
 
 // schemaType is the conversion and SQL type of a column the schema part
