@@ -135,14 +135,29 @@ type enumSet struct {
 // holds says whether the column takes text.
 func (e *enumSet) holds(text []byte) bool {
 	if !e.multi {
-		return e.values[e.key(text)]
+		return e.has(text)
 	}
 	for member := range bytes.SplitSeq(text, []byte(",")) {
-		if len(member) > 0 && !e.values[e.key(member)] {
+		if len(member) > 0 && !e.has(member) {
 			return false
 		}
 	}
 	return true
+}
+
+// has looks one value up, as key spells it, without copying it when it
+// is already so (every cell of an enum column comes here).
+func (e *enumSet) has(text []byte) bool {
+	if !e.fold {
+		return e.values[string(text)]
+	}
+	text = bytes.TrimRight(text, " ")
+	for _, c := range text {
+		if c >= 'A' && c <= 'Z' || c >= 0x80 {
+			return e.values[e.key(text)]
+		}
+	}
+	return e.values[string(text)]
 }
 
 func newEnumSet(values []string, fold bool) *enumSet {

@@ -215,3 +215,23 @@ func TestMariaDBVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestEnumSetLookup: a value already spelled as the set keeps it is
+// looked up in place; others are folded as MySQL's collations fold.
+func TestEnumSetLookup(t *testing.T) {
+	set := newEnumSet([]string{"open", "it's, done"}, true)
+	for text, want := range map[string]bool{"open": true, "Open ": true, "OPEN": true, "it's, done  ": true, "opened": false, "": false} {
+		if got := set.holds([]byte(text)); got != want {
+			t.Errorf("%q: %v", text, got)
+		}
+	}
+	exact := newEnumSet([]string{"open"}, false)
+	text := []byte("open")
+	if n := testing.AllocsPerRun(100, func() {
+		if !set.holds(text) || !exact.holds(text) {
+			t.Fatal("open")
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations a lookup", n)
+	}
+}
