@@ -12,7 +12,7 @@
 // read-only connection of the export's own, others through database/sql
 // — and every value goes through one conversion to a cell.
 //
-// Type mapping (the same for every driver; see the README for the table):
+// Type mapping (the same for every driver; docs/formats.md has the table):
 // integers are exact numbers, except beyond ±2^53 where a double would
 // change them, so they are written as text (Warnings.BigNumbers counts
 // them; Options.ForceNumbers writes numbers anyway). DECIMAL and NUMERIC

@@ -10,15 +10,27 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/sheetstream/sheetstream"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if err := rootCmd().ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "sheetstream:", err)
+		os.Exit(1)
+	}
+}
+
+// rootCmd is the command line: sheetstream and its commands.
+func rootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Version:       version(),
 		Use:           "sheetstream",
@@ -27,23 +39,25 @@ func main() {
 		SilenceErrors: true,
 	}
 	root.AddCommand(exportCmd(), importCmd(), convertCmd(), catCmd(), infoCmd(), serveCmd())
-	if err := root.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "sheetstream:", err)
-		os.Exit(1)
-	}
+	return root
 }
 
-// version is the module version and the commit the binary was built
-// from, as the Go toolchain recorded them: "v1.2.0", or for a build from
-// a checkout "(devel) commit 56600d7 (modified) 2026-11-23T18:00:00Z".
+// version is the release and the commit the binary was built from: the
+// module's version when the Go toolchain recorded one ("v1.2.0", a build of
+// a tagged release), else the newest release CHANGELOG.md names with the
+// commit, as "v0.6.0 commit 56600d7 (modified) 2026-11-23T18:00:00Z".
+var pseudoVersion = regexp.MustCompile(`\d{14}-[0-9a-f]{12}`)
+
 func version() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "unknown (built without module information)"
+		return sheetstream.Version() + " (built without module information)"
 	}
 	v := info.Main.Version
-	if v == "" {
-		v = "(devel)"
+	if v == "" || v == "(devel)" || strings.Contains(v, "+dirty") || pseudoVersion.MatchString(v) {
+		// A build from a checkout: Go stamps a pseudo-version such as
+		// v0.0.0-20261124232412-5af987cc34a2, which names no release.
+		v = sheetstream.Version()
 	}
 	settings := map[string]string{}
 	for _, s := range info.Settings {

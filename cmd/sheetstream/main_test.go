@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sheetstream/sheetstream"
 	"github.com/sheetstream/sheetstream/internal/pyread"
 )
 
@@ -170,8 +171,8 @@ func lastCell(rows [][]*pyread.Value) string {
 	return string(rune('A'+width-1)) + strconv.Itoa(len(rows))
 }
 
-// TestVersionAndMissingDatabase: --version names the commit when the
-// build recorded it; an export from a SQLite path that does not exist
+// TestVersionAndMissingDatabase: --version names CHANGELOG.md's newest
+// release and the commit when the build recorded it; an export from a SQLite path that does not exist
 // fails naming it and creates no file there.
 func TestVersionAndMissingDatabase(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "sheetstream")
@@ -179,8 +180,8 @@ func TestVersionAndMissingDatabase(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	out, err := exec.Command(bin, "--version").Output()
-	if err != nil || !strings.HasPrefix(string(out), "sheetstream version ") {
-		t.Errorf("--version: %v %q", err, out)
+	if err != nil || !strings.HasPrefix(string(out), "sheetstream version "+sheetstream.Version()+" ") {
+		t.Errorf("--version: %v %q, want the changelog's newest release %s", err, out, sheetstream.Version())
 	}
 	if head, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil && !strings.Contains(string(out), string(head[:12])) {
 		t.Errorf("--version %q does not name commit %s", out, head[:12])

@@ -25,7 +25,8 @@ func serveCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve --config FILE.yaml",
 		Short: "Serve named exports over HTTP, with a web page to browse them",
-		Long: `Serve the exports a YAML file defines (see "go doc ./server Config"):
+		Long: `Serve the exports a YAML file defines (every key is in the configuration
+reference: https://github.com/sheetstream/sheetstream/blob/main/docs/service.md#configuration-reference):
 
   GET /                                  a web page: exports, parameters, preview, download
   GET /api/exports                       the exports and their parameters, as JSON
