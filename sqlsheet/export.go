@@ -278,10 +278,10 @@ func exportRows(ctx context.Context, rows *sql.Rows, w *xlsx.Writer, sheet strin
 	if err != nil {
 		return Stats{}, fmt.Errorf("sheet %q: %w", sheet, err)
 	}
-	return exportSource(ctx, &sqlSource{rows: rows, dynamic: dynamic}, infos, w, sheet, opts)
+	return exportFrom(ctx, &sqlRows{rows: rows, dynamic: dynamic}, infos, w, sheet, opts)
 }
 
-func exportSource(ctx context.Context, src source, infos []columnInfo, w *xlsx.Writer, sheet string, opts Options) (Stats, error) {
+func exportFrom(ctx context.Context, src rowReader, infos []columnInfo, w *xlsx.Writer, sheet string, opts Options) (Stats, error) {
 	e, err := newExporter(infos, w, sheet, &opts)
 	if err != nil {
 		return Stats{}, err
@@ -370,7 +370,7 @@ func (e *exporter) sheetName() string {
 	return e.base
 }
 
-func (e *exporter) run(ctx context.Context, rows source) error {
+func (e *exporter) run(ctx context.Context, rows rowReader) error {
 	// Column widths are fitted by the sheet (SheetOptions.AutoFit) to
 	// the rows it writes first; only a preview holds its rows, all of
 	// them, so that its query is not read further.

@@ -240,11 +240,11 @@ var readbackCases = []readbackCase{
 			ids := []xlsx.StyleID{
 				style(t, w, xlsx.Style{Font: xlsx.Font{Bold: true, Italic: true, Underline: xlsx.UnderlineDouble, Size: 14, Name: "Arial", Color: "1F497D"}}),
 				style(t, w, xlsx.Style{Fill: xlsx.Fill{Pattern: xlsx.PatternDarkGrid, Color: "FF0000", Background: "0000FF"}}),
-				style(t, w, xlsx.Style{Border: xlsx.Border{Left: xlsx.Line{Style: xlsx.LineThick, Color: "00FF00"}, Top: xlsx.Line{Style: xlsx.LineDashed},
-					Diagonal: xlsx.Line{Style: xlsx.LineThin}, DiagonalUp: true}}),
+				style(t, w, xlsx.Style{Border: xlsx.Border{Left: xlsx.BorderLine{Style: xlsx.LineThick, Color: "00FF00"}, Top: xlsx.BorderLine{Style: xlsx.LineDashed},
+					Diagonal: xlsx.BorderLine{Style: xlsx.LineThin}, DiagonalUp: true}}),
 				style(t, w, xlsx.Style{Alignment: xlsx.Alignment{Horizontal: xlsx.HAlignCenter, Vertical: xlsx.VAlignTop, Wrap: true, Indent: 2, Rotation: -45}}),
 				style(t, w, xlsx.Style{NumFmt: "0.000%"}),
-				style(t, w, xlsx.Style{NumFmt: "#,##0.00", Font: xlsx.Font{Strike: true, VertAlign: xlsx.VertAlignSuperscript}}),
+				style(t, w, xlsx.Style{NumFmt: "#,##0.00", Font: xlsx.Font{Strike: true, Script: xlsx.ScriptSuperscript}}),
 			}
 			if again := style(t, w, xlsx.Style{NumFmt: "0.000%"}); again != ids[4] {
 				t.Errorf("equal styles got ids %d and %d", ids[4], again)

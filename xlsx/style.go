@@ -38,14 +38,15 @@ const (
 	UnderlineDoubleAccounting
 )
 
-// VertAlign raises or lowers text.
-type VertAlign uint8
+// Script raises or lowers text: superscript and subscript (a font's
+// vertAlign in the file; a cell's vertical alignment is VAlign).
+type Script uint8
 
-// Vertical text positions.
+// Script positions.
 const (
-	VertAlignBaseline VertAlign = iota
-	VertAlignSuperscript
-	VertAlignSubscript
+	ScriptBaseline Script = iota
+	ScriptSuperscript
+	ScriptSubscript
 )
 
 // Font describes a font. Zero fields take Excel's default (Calibri 11,
@@ -57,7 +58,7 @@ type Font struct {
 	Italic    bool
 	Strike    bool
 	Underline Underline
-	VertAlign VertAlign
+	Script    Script
 	Color     Color
 }
 
@@ -116,16 +117,16 @@ const (
 	LineSlantDashDot     LineStyle = "slantDashDot"
 )
 
-// Line is one side of a border.
-type Line struct {
+// BorderLine is one side of a border: its line style and colour.
+type BorderLine struct {
 	Style LineStyle
 	Color Color
 }
 
 // Border is a cell's border.
 type Border struct {
-	Left, Right, Top, Bottom Line
-	Diagonal                 Line
+	Left, Right, Top, Bottom BorderLine
+	Diagonal                 BorderLine
 	DiagonalUp, DiagonalDown bool
 }
 

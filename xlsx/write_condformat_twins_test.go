@@ -43,7 +43,7 @@ var condFormatTwins = []twin{
 		return tens(w).cond("A1", cellIs(xlsx.LessThan, 5, xlsx.Style{})).err
 	}},
 	{file: "rust_xlsxwriter/cond_format05.xlsx", build: func(w *xlsx.Writer) error {
-		thin := xlsx.Line{Style: xlsx.LineThin}
+		thin := xlsx.BorderLine{Style: xlsx.LineThin}
 		return tens(w).cond("A1", cellIs(xlsx.EqualTo, 7, xlsx.Style{Border: xlsx.Border{Left: thin, Right: thin, Top: thin, Bottom: thin}})).err
 	}},
 	{file: "rust_xlsxwriter/cond_format06.xlsx", build: func(w *xlsx.Writer) error {

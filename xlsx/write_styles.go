@@ -274,10 +274,10 @@ func appendFontBody(b []byte, f Font, nameTag string) []byte {
 		b = append(b, "<strike/>"...)
 	}
 	b = appendUnderline(b, f.Underline)
-	switch f.VertAlign {
-	case VertAlignSuperscript:
+	switch f.Script {
+	case ScriptSuperscript:
 		b = append(b, `<vertAlign val="superscript"/>`...)
-	case VertAlignSubscript:
+	case ScriptSubscript:
 		b = append(b, `<vertAlign val="subscript"/>`...)
 	}
 	size := f.Size
@@ -305,7 +305,7 @@ func appendFontBody(b []byte, f Font, nameTag string) []byte {
 	return b
 }
 
-func appendLine(b []byte, tag string, l Line) []byte {
+func appendLine(b []byte, tag string, l BorderLine) []byte {
 	b = append(b, '<')
 	b = append(b, tag...)
 	if l.Style == LineNone {

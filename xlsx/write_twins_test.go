@@ -197,7 +197,7 @@ var twins = []twin{
 		return add(w, "Sheet1").at("B2", str("Foo").WithStyle(c)).err
 	}},
 	{file: "rust_xlsxwriter/format12.xlsx", build: func(w *xlsx.Writer) error {
-		thin := xlsx.Line{Style: xlsx.LineThin}
+		thin := xlsx.BorderLine{Style: xlsx.LineThin}
 		a := st(w, xlsx.Style{Border: xlsx.Border{Left: thin, Top: thin, Bottom: thin}})
 		b := st(w, xlsx.Style{Border: xlsx.Border{Left: thin, Top: thin}})
 		c := st(w, xlsx.Style{Border: xlsx.Border{Top: thin, Bottom: thin}})

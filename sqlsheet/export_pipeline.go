@@ -42,7 +42,7 @@ type batch struct {
 // scanner reads and converts up to limit rows (all, if limit <= 0) into
 // batches until the result ends, an error occurs or stop is closed; it
 // closes full when done.
-func (e *exporter) scanner(rows source, limit int64, full chan<- *batch, free <-chan *batch, stop <-chan struct{}) {
+func (e *exporter) scanner(rows rowReader, limit int64, full chan<- *batch, free <-chan *batch, stop <-chan struct{}) {
 	defer close(full)
 	n := len(e.cols)
 	perBatch := rowsPerBatch(n)
@@ -115,7 +115,7 @@ func (e *exporter) scanner(rows source, limit int64, full chan<- *batch, free <-
 }
 
 // pipe exports the rows left after sampling through the scanner.
-func (e *exporter) pipe(ctx context.Context, rows source) error {
+func (e *exporter) pipe(ctx context.Context, rows rowReader) error {
 	full := make(chan *batch, 2)
 	free := make(chan *batch, 3)
 	for range 3 {

@@ -7,11 +7,11 @@ import (
 	"unsafe"
 )
 
-// source is where an export's rows come from: database/sql's Rows; for
+// rowReader is where an export's rows come from: database/sql's Rows; for
 // PostgreSQL, pgx's own, which hand over the values as they came off the
 // wire; for a SQLite file, SQLite's API. Each fills the columns' values
 // (one type for all), which converter.cell turns into cells.
-type source interface {
+type rowReader interface {
 	Next() bool
 	Err() error
 	// scan reads the current row into the columns' values. Their bytes
@@ -50,10 +50,10 @@ func sqlColumns(rows *sql.Rows) ([]columnInfo, error) {
 	return infos, nil
 }
 
-// sqlSource reads database/sql Rows. Values are scanned into a
+// sqlRows reads database/sql Rows. Values are scanned into a
 // destination of their column's kind, which costs no boxing or copying
 // for the common types, or, when dynamic, as the driver returns them.
-type sqlSource struct {
+type sqlRows struct {
 	rows *sql.Rows
 	// dynamic scans every value as it is: SQLite's columns need not hold
 	// their declared type, and other drivers switch to it at the first
@@ -74,13 +74,13 @@ type sqlDest struct {
 	v   any
 }
 
-func (s *sqlSource) Next() bool { return s.rows.Next() }
-func (s *sqlSource) Err() error { return s.rows.Err() }
+func (s *sqlRows) Next() bool { return s.rows.Next() }
+func (s *sqlRows) Err() error { return s.rows.Err() }
 
 // scan reads the current row into the columns' values, switching to
 // scanning values as they are when one does not fit its column's
 // declared type.
-func (s *sqlSource) scan(cols []*column) error {
+func (s *sqlRows) scan(cols []*column) error {
 	if s.ptrs == nil {
 		s.setDests(cols)
 	}
@@ -100,7 +100,7 @@ func (s *sqlSource) scan(cols []*column) error {
 	return nil
 }
 
-func (s *sqlSource) setDests(cols []*column) {
+func (s *sqlRows) setDests(cols []*column) {
 	s.dests = make([]sqlDest, len(cols))
 	s.ptrs = make([]any, len(cols))
 	for i, c := range cols {

@@ -76,7 +76,7 @@ func exportPostgres(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Q
 				cancel()
 				return fmt.Errorf("sheet %q: query: %w", name, err)
 			}
-			qs, err := exportSource(ctx, newPgxSource(rows), pgxColumns(rows, pc.TypeMap()), w, name, forQuery(opts, q, st.Rows))
+			qs, err := exportFrom(ctx, newPgxRows(rows), pgxColumns(rows, pc.TypeMap()), w, name, forQuery(opts, q, st.Rows))
 			// With the query cancelled, Close reads only what the server
 			// sent before the cancel took effect (pgx then waits a moment,
 			// so that the cancel cannot reach the connection's next query).
@@ -139,15 +139,15 @@ func pgTypeName(name string, typmod int32) string {
 	return name
 }
 
-type pgxSource struct {
+type pgxRows struct {
 	rows   pgx.Rows
 	oids   []uint32
 	binary []bool
 }
 
-func newPgxSource(rows pgx.Rows) *pgxSource {
+func newPgxRows(rows pgx.Rows) *pgxRows {
 	fields := rows.FieldDescriptions()
-	s := &pgxSource{rows: rows, oids: make([]uint32, len(fields)), binary: make([]bool, len(fields))}
+	s := &pgxRows{rows: rows, oids: make([]uint32, len(fields)), binary: make([]bool, len(fields))}
 	for i, f := range fields {
 		s.oids[i] = f.DataTypeOID
 		s.binary[i] = f.Format == pgx.BinaryFormatCode
@@ -155,8 +155,8 @@ func newPgxSource(rows pgx.Rows) *pgxSource {
 	return s
 }
 
-func (s *pgxSource) Next() bool { return s.rows.Next() }
-func (s *pgxSource) Err() error { return s.rows.Err() }
+func (s *pgxRows) Next() bool { return s.rows.Next() }
+func (s *pgxRows) Err() error { return s.rows.Err() }
 
 // pgEpoch is 2000-01-01 00:00 UTC, where PostgreSQL's dates and
 // timestamps count from, in Unix seconds.
@@ -164,7 +164,7 @@ const pgEpoch = 946684800
 
 var errWireValue = errors.New("malformed value from the server")
 
-func (s *pgxSource) scan(cols []*column) error {
+func (s *pgxRows) scan(cols []*column) error {
 	vals := s.rows.RawValues()
 	if len(vals) != len(cols) {
 		return fmt.Errorf("%w: %d values for %d columns", errWireValue, len(vals), len(cols))

@@ -72,7 +72,7 @@ func exportSQLite(ctx context.Context, db *sql.DB, path, pragmas string, w *xlsx
 		var qs Stats
 		var err error
 		if rows != nil {
-			qs, err = exportSource(ctx, sqliteSource{rows}, sqliteColumns(rows), w, name, forQuery(opts, q, st.Rows))
+			qs, err = exportFrom(ctx, sqliteRows{rows}, sqliteColumns(rows), w, name, forQuery(opts, q, st.Rows))
 			if cerr := rows.Close(); err == nil && cerr != nil {
 				err = fmt.Errorf("sheet %q: %w", name, cerr)
 			}
@@ -106,14 +106,14 @@ func sqliteColumns(rows *sqliteapi.Rows) []columnInfo {
 	return infos
 }
 
-// sqliteSource reads values by their storage class; text and blobs stay
+// sqliteRows reads values by their storage class; text and blobs stay
 // in SQLite's memory until the next row.
-type sqliteSource struct{ rows *sqliteapi.Rows }
+type sqliteRows struct{ rows *sqliteapi.Rows }
 
-func (s sqliteSource) Next() bool { return s.rows.Next() }
-func (s sqliteSource) Err() error { return s.rows.Err() }
+func (s sqliteRows) Next() bool { return s.rows.Next() }
+func (s sqliteRows) Err() error { return s.rows.Err() }
 
-func (s sqliteSource) scan(cols []*column) error {
+func (s sqliteRows) scan(cols []*column) error {
 	rows := s.rows
 	for j, c := range cols {
 		v := &c.val

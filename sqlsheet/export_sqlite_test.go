@@ -63,7 +63,7 @@ func TestSQLiteDirect(t *testing.T) {
 				t.Fatalf("%s: %v", q.SQL, err)
 			}
 			direct := exportWith(t, func(w *xlsx.Writer) (Stats, error) {
-				return exportSource(context.Background(), sqliteSource{rows}, sqliteColumns(rows), w, "S", opts)
+				return exportFrom(context.Background(), sqliteRows{rows}, sqliteColumns(rows), w, "S", opts)
 			})
 			if err := rows.Close(); err != nil {
 				t.Fatal(err)
