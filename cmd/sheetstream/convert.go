@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,15 +17,18 @@ import (
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
+// convertFlags are convert's flags, as given.
+type convertFlags struct {
+	noInfer, noHeader, excelTable bool
+	escape                        bool
+	sheet, delimiter              string
+	encoding                      string
+	maxRecordMiB                  int
+	pw                            password
+}
+
 func convertCmd() *cobra.Command {
-	var (
-		noInfer, noHeader, excelTable bool
-		escape                        bool
-		sheet, delimiter              string
-		encoding                      string
-		maxRecordMiB                  int
-		pw                            password
-	)
+	var f convertFlags
 	cmd := &cobra.Command{
 		Use:   "convert IN OUT",
 		Short: "Convert CSV or TSV to XLSX, or XLSX to CSV, TSV or JSON lines (use - for stdin or stdout)",
@@ -35,86 +39,90 @@ lines (.csv, .tsv, .jsonl), as "sheetstream cat" prints them.
 The input format comes from IN's extension (.csv, .tsv, .tab) or --delimiter;
 "-" reads stdin (a workbook if it is one, else CSV) and writes stdout. Numbers, booleans and ISO 8601
 dates become typed cells unless --no-infer is given; the header row is bold
-and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.`,
+and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.
+
+Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#convert`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in, out := args[0], args[1]
-			// Standard input is a workbook or CSV, whichever comes.
-			stdin := bufio.NewReaderSize(os.Stdin, 64<<10)
-			if isWorkbook(in) || in == "-" && stdinIsWorkbook(stdin) {
-				name := ""
-				if cmd.Flags().Changed("sheet") {
-					name = sheet
-				}
-				return convertWorkbook(cmd, in, out, name, escape, stdin, &pw)
-			}
-			if !strings.EqualFold(filepath.Ext(out), ".xlsx") && out != "-" {
-				return fmt.Errorf("%s: only .xlsx output is supported", out)
-			}
-			comma, err := delimiterOf(in, delimiter)
-			if err != nil {
-				return err
-			}
-			var src io.Reader = stdin
-			var size int64
-			var head []byte // the text's start, for checkCommas
-			if in == "-" {
-				head, _ = stdin.Peek(64 << 10)
-			} else {
-				f, err := os.Open(in)
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				if fi, err := f.Stat(); err == nil {
-					size = fi.Size()
-				}
-				src = f
-				head = make([]byte, 64<<10)
-				n, _ := f.ReadAt(head, 0)
-				head = head[:n]
-			}
-			if delimiter == "" && comma == ',' {
-				if err := checkCommas(inputName(in), head); err != nil {
-					return err
-				}
-			}
-			bar := newProgress(size, "converting", true)
-			var st csvsheet.Stats
-			secret, err := pw.forWriting()
-			if err != nil {
-				return err
-			}
-			err = writeWorkbook(out, xlsx.Options{Password: secret}, func(w *xlsx.Writer) error {
-				var err error
-				st, err = csvsheet.Convert(cmd.Context(), countingReader(src, bar), w, csvsheet.Options{
-					Comma: comma, Encoding: encoding, NoInfer: noInfer, NoHeader: noHeader, Sheet: sheet, ExcelTable: excelTable,
-					MaxRecordSize: maxRecordMiB << 20,
-				})
-				return err
-			})
-			if bar != nil {
-				bar.Finish()
-			}
-			if err != nil {
-				return fmt.Errorf("%s: %w", in, withRecordHint(err))
-			}
-			if out != "-" {
-				fmt.Fprintf(os.Stderr, "wrote %s: %d rows in %d sheet(s)\n", out, st.Rows, len(st.Sheets))
-			}
-			return nil
+			return runConvert(cmd.Context(), &f, args[0], args[1])
 		},
 	}
-	cmd.Flags().BoolVar(&noInfer, "no-infer", false, "keep every field as text")
-	cmd.Flags().BoolVar(&noHeader, "no-header", false, "the first row is data, not a header")
-	cmd.Flags().BoolVar(&excelTable, "excel-table", false, excelTableHelp)
-	cmd.Flags().StringVar(&sheet, "sheet", "Sheet1", "sheet name")
-	cmd.Flags().StringVar(&delimiter, "delimiter", "", `field delimiter (default from the extension; "tab" or \t for tabs)`)
-	cmd.Flags().StringVar(&encoding, "encoding", "", encodingHelp)
-	cmd.Flags().IntVar(&maxRecordMiB, "max-record-mib", 64, maxRecordHelp)
-	cmd.Flags().BoolVar(&escape, "escape-formulas", false, escapeFormulasHelp)
-	pw.writeFlags(cmd) // to XLSX: encrypt with it; from an encrypted workbook: open with it
+	fl := cmd.Flags()
+	fl.BoolVar(&f.noInfer, "no-infer", false, "keep every field as text")
+	fl.BoolVar(&f.noHeader, "no-header", false, "the first row is data, not a header")
+	fl.BoolVar(&f.excelTable, "excel-table", false, excelTableHelp)
+	fl.StringVar(&f.sheet, "sheet", "", `the sheet written (default "Sheet1"), or read from a workbook: name or 1-based index (default: the first)`)
+	fl.StringVar(&f.delimiter, "delimiter", "", `field delimiter (default from the extension; "tab" or \t for tabs)`)
+	fl.StringVar(&f.encoding, "encoding", "", encodingHelp)
+	fl.IntVar(&f.maxRecordMiB, "max-record-mib", 64, maxRecordHelp)
+	fl.BoolVar(&f.escape, "escape-formulas", false, escapeFormulasHelp)
+	f.pw.writeFlags(cmd) // to XLSX: encrypt with it; from an encrypted workbook: open with it
 	return cmd
+}
+
+// runConvert converts in to out: a workbook's sheet to text, or text to
+// a workbook.
+func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
+	// Standard input is a workbook or CSV, whichever comes.
+	stdin := bufio.NewReaderSize(os.Stdin, 64<<10)
+	if isWorkbook(in) || in == "-" && stdinIsWorkbook(stdin) {
+		return convertWorkbook(ctx, in, out, f.sheet, f.escape, stdin, &f.pw)
+	}
+	if !strings.EqualFold(filepath.Ext(out), ".xlsx") && out != "-" {
+		return fmt.Errorf("%s: only .xlsx output is supported", out)
+	}
+	comma, err := delimiterOf(in, f.delimiter)
+	if err != nil {
+		return err
+	}
+	var src io.Reader = stdin
+	var size int64
+	var head []byte // the text's start, for checkCommas
+	if in == "-" {
+		head, _ = stdin.Peek(64 << 10)
+	} else {
+		file, err := os.Open(in)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		if fi, err := file.Stat(); err == nil {
+			size = fi.Size()
+		}
+		src = file
+		head = make([]byte, 64<<10)
+		n, _ := file.ReadAt(head, 0)
+		head = head[:n]
+	}
+	if f.delimiter == "" && comma == ',' {
+		if err := checkCommas(inputName(in), head); err != nil {
+			return err
+		}
+	}
+	secret, err := f.pw.forWriting()
+	if err != nil {
+		return err
+	}
+	bar := newProgress(size, "converting", true)
+	var st csvsheet.Stats
+	err = writeWorkbook(out, xlsx.Options{Password: secret}, func(w *xlsx.Writer) error {
+		var err error
+		st, err = csvsheet.Convert(ctx, countingReader(src, bar), w, csvsheet.Options{
+			Comma: comma, Encoding: f.encoding, NoInfer: f.noInfer, NoHeader: f.noHeader, Sheet: f.sheet, ExcelTable: f.excelTable,
+			MaxRecordSize: f.maxRecordMiB << 20,
+		})
+		return err
+	})
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", in, withRecordHint(err))
+	}
+	if out != "-" {
+		fmt.Fprintf(os.Stderr, "wrote %s: %d rows in %d sheet(s)\n", out, st.Rows, len(st.Sheets))
+	}
+	return nil
 }
 
 // withRecordHint says, after a record over the limit, how to raise it.
@@ -183,7 +191,7 @@ func isWorkbook(path string) bool {
 
 // convertWorkbook writes one sheet of a workbook as text, in the format
 // out's extension names.
-func convertWorkbook(cmd *cobra.Command, in, out, sheet string, escape bool, stdin io.Reader, pw *password) error {
+func convertWorkbook(ctx context.Context, in, out, sheet string, escape bool, stdin io.Reader, pw *password) error {
 	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), ".")
 	if out == "-" {
 		ext = "csv"
@@ -201,7 +209,7 @@ func convertWorkbook(cmd *cobra.Command, in, out, sheet string, escape bool, std
 	if err != nil {
 		return fmt.Errorf("%s: %w", in, err)
 	}
-	rows, err := wb.Rows(cmd.Context(), sheets[0].Index)
+	rows, err := wb.Rows(ctx, sheets[0].Index)
 	if err != nil {
 		return err
 	}
@@ -210,7 +218,7 @@ func convertWorkbook(cmd *cobra.Command, in, out, sheet string, escape bool, std
 	if err != nil {
 		return err
 	}
-	st, err := csvsheet.WriteWith(cmd.Context(), o.Writer(), rows, csvsheet.WriteOptions{Format: f, EscapeFormulas: escape})
+	st, err := csvsheet.WriteWith(ctx, o.Writer(), rows, csvsheet.WriteOptions{Format: f, EscapeFormulas: escape})
 	if err != nil {
 		o.abort()
 		return err

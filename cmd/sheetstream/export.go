@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,16 +40,19 @@ func (f sourceFlag) Set(v string) error {
 	return nil
 }
 
+// exportFlags are export's flags, as given.
+type exportFlags struct {
+	src                    sources
+	dbURL, out, tz, null   string
+	binary                 string
+	sheets                 []string
+	demo, strict, forceNum bool
+	noSchema, excelTable   bool
+	pw                     password
+}
+
 func exportCmd() *cobra.Command {
-	var (
-		src                    sources
-		dbURL, out, tz, null   string
-		binary                 string
-		sheets                 []string
-		demo, strict, forceNum bool
-		noSchema, excelTable   bool
-		pw                     password
-	)
+	var f exportFlags
 	cmd := &cobra.Command{
 		Use:   "export --db URL (--query SQL | --table T)... -o OUT.xlsx",
 		Short: "Export query results from SQLite, PostgreSQL or MySQL to XLSX",
@@ -56,101 +61,124 @@ func exportCmd() *cobra.Command {
 Database URLs: sqlite:path/to.db, postgres://user:pass@host/db, mysql://user:pass@host/db.
 Cells are typed from the column types; each sheet gets a bold frozen header, an
 autofilter and fitted column widths; results past 1,048,575 rows continue on
-"NAME (2)". --demo exports sample data from an embedded SQLite database.`,
+"NAME (2)". --demo exports sample data from an embedded SQLite database.
+
+Every flag, and how types are mapped:
+https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#export`,
 		Example: `  sheetstream export --demo
   sheetstream export --db sqlite:shop.db --table orders -o orders.xlsx
   sheetstream export --db postgres://localhost/shop --query "SELECT * FROM sales" --sheet Sales -o sales.xlsx`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if demo {
-				if out == "" {
-					out = "sheetstream-demo.xlsx"
-				}
-				if dbURL == "" {
-					dir, err := os.MkdirTemp("", "sheetstream-demo-")
-					if err != nil {
-						return err
-					}
-					defer os.RemoveAll(dir)
-					dbURL = "sqlite:" + filepath.Join(dir, "demo.db")
-				}
-			}
-			if dbURL == "" {
-				return fmt.Errorf("--db is required (or --demo)")
-			}
-			if out == "" {
-				return fmt.Errorf("-o is required")
-			}
-			opts := sqlsheet.Options{Null: null, Strict: strict, ForceNumbers: forceNum, NoSchema: noSchema, ExcelTable: excelTable}
-			loc, err := time.LoadLocation(tz)
-			if err != nil {
-				return fmt.Errorf("--tz: %w", err)
-			}
-			opts.Location = loc
-			switch binary {
-			case "placeholder":
-			case "hex":
-				opts.Binary = sqlsheet.BinaryHex
-			case "base64":
-				opts.Binary = sqlsheet.BinaryBase64
-			default:
-				return fmt.Errorf("--binary must be placeholder, hex or base64")
-			}
-			// An export only reads: a SQLite file must exist and is opened
-			// read-only (the demo writes its database first).
-			open := sqlsheet.OpenReadOnly
-			if demo {
-				open = sqlsheet.Open
-			}
-			db, err := open(dbURL)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			if demo {
-				if err := createDemo(ctx, db); err != nil {
-					return fmt.Errorf("demo database: %w", err)
-				}
-				if len(src.list) == 0 {
-					src.list = demoQueries
-				}
-			}
-			if len(src.list) == 0 {
-				return fmt.Errorf("give at least one --query or --table")
-			}
-			if len(sheets) > len(src.list) {
-				return fmt.Errorf("%d --sheet names for %d queries", len(sheets), len(src.list))
-			}
-			for i, name := range sheets {
-				src.list[i].Sheet = name
-			}
-			secret, err := pw.forWriting()
-			if err != nil {
-				return err
-			}
-			return runExport(cmd, db, src.list, out, secret, opts)
+			return runExport(cmd.Context(), &f)
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&dbURL, "db", "", "database URL (sqlite:, postgres://, mysql://)")
-	f.Var(sourceFlag{&src, false}, "query", "SQL query; repeat for more sheets")
-	f.Var(sourceFlag{&src, true}, "table", "export a whole table (SELECT * FROM T); repeatable")
-	f.StringSliceVar(&sheets, "sheet", nil, "sheet name for each query or table, in order")
-	f.StringVarP(&out, "output", "o", "", `output file ("-" for stdout)`)
-	f.StringVar(&tz, "tz", "UTC", "time zone that timestamps with a zone are converted to")
-	f.StringVar(&null, "null", "", "text written for NULL (default: empty cell)")
-	f.StringVar(&binary, "binary", "placeholder", "binary columns as placeholder, hex or base64")
-	f.BoolVar(&strict, "strict", false, "fail on text longer than a cell holds instead of truncating")
-	f.BoolVar(&forceNum, "force-numbers", false, "write integers beyond 2^53 and long decimals as numbers (Excel rounds them)")
-	f.BoolVar(&excelTable, "excel-table", false, excelTableHelp)
-	f.BoolVar(&noSchema, "no-schema", false, "leave out the schema part (each column's SQL type and the table's primary key, for import)")
-	f.BoolVar(&demo, "demo", false, "export sample data from an embedded SQLite database")
-	pw.writeFlags(cmd)
+	f.register(cmd)
 	return cmd
 }
 
-func runExport(cmd *cobra.Command, db *sql.DB, queries []sqlsheet.Query, out, password string, opts sqlsheet.Options) error {
+func (f *exportFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.dbURL, "db", "", "database URL (sqlite:, postgres://, mysql://)")
+	fl.Var(sourceFlag{&f.src, false}, "query", "SQL query; repeat for more sheets")
+	fl.Var(sourceFlag{&f.src, true}, "table", "export a whole table (SELECT * FROM T); repeatable")
+	fl.StringSliceVar(&f.sheets, "sheet", nil, "sheet name for each query or table, in order")
+	fl.StringVarP(&f.out, "output", "o", "", `output file ("-" for stdout)`)
+	fl.StringVar(&f.tz, "tz", "UTC", "time zone that timestamps with a zone are converted to")
+	fl.StringVar(&f.null, "null", "", "text written for NULL (default: empty cell)")
+	fl.StringVar(&f.binary, "binary", "placeholder", "binary columns as placeholder, hex or base64")
+	fl.BoolVar(&f.strict, "strict", false, "fail on text longer than a cell holds instead of truncating")
+	fl.BoolVar(&f.forceNum, "force-numbers", false, "write integers beyond 2^53 and long decimals as numbers (Excel rounds them)")
+	fl.BoolVar(&f.excelTable, "excel-table", false, excelTableHelp)
+	fl.BoolVar(&f.noSchema, "no-schema", false, "leave out the schema part (each column's SQL type and the table's primary key, for import)")
+	fl.BoolVar(&f.demo, "demo", false, "export sample data from an embedded SQLite database")
+	f.pw.writeFlags(cmd)
+}
+
+// options turns the flags into the library's options.
+func (f *exportFlags) options() (sqlsheet.Options, error) {
+	opts := sqlsheet.Options{Null: f.null, Strict: f.strict, ForceNumbers: f.forceNum, NoSchema: f.noSchema, ExcelTable: f.excelTable}
+	loc, err := time.LoadLocation(f.tz)
+	if err != nil {
+		return opts, fmt.Errorf("--tz: %w", err)
+	}
+	opts.Location = loc
+	switch f.binary {
+	case "placeholder":
+	case "hex":
+		opts.Binary = sqlsheet.BinaryHex
+	case "base64":
+		opts.Binary = sqlsheet.BinaryBase64
+	default:
+		return opts, fmt.Errorf("--binary must be placeholder, hex or base64")
+	}
+	return opts, nil
+}
+
+// runExport opens the database (creating the demo's), names the sheets
+// and writes the workbook.
+func runExport(ctx context.Context, f *exportFlags) error {
+	if f.demo {
+		if f.out == "" {
+			f.out = "sheetstream-demo.xlsx"
+		}
+		if f.dbURL == "" {
+			dir, err := os.MkdirTemp("", "sheetstream-demo-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(dir)
+			f.dbURL = "sqlite:" + filepath.Join(dir, "demo.db")
+		}
+	}
+	if f.dbURL == "" {
+		return fmt.Errorf("--db is required (or --demo)")
+	}
+	if f.out == "" {
+		return fmt.Errorf("-o is required")
+	}
+	opts, err := f.options()
+	if err != nil {
+		return err
+	}
+	// An export only reads: a SQLite file must exist and is opened
+	// read-only (the demo writes its database first).
+	open := sqlsheet.OpenReadOnly
+	if f.demo {
+		open = sqlsheet.Open
+	}
+	db, err := open(f.dbURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	queries := f.src.list
+	if f.demo {
+		if err := createDemo(ctx, db); err != nil {
+			return fmt.Errorf("demo database: %w", err)
+		}
+		if len(queries) == 0 {
+			queries = slices.Clone(demoQueries) // --sheet renames them
+		}
+	}
+	if len(queries) == 0 {
+		return fmt.Errorf("give at least one --query or --table")
+	}
+	if len(f.sheets) > len(queries) {
+		return fmt.Errorf("%d --sheet names for %d queries", len(f.sheets), len(queries))
+	}
+	for i, name := range f.sheets {
+		queries[i].Sheet = name
+	}
+	secret, err := f.pw.forWriting()
+	if err != nil {
+		return err
+	}
+	return writeExport(ctx, db, queries, f.out, secret, opts)
+}
+
+// writeExport writes the queries to out and says what it wrote.
+func writeExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Query, out, password string, opts sqlsheet.Options) error {
 	bar := newProgress(-1, "exporting rows", false)
 	if bar != nil {
 		opts.Progress = func(rows int64) { bar.Set64(rows) }
@@ -159,7 +187,7 @@ func runExport(cmd *cobra.Command, db *sql.DB, queries []sqlsheet.Query, out, pa
 	var st sqlsheet.Stats
 	err := writeWorkbook(out, xlsx.Options{Password: password}, func(w *xlsx.Writer) error {
 		var err error
-		st, err = sqlsheet.Export(cmd.Context(), db, w, queries, opts)
+		st, err = sqlsheet.Export(ctx, db, w, queries, opts)
 		return err
 	})
 	if bar != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -16,215 +17,222 @@ import (
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
+// importFlags are import's flags, as given.
+type importFlags struct {
+	pw                        password
+	dbURL, table, sheet       string
+	create, appendTo, replace bool
+	merge, dryRun             bool
+	key                       []string
+	noHeader, stopAtEmpty     bool
+	rangeText, headerRow      string
+	columns, types            []string
+	allText, infer            bool
+	format, delimiter         string
+	encoding, rejectsPath     string
+	maxErrors, maxRecordMiB   int
+}
+
 func importCmd() *cobra.Command {
-	var (
-		pw                        password
-		dbURL, table, sheet       string
-		create, appendTo, replace bool
-		merge, dryRun             bool
-		key                       []string
-		noHeader, stopAtEmpty     bool
-		rangeText, headerRow      string
-		columns, types            []string
-		allText, infer            bool
-		format, delimiter         string
-		encoding, rejectsPath     string
-		maxErrors, maxRecordMiB   int
-	)
+	var f importFlags
 	cmd := &cobra.Command{
 		Use:   "import FILE.xlsx|.xlsb|.xls|.ods|.csv|.tsv|- --db URL --table T",
 		Short: "Load a sheet or CSV file into a database table, all or nothing",
 		Long: `Load a sheet (the first, or --sheet NAME|INDEX) or a CSV or TSV file into
-a table. The format comes from the file's extension, or --format; "-"
-reads standard input (a workbook if it is one, else CSV). Text is UTF-8,
-with or without a byte-order mark, unless --encoding names another; its
-types are inferred as "convert" infers them, and its rows are its records.
+a table, in one transaction: --create (the default) makes a new table with
+inferred column types, --append adds to an existing one, --replace swaps
+it once every row is in, --merge --key COL[,COL] inserts new keys and
+updates changed rows. --dry-run checks every row and changes nothing. A
+cell that does not fit, or a row the table refuses, stops the import with
+an error naming it; --max-errors N skips up to N such rows instead.
 
---create (the default) makes a new table with column types inferred from
-the cells: integer, float, boolean, date, timestamp, time or text. --append
-adds to an existing table, matching the header to its columns by name.
---replace swaps the table for the sheet once every row is in. --merge
---key COL[,COL] matches rows to an existing table's on the key: new keys
-are inserted, rows with other values updated, the rest left (a key twice
-in the input is an error naming both rows). --dry-run, with any of these,
-checks every row against the table and says what would happen, changing
-nothing. Rows go in one transaction (SQLite through its own API,
-PostgreSQL with COPY, MySQL with LOAD DATA LOCAL): a cell that does not
-fit stops the import with an error naming sheet, row and column, and a
-row the table refuses (a key it has, a CHECK constraint) one naming the
-row, and the database is left as it was; --max-errors N skips up to N
-such rows instead, and --rejects FILE.csv keeps them with the reason.
-
-A workbook sheetstream exported records each column's SQL type, the
-table's primary key and its number of rows; a new table gets the types
-back (NUMERIC(12,2) stays NUMERIC(12,2), timestamptz stays timestamptz),
-a row of NULLs (an empty row in the sheet) comes back as a row, and
---merge finds the key there (--key is then optional; without either,
---merge matches on the target table's primary key). --infer ignores
-them.
-
-Reports rarely start at A1: --range A4:F (open-ended ranges allowed) takes
-a rectangle, --header-row N the header's row within it (0: no header;
-"auto": the first row of text right above data, which is printed),
---stop-at-empty ends the table at its first empty row, and --columns
-loads only the named columns.`,
+Every flag, and how they work together:
+https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#import`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) (retErr error) {
-			if dbURL == "" || table == "" {
-				return fmt.Errorf("import needs --db and --table")
-			}
-			mode := sqlsheet.Create
-			switch {
-			case btoi(create)+btoi(appendTo)+btoi(replace)+btoi(merge) > 1:
-				return fmt.Errorf("choose one of --create, --append, --replace, --merge")
-			case !merge && len(key) > 0:
-				return fmt.Errorf("--key is for --merge")
-			case merge:
-				mode = sqlsheet.Merge
-			case appendTo:
-				mode = sqlsheet.Append
-			case replace:
-				mode = sqlsheet.Replace
-			}
-			src, closeSrc, err := importSource(args[0], format, sheet, &pw, csvsheet.Options{Encoding: encoding, NoInfer: allText, MaxRecordSize: maxRecordMiB << 20}, delimiter)
-			if err != nil {
-				return err
-			}
-			defer closeSrc()
-			db, err := sqlsheet.Open(dbURL)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			opts := sqlsheet.ImportOptions{Table: table, Mode: mode, Key: key, DryRun: dryRun, Infer: infer, NoHeader: noHeader, StopAtEmpty: stopAtEmpty, Columns: columns, AllText: allText}
-			for _, tv := range types {
-				name, typ, ok := strings.Cut(tv, "=")
-				if !ok || strings.TrimSpace(name) == "" {
-					return fmt.Errorf("--type %q: give NAME=TYPE", tv)
-				}
-				ct, err := sqlsheet.ParseColumnType(typ)
-				if err != nil {
-					return fmt.Errorf("--type %q: %w", tv, err)
-				}
-				if opts.Types == nil {
-					opts.Types = map[string]sqlsheet.ColumnType{}
-				}
-				opts.Types[name] = ct
-			}
-			if rangeText != "" {
-				if opts.Range, err = sqlsheet.ParseTableRange(rangeText); err != nil {
-					return fmt.Errorf("--range: %w", err)
-				}
-			}
-			switch headerRow {
-			case "":
-			case "auto":
-				opts.HeaderRow = sqlsheet.HeaderAuto
-			default:
-				n, err := strconv.Atoi(headerRow)
-				if err != nil || n < 0 {
-					return fmt.Errorf("--header-row: %q is not a row number or auto", headerRow)
-				}
-				opts.HeaderRow, opts.NoHeader = n, noHeader || n == 0
-			}
-			if maxErrors < 0 || rejectsPath != "" && maxErrors == 0 {
-				return fmt.Errorf("--rejects needs --max-errors N, N above 0")
-			}
-			opts.MaxErrors = maxErrors
-			if rejectsPath != "" {
-				rejects, err := os.OpenFile(rejectsPath, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
-				if err != nil {
-					return err
-				}
-				defer rejects.Close()
-				w := bufio.NewWriter(rejects)
-				opts.Rejects = w
-				defer func() {
-					if err := w.Flush(); err != nil && retErr == nil {
-						retErr = fmt.Errorf("%s: %w", rejectsPath, err)
-					}
-					if retErr != nil {
-						os.Remove(rejectsPath) // nothing was loaded: no rows were rejected
-					}
-				}()
-			}
-			bar := newProgress(-1, "importing rows", false)
-			if bar != nil {
-				opts.Progress = func(rows int64) { bar.Set64(rows) }
-			}
-			st, err := sqlsheet.ImportFrom(cmd.Context(), db, src, opts)
-			if bar != nil {
-				bar.Finish()
-			}
-			if err != nil {
-				return fmt.Errorf("%s: %w", inputName(args[0]), withRecordHint(err))
-			}
-			cols := make([]string, len(st.Columns))
-			for i, c := range st.Columns {
-				cols[i] = c.Name + " " + c.Type.String()
-				if st.Schema && c.SQLType != "" {
-					cols[i] = c.Name + " " + c.SQLType
-				}
-			}
-			if st.Schema {
-				fmt.Fprintln(os.Stderr, "column types: from the workbook's schema part, as exported (--infer ignores it)")
-			}
-			if opts.HeaderRow == sqlsheet.HeaderAuto {
-				fmt.Fprintf(os.Stderr, "header: row %d\n", st.HeaderRow)
-			}
-			if merge && len(key) == 0 {
-				fmt.Fprintf(os.Stderr, "key: %s (the exported table's, or the target's primary key)\n", strings.Join(st.MergeKey, ", "))
-			}
-			from := inputName(args[0])
-			if name := src.SheetName(); name != "" {
-				from = fmt.Sprintf("sheet %q", name)
-			}
-			fmt.Fprintln(os.Stderr, importSummary(st, mode, dryRun, from, table, strings.Join(cols, ", ")))
-			if st.Rejected > 0 {
-				where := "; give --rejects FILE.csv to keep them"
-				if rejectsPath != "" {
-					where = ", written to " + rejectsPath
-				}
-				fmt.Fprintf(os.Stderr, "rejected %d rows%s\n", st.Rejected, where)
-			}
-			if st.ErrorCells > 0 {
-				fmt.Fprintf(os.Stderr, "note: %d error values (#N/A...) loaded as NULL\n", st.ErrorCells)
-			}
-			if len(st.Binary) > 0 {
-				what := "left NULL in the new table"
-				if mode == sqlsheet.Append || mode == sqlsheet.Merge {
-					what = "left as the table has them"
-				}
-				fmt.Fprintf(os.Stderr, "note: binary columns %s, which the file holds as placeholders or text, not bytes: %s\n", strings.Join(st.Binary, ", "), what)
-			}
-			return nil
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runImport(cmd.Context(), &f, args[0])
 		},
 	}
-	cmd.Flags().StringVar(&dbURL, "db", "", "database URL: sqlite:path.db, postgres://..., mysql://...")
-	cmd.Flags().StringVar(&table, "table", "", "target table (schema.table for another schema or database)")
-	cmd.Flags().StringVar(&sheet, "sheet", "", "sheet name or 1-based index (default: the first)")
-	cmd.Flags().BoolVar(&create, "create", false, "create the table (the default; fails if it exists)")
-	cmd.Flags().BoolVar(&appendTo, "append", false, "append to an existing table")
-	cmd.Flags().BoolVar(&replace, "replace", false, "replace the table once every row is in")
-	cmd.Flags().BoolVar(&merge, "merge", false, "merge into an existing table on --key: insert new keys, update changed rows, leave the rest")
-	cmd.Flags().StringSliceVar(&key, "key", nil, "the columns that identify a row, for --merge (comma-separated; default: the exported table's key, or the target's primary key)")
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "read and check every row against the table, say what would change, and change nothing")
-	cmd.Flags().BoolVar(&noHeader, "no-header", false, "the first row is data; columns are col1, col2...")
-	cmd.Flags().StringVar(&rangeText, "range", "", "the table's cells, such as A4:F (open-ended) or B:D")
-	cmd.Flags().StringVar(&headerRow, "header-row", "", `the header's row within the range, 1-based; 0: no header; "auto": found (default: the first row that is not empty)`)
-	cmd.Flags().BoolVar(&stopAtEmpty, "stop-at-empty", false, "end the table at its first empty row")
-	cmd.Flags().StringSliceVar(&columns, "columns", nil, "load only these columns, by header name (comma-separated)")
-	cmd.Flags().StringArrayVar(&types, "type", nil, "NAME=TYPE: create column NAME as text, integer, float, decimal, boolean, date, timestamp, timestamptz or time instead of the inferred type; repeatable")
-	cmd.Flags().BoolVar(&allText, "all-text", false, "create every column as text")
-	cmd.Flags().BoolVar(&infer, "infer", false, "infer column types from the cells even when the workbook records them (a sheetstream export's schema part)")
-	cmd.Flags().IntVar(&maxErrors, "max-errors", 0, "skip up to N rows holding a cell their column cannot, or that the table refuses (default 0: the first such row fails the import)")
-	cmd.Flags().StringVar(&rejectsPath, "rejects", "", "write the rows --max-errors skipped, with the reason, to this CSV file")
-	cmd.Flags().StringVar(&format, "format", "", "the input's format: xlsx, xlsb, xls, ods (workbooks: read as their bytes say), csv or tsv (default: from the extension; standard input is sniffed)")
-	cmd.Flags().StringVar(&delimiter, "delimiter", "", `CSV field delimiter (default from the extension; "tab" or \t for tabs)`)
-	cmd.Flags().StringVar(&encoding, "encoding", "", encodingHelp)
-	cmd.Flags().IntVar(&maxRecordMiB, "max-record-mib", 64, maxRecordHelp)
-	pw.readFlags(cmd)
+	f.register(cmd)
 	return cmd
+}
+
+func (f *importFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.dbURL, "db", "", "database URL: sqlite:path.db, postgres://..., mysql://...")
+	fl.StringVar(&f.table, "table", "", "target table (schema.table for another schema or database)")
+	fl.StringVar(&f.sheet, "sheet", "", "sheet name or 1-based index (default: the first)")
+	fl.BoolVar(&f.create, "create", false, "create the table (the default; fails if it exists)")
+	fl.BoolVar(&f.appendTo, "append", false, "append to an existing table")
+	fl.BoolVar(&f.replace, "replace", false, "replace the table once every row is in")
+	fl.BoolVar(&f.merge, "merge", false, "merge into an existing table on --key: insert new keys, update changed rows, leave the rest")
+	fl.StringSliceVar(&f.key, "key", nil, "the columns that identify a row, for --merge (comma-separated; default: the exported table's key, or the target's primary key)")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "read and check every row against the table, say what would change, and change nothing")
+	fl.BoolVar(&f.noHeader, "no-header", false, "the first row is data; columns are col1, col2...")
+	fl.StringVar(&f.rangeText, "range", "", "the table's cells, such as A4:F (open-ended) or B:D")
+	fl.StringVar(&f.headerRow, "header-row", "", `the header's row within the range, 1-based; 0: no header; "auto": found (default: the first row that is not empty)`)
+	fl.BoolVar(&f.stopAtEmpty, "stop-at-empty", false, "end the table at its first empty row")
+	fl.StringSliceVar(&f.columns, "columns", nil, "load only these columns, by header name (comma-separated)")
+	fl.StringArrayVar(&f.types, "type", nil, "NAME=TYPE: create column NAME as text, integer, float, decimal, boolean, date, timestamp, timestamptz or time instead of the inferred type; repeatable")
+	fl.BoolVar(&f.allText, "all-text", false, "create every column as text")
+	fl.BoolVar(&f.infer, "infer", false, "infer column types from the cells even when the workbook records them (a sheetstream export's schema part)")
+	fl.IntVar(&f.maxErrors, "max-errors", 0, "skip up to N rows holding a cell their column cannot, or that the table refuses (default 0: the first such row fails the import)")
+	fl.StringVar(&f.rejectsPath, "rejects", "", "write the rows --max-errors skipped, with the reason, to this CSV file")
+	fl.StringVar(&f.format, "format", "", "the input's format: xlsx, xlsb, xls, ods (workbooks: read as their bytes say), csv or tsv (default: from the extension; standard input is sniffed)")
+	fl.StringVar(&f.delimiter, "delimiter", "", `CSV field delimiter (default from the extension; "tab" or \t for tabs)`)
+	fl.StringVar(&f.encoding, "encoding", "", encodingHelp)
+	fl.IntVar(&f.maxRecordMiB, "max-record-mib", 64, maxRecordHelp)
+	f.pw.readFlags(cmd)
+}
+
+// options checks the flags and turns them into the library's options
+// (without Rejects and Progress, which runImport opens).
+func (f *importFlags) options() (sqlsheet.ImportOptions, error) {
+	if f.dbURL == "" || f.table == "" {
+		return sqlsheet.ImportOptions{}, fmt.Errorf("import needs --db and --table")
+	}
+	mode := sqlsheet.Create
+	switch {
+	case btoi(f.create)+btoi(f.appendTo)+btoi(f.replace)+btoi(f.merge) > 1:
+		return sqlsheet.ImportOptions{}, fmt.Errorf("choose one of --create, --append, --replace, --merge")
+	case !f.merge && len(f.key) > 0:
+		return sqlsheet.ImportOptions{}, fmt.Errorf("--key is for --merge")
+	case f.merge:
+		mode = sqlsheet.Merge
+	case f.appendTo:
+		mode = sqlsheet.Append
+	case f.replace:
+		mode = sqlsheet.Replace
+	}
+	opts := sqlsheet.ImportOptions{Table: f.table, Mode: mode, Key: f.key, DryRun: f.dryRun, Infer: f.infer,
+		NoHeader: f.noHeader, StopAtEmpty: f.stopAtEmpty, Columns: f.columns, AllText: f.allText}
+	for _, tv := range f.types {
+		name, typ, ok := strings.Cut(tv, "=")
+		if !ok || strings.TrimSpace(name) == "" {
+			return opts, fmt.Errorf("--type %q: give NAME=TYPE", tv)
+		}
+		ct, err := sqlsheet.ParseColumnType(typ)
+		if err != nil {
+			return opts, fmt.Errorf("--type %q: %w", tv, err)
+		}
+		if opts.Types == nil {
+			opts.Types = map[string]sqlsheet.ColumnType{}
+		}
+		opts.Types[name] = ct
+	}
+	if f.rangeText != "" {
+		var err error
+		if opts.Range, err = sqlsheet.ParseTableRange(f.rangeText); err != nil {
+			return opts, fmt.Errorf("--range: %w", err)
+		}
+	}
+	switch f.headerRow {
+	case "":
+	case "auto":
+		opts.HeaderRow = sqlsheet.HeaderAuto
+	default:
+		n, err := strconv.Atoi(f.headerRow)
+		if err != nil || n < 0 {
+			return opts, fmt.Errorf("--header-row: %q is not a row number or auto", f.headerRow)
+		}
+		opts.HeaderRow, opts.NoHeader = n, f.noHeader || n == 0
+	}
+	if f.maxErrors < 0 || f.rejectsPath != "" && f.maxErrors == 0 {
+		return opts, fmt.Errorf("--rejects needs --max-errors N, N above 0")
+	}
+	opts.MaxErrors = f.maxErrors
+	return opts, nil
+}
+
+// runImport loads path as the flags say and reports what it did.
+func runImport(ctx context.Context, f *importFlags, path string) (retErr error) {
+	opts, err := f.options()
+	if err != nil {
+		return err
+	}
+	src, closeSrc, err := importSource(path, f.format, f.sheet, &f.pw, csvsheet.Options{Encoding: f.encoding, NoInfer: f.allText, MaxRecordSize: f.maxRecordMiB << 20}, f.delimiter)
+	if err != nil {
+		return err
+	}
+	defer closeSrc()
+	db, err := sqlsheet.Open(f.dbURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if f.rejectsPath != "" {
+		rejects, err := os.OpenFile(f.rejectsPath, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+		if err != nil {
+			return err
+		}
+		defer rejects.Close()
+		w := bufio.NewWriter(rejects)
+		opts.Rejects = w
+		defer func() {
+			if err := w.Flush(); err != nil && retErr == nil {
+				retErr = fmt.Errorf("%s: %w", f.rejectsPath, err)
+			}
+			if retErr != nil {
+				os.Remove(f.rejectsPath) // nothing was loaded: no rows were rejected
+			}
+		}()
+	}
+	bar := newProgress(-1, "importing rows", false)
+	if bar != nil {
+		opts.Progress = func(rows int64) { bar.Set64(rows) }
+	}
+	st, err := sqlsheet.ImportFrom(ctx, db, src, opts)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", inputName(path), withRecordHint(err))
+	}
+	from := inputName(path)
+	if name := src.SheetName(); name != "" {
+		from = fmt.Sprintf("sheet %q", name)
+	}
+	f.report(st, opts, from)
+	return nil
+}
+
+// report tells, on standard error, what the import did (or a dry run
+// would do), the types it chose, and the notes a user should see.
+func (f *importFlags) report(st sqlsheet.ImportStats, opts sqlsheet.ImportOptions, from string) {
+	cols := make([]string, len(st.Columns))
+	for i, c := range st.Columns {
+		cols[i] = c.Name + " " + c.Type.String()
+		if st.Schema && c.SQLType != "" {
+			cols[i] = c.Name + " " + c.SQLType
+		}
+	}
+	if st.Schema {
+		fmt.Fprintln(os.Stderr, "column types: from the workbook's schema part, as exported (--infer ignores it)")
+	}
+	if opts.HeaderRow == sqlsheet.HeaderAuto {
+		fmt.Fprintf(os.Stderr, "header: row %d\n", st.HeaderRow)
+	}
+	if f.merge && len(f.key) == 0 {
+		fmt.Fprintf(os.Stderr, "key: %s (the exported table's, or the target's primary key)\n", strings.Join(st.MergeKey, ", "))
+	}
+	fmt.Fprintln(os.Stderr, importSummary(st, opts.Mode, f.dryRun, from, f.table, strings.Join(cols, ", ")))
+	if st.Rejected > 0 {
+		where := "; give --rejects FILE.csv to keep them"
+		if f.rejectsPath != "" {
+			where = ", written to " + f.rejectsPath
+		}
+		fmt.Fprintf(os.Stderr, "rejected %d rows%s\n", st.Rejected, where)
+	}
+	if st.ErrorCells > 0 {
+		fmt.Fprintf(os.Stderr, "note: %d error values (#N/A...) loaded as NULL\n", st.ErrorCells)
+	}
+	if len(st.Binary) > 0 {
+		what := "left NULL in the new table"
+		if opts.Mode == sqlsheet.Append || opts.Mode == sqlsheet.Merge {
+			what = "left as the table has them"
+		}
+		fmt.Fprintf(os.Stderr, "note: binary columns %s, which the file holds as placeholders or text, not bytes: %s\n", strings.Join(st.Binary, ", "), what)
+	}
 }
 
 // inputName names an input path for people: "-" is standard input.

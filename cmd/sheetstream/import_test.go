@@ -59,9 +59,9 @@ func TestImportMessySheet(t *testing.T) {
 	}
 }
 
-// runImport runs `sheetstream import --db db ARGS...` with stdin as its
+// importCLI runs `sheetstream import --db db ARGS...` with stdin as its
 // standard input, returning what it printed.
-func runImport(bin, db, stdin string, args ...string) (string, error) {
+func importCLI(bin, db, stdin string, args ...string) (string, error) {
 	cmd := exec.Command(bin, append([]string{"import", "--db", db}, args...)...)
 	cmd.Stdin = strings.NewReader(stdin)
 	out, err := cmd.CombinedOutput()
@@ -88,7 +88,7 @@ func TestImportText(t *testing.T) {
 		{"x;y\n1;a\n", []string{"-", "--table", "d", "--format", "csv", "--delimiter", ";"}, "(x integer, y text)"},
 		{"x\ty\n1\ta\n", []string{"-", "--table", "f", "--format", "tsv"}, "(x integer, y text)"},
 	} {
-		if out, err := runImport(bin, db, c.stdin, c.args...); err != nil || !strings.Contains(out, c.want) {
+		if out, err := importCLI(bin, db, c.stdin, c.args...); err != nil || !strings.Contains(out, c.want) {
 			t.Errorf("%v: %v\n%s", c.args, err, out)
 		}
 	}
@@ -97,7 +97,7 @@ func TestImportText(t *testing.T) {
 		{filepath.Join(dir, "a.dat"), "--table", "x"},
 		{csvPath, "--table", "x", "--format", "ods"},
 	} {
-		if out, err := runImport(bin, db, "", args...); err == nil {
+		if out, err := importCLI(bin, db, "", args...); err == nil {
 			t.Errorf("%v: accepted\n%s", args, out)
 		}
 	}
@@ -124,7 +124,7 @@ func TestImportMergeAndRejects(t *testing.T) {
 		{[]string{second, "--merge", "--key", "id", "--max-errors", "1", "--rejects", rejects}, "merged 3 rows from " + second + " into s: 1 inserted, 1 updated, 1 unchanged"},
 		{[]string{second, "--merge", "--key", "id", "--max-errors", "1"}, "rejected 1 rows; give --rejects"},
 	} {
-		out, err := runImport(bin, db, "", append([]string{"--table", "s"}, c.args...)...)
+		out, err := importCLI(bin, db, "", append([]string{"--table", "s"}, c.args...)...)
 		if err != nil || !strings.Contains(out, c.want) {
 			t.Errorf("%v: %v\n%s", c.args, err, out)
 		}
@@ -134,7 +134,7 @@ func TestImportMergeAndRejects(t *testing.T) {
 	}
 	failed, dup := filepath.Join(dir, "failed.csv"), filepath.Join(dir, "dup.csv")
 	os.WriteFile(dup, []byte("id,score\n5,1\n3,x\n5,2\n"), 0o600)
-	out, err := runImport(bin, db, "", "--table", "s", dup, "--merge", "--key", "id", "--max-errors", "1", "--rejects", failed)
+	out, err := importCLI(bin, db, "", "--table", "s", dup, "--merge", "--key", "id", "--max-errors", "1", "--rejects", failed)
 	if err == nil || !strings.Contains(out, `row 4, field 1 (column "id"): duplicate key: the key (id) repeats row 2's`) {
 		t.Errorf("a duplicate key: %v\n%s", err, out)
 	}
@@ -150,11 +150,11 @@ func TestImportMaxRecord(t *testing.T) {
 	dir := t.TempDir()
 	db := "sqlite:" + filepath.Join(dir, "m.db")
 	long := strings.Repeat("x", 3<<20)
-	out, err := runImport(bin, db, "id,text\n1,\""+long+"\n2,b\n", "-", "--format", "csv", "--table", "open", "--max-record-mib", "1")
+	out, err := importCLI(bin, db, "id,text\n1,\""+long+"\n2,b\n", "-", "--format", "csv", "--table", "open", "--max-record-mib", "1")
 	if err == nil || !strings.Contains(out, "record 2") || !strings.Contains(out, "--max-record-mib") {
 		t.Errorf("an open quote under --max-record-mib 1: %v\n%.300s", err, out)
 	}
-	out, err = runImport(bin, db, "id,text\n1,\""+long+"\"\n2,b\n", "-", "--format", "csv", "--table", "long", "--max-record-mib", "4")
+	out, err = importCLI(bin, db, "id,text\n1,\""+long+"\"\n2,b\n", "-", "--format", "csv", "--table", "long", "--max-record-mib", "4")
 	if err != nil || !strings.Contains(out, "imported 2 rows") {
 		t.Errorf("a 3 MiB record under --max-record-mib 4: %v\n%.300s", err, out)
 	}
@@ -178,15 +178,15 @@ func TestSemicolonCSV(t *testing.T) {
 			t.Errorf("%s: %v\n%s", args[0], err, out)
 		}
 	}
-	out, err := runImport(bin, db, "a;b\n1;2\n", "-", "--table", "stdin")
+	out, err := importCLI(bin, db, "a;b\n1;2\n", "-", "--table", "stdin")
 	if err == nil || !strings.Contains(out, "standard input: the first line has no commas but 1 semicolons") {
 		t.Errorf("standard input: %v\n%s", err, out)
 	}
-	out, err = runImport(bin, db, "", path, "--table", "s", "--delimiter", ";")
+	out, err = importCLI(bin, db, "", path, "--table", "s", "--delimiter", ";")
 	if err != nil || !strings.Contains(out, "(region text, units integer, price text)") {
 		t.Errorf("--delimiter ';': %v\n%s", err, out)
 	}
-	out, err = runImport(bin, db, "", path, "--table", "one", "--delimiter", ",")
+	out, err = importCLI(bin, db, "", path, "--table", "one", "--delimiter", ",")
 	if err != nil || !strings.Contains(out, "imported 1 rows") {
 		t.Errorf("--delimiter , as asked: %v\n%s", err, out)
 	}
