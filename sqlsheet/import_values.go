@@ -109,8 +109,8 @@ func widen(a, b ColumnType) ColumnType {
 // every loader reads, whatever the engine. Text converts to anything it
 // spells (numbers, ISO dates, TRUE/FALSE); anything converts to text.
 // Text is lent (the cell's bytes, or scratch's), valid until the next row.
+// Each destination type has a step of its own below.
 func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch *[]byte) error {
-	t := col.Type
 	*dst = value{}
 	if col.unloaded {
 		return nil
@@ -123,7 +123,7 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 		return nil
 	case xlsx.TypeString:
 		if len(c.Bytes()) == 0 {
-			if imp.exported && t == ColumnText {
+			if imp.exported && col.Type == ColumnText {
 				dst.setText(emptyText) // a database's '', exported
 			}
 			return nil // elsewhere an empty string shows as an empty cell
@@ -132,162 +132,207 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 		imp.stats.ErrorCells++
 		return nil
 	}
-	bad := func() error {
-		return fmt.Errorf("%w: %s %q into a column of type %s", ErrBadCell, c.Type(), c.String(), t)
-	}
-	text := func() string { return unsafe.String(unsafe.SliceData(c.Bytes()), len(c.Bytes())) }
-	switch t {
+	switch col.Type {
 	case ColumnText:
-		switch {
-		case c.Type() == xlsx.TypeString:
-			dst.setText(c.Bytes())
-			dst.kept = c.SharedText()
-		case len(c.SourceText()) > 0:
-			// The text it was typed from (delimited text): a text column
-			// keeps what was written.
-			dst.setText(c.SourceText())
-		case c.Elapsed():
-			// An elapsed time ([h]:mm:ss, an exported interval) as one,
-			// which an interval or TIME column reads, not its days.
-			*scratch = appendElapsed((*scratch)[:0], c.Duration())
-			dst.setText(*scratch)
-		default:
-			*scratch = c.AppendText((*scratch)[:0])
-			dst.setText(*scratch)
-		}
+		textValue(dst, c, scratch)
 		return nil
 	case ColumnInteger:
-		if c.Type() == xlsx.TypeString {
-			n, err := strconv.ParseInt(strings.TrimSpace(text()), 10, 64)
-			if err != nil {
-				return bad()
-			}
-			dst.setInt(n)
-			return nil
-		}
-		n, ok := wholeInt64(c.Float())
-		if c.Type() != xlsx.TypeNumber || !ok {
-			return bad()
+		return integerValue(dst, c)
+	case ColumnFloat:
+		return imp.floatValue(dst, c)
+	case ColumnDecimal:
+		return imp.decimalValue(dst, c, scratch)
+	case ColumnBoolean:
+		return booleanValue(dst, c)
+	case ColumnDate, ColumnTimestamp, ColumnTime, ColumnTimestampTZ:
+		return imp.timeValue(dst, c, col)
+	}
+	return badCell(c, col.Type)
+}
+
+// badCell is the error for a cell column type t cannot take.
+func badCell(c *xlsx.Value, t ColumnType) error {
+	return fmt.Errorf("%w: %s %q into a column of type %s", ErrBadCell, c.Type(), c.String(), t)
+}
+
+// cellText is the cell's bytes as a string, without copying them.
+func cellText(c *xlsx.Value) string {
+	return unsafe.String(unsafe.SliceData(c.Bytes()), len(c.Bytes()))
+}
+
+// textValue: any cell into a text column, as it was written where that is
+// known.
+func textValue(dst *value, c *xlsx.Value, scratch *[]byte) {
+	switch {
+	case c.Type() == xlsx.TypeString:
+		dst.setText(c.Bytes())
+		dst.kept = c.SharedText()
+	case len(c.SourceText()) > 0:
+		// The text it was typed from (delimited text): a text column
+		// keeps what was written.
+		dst.setText(c.SourceText())
+	case c.Elapsed():
+		// An elapsed time ([h]:mm:ss, an exported interval) as one,
+		// which an interval or TIME column reads, not its days.
+		*scratch = appendElapsed((*scratch)[:0], c.Duration())
+		dst.setText(*scratch)
+	default:
+		*scratch = c.AppendText((*scratch)[:0])
+		dst.setText(*scratch)
+	}
+}
+
+// integerValue: a whole number, or text spelling one.
+func integerValue(dst *value, c *xlsx.Value) error {
+	if c.Type() == xlsx.TypeString {
+		n, err := strconv.ParseInt(strings.TrimSpace(cellText(c)), 10, 64)
+		if err != nil {
+			return badCell(c, ColumnInteger)
 		}
 		dst.setInt(n)
 		return nil
-	case ColumnFloat:
-		if c.Type() == xlsx.TypeString {
-			f, err := strconv.ParseFloat(strings.TrimSpace(text()), 64)
-			if err != nil {
-				return bad()
-			}
-			dst.setFloat(f)
-			return nil
+	}
+	n, ok := wholeInt64(c.Float())
+	if c.Type() != xlsx.TypeNumber || !ok {
+		return badCell(c, ColumnInteger)
+	}
+	dst.setInt(n)
+	return nil
+}
+
+// floatValue: a number, or text spelling one.
+func (imp *importer) floatValue(dst *value, c *xlsx.Value) error {
+	if c.Type() == xlsx.TypeString {
+		f, err := strconv.ParseFloat(strings.TrimSpace(cellText(c)), 64)
+		if err != nil {
+			return badCell(c, ColumnFloat)
 		}
-		if c.Type() != xlsx.TypeNumber {
-			return bad()
-		}
-		dst.setFloat(c.Float())
-		if imp.engine != EngineSQLite && isDecimalText(text()) {
-			// The file's own text of the number: what a COPY or LOAD DATA
-			// sends, the same double without formatting it again. SQLite
-			// takes the double.
-			dst.b = c.Bytes()
-		}
+		dst.setFloat(f)
 		return nil
-	case ColumnDecimal:
-		switch c.Type() {
-		case xlsx.TypeNumber:
-			*scratch = xlsx.AppendNumberText((*scratch)[:0], c.Float())
-			dst.setText(*scratch)
-			return nil
-		case xlsx.TypeString:
-			// Decimals too long for a double were written as text, and
-			// PostgreSQL's NaN and infinities as it spells them.
-			digits := bytes.TrimSpace(c.Bytes())
-			if !isDecimalText(unsafe.String(unsafe.SliceData(digits), len(digits))) &&
-				!(imp.engine == EnginePostgres && numericSpecial(digits)) {
-				return bad()
-			}
-			dst.setText(digits)
+	}
+	if c.Type() != xlsx.TypeNumber {
+		return badCell(c, ColumnFloat)
+	}
+	dst.setFloat(c.Float())
+	if imp.engine != EngineSQLite && isDecimalText(cellText(c)) {
+		// The file's own text of the number: what a COPY or LOAD DATA
+		// sends, the same double without formatting it again. SQLite
+		// takes the double.
+		dst.b = c.Bytes()
+	}
+	return nil
+}
+
+// decimalValue: a number as its shortest text, or decimal text as it is.
+func (imp *importer) decimalValue(dst *value, c *xlsx.Value, scratch *[]byte) error {
+	switch c.Type() {
+	case xlsx.TypeNumber:
+		*scratch = xlsx.AppendNumberText((*scratch)[:0], c.Float())
+		dst.setText(*scratch)
+		return nil
+	case xlsx.TypeString:
+		// Decimals too long for a double were written as text, and
+		// PostgreSQL's NaN and infinities as it spells them.
+		digits := bytes.TrimSpace(c.Bytes())
+		if !isDecimalText(unsafe.String(unsafe.SliceData(digits), len(digits))) &&
+			!(imp.engine == EnginePostgres && numericSpecial(digits)) {
+			return badCell(c, ColumnDecimal)
+		}
+		dst.setText(digits)
+		return nil
+	}
+	return badCell(c, ColumnDecimal)
+}
+
+// booleanValue: TRUE/FALSE, 0 or 1, or text strconv.ParseBool reads.
+func booleanValue(dst *value, c *xlsx.Value) error {
+	switch {
+	case c.Type() == xlsx.TypeBool:
+		dst.setBool(c.Bool())
+		return nil
+	case c.Type() == xlsx.TypeNumber && (c.Float() == 0 || c.Float() == 1):
+		dst.setBool(c.Float() == 1)
+		return nil
+	case c.Type() == xlsx.TypeString:
+		if b, err := strconv.ParseBool(strings.ToLower(strings.TrimSpace(cellText(c)))); err == nil {
+			dst.setBool(b)
 			return nil
 		}
-		return bad()
-	case ColumnBoolean:
-		switch {
-		case c.Type() == xlsx.TypeBool:
-			dst.setBool(c.Bool())
-			return nil
-		case c.Type() == xlsx.TypeNumber && (c.Float() == 0 || c.Float() == 1):
-			dst.setBool(c.Float() == 1)
-			return nil
-		case c.Type() == xlsx.TypeString:
-			if b, err := strconv.ParseBool(strings.ToLower(strings.TrimSpace(text()))); err == nil {
-				dst.setBool(b)
-				return nil
+	}
+	return badCell(c, ColumnBoolean)
+}
+
+// timeValue: a date cell, or ISO text, into a date, timestamp, time or
+// timestamptz column.
+func (imp *importer) timeValue(dst *value, c *xlsx.Value, col *ImportColumn) error {
+	t := col.Type
+	var tm time.Time
+	zoned := false // the text gave the instant, with its offset
+	switch c.Type() {
+	case xlsx.TypeDate:
+		tm = dateCellTime(c)
+	case xlsx.TypeString:
+		var err error
+		s := strings.TrimSpace(cellText(c))
+		for _, layout := range []string{"2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999", "2006-01-02", "15:04:05.999999999"} {
+			if tm, err = time.Parse(layout, s); err == nil {
+				break
 			}
 		}
-		return bad()
-	case ColumnDate, ColumnTimestamp, ColumnTime, ColumnTimestampTZ:
-		var tm time.Time
-		zoned := false // the text gave the instant, with its offset
-		switch c.Type() {
-		case xlsx.TypeDate:
-			// A database's times exported keep their microseconds.
-			tm = c.PreciseTime()
-			// A serial day keeps milliseconds; the text a delimited
-			// file's date was typed from keeps every digit it has.
-			if src := c.SourceText(); len(src) > 0 {
-				switch full, kind := isotime.Parse(unsafe.String(unsafe.SliceData(src), len(src))); kind {
-				case isotime.Date, isotime.DateTime:
-					tm = full
-				case isotime.Clock:
-					y, mo, d := tm.Date()
-					tm = time.Date(y, mo, d, full.Hour(), full.Minute(), full.Second(), full.Nanosecond(), tm.Location())
-				}
-			}
-		case xlsx.TypeString:
-			var err error
-			s := strings.TrimSpace(text())
-			for _, layout := range []string{"2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999", "2006-01-02", "15:04:05.999999999"} {
+		if err != nil && t == ColumnTimestampTZ {
+			// An instant as databases and ISO 8601 write them:
+			// PostgreSQL's "2024-01-01 08:00:00+00", "…T08:00:00Z",
+			// "…+05:30". Only a column with a time zone takes one: a
+			// plain timestamp would drop the offset without a word.
+			for _, layout := range zonedLayouts {
 				if tm, err = time.Parse(layout, s); err == nil {
+					zoned = true
 					break
 				}
 			}
-			if err != nil && t == ColumnTimestampTZ {
-				// An instant as databases and ISO 8601 write them:
-				// PostgreSQL's "2024-01-01 08:00:00+00", "…T08:00:00Z",
-				// "…+05:30". Only a column with a time zone takes one: a
-				// plain timestamp would drop the offset without a word.
-				for _, layout := range zonedLayouts {
-					if tm, err = time.Parse(layout, s); err == nil {
-						zoned = true
-						break
-					}
-				}
-			}
-			if err != nil && t == ColumnTime && imp.engine == EngineMySQL && mysqlTime(s) {
-				// MySQL's TIME is an elapsed time, to ±838 hours, which
-				// an export writes as text past a day: it goes as it is.
-				dst.setText(bytes.TrimSpace(c.Bytes()))
-				return nil
-			}
-			if err != nil {
-				return bad()
-			}
-		default:
-			return bad()
 		}
-		if t == ColumnTimestampTZ && !zoned {
-			// The sheet shows the wall clock in the export's zone.
-			zone := col.zone
-			if zone == nil {
-				zone = time.UTC
-			}
-			y, mo, d := tm.Date()
-			h, mi, sec := tm.Clock()
-			tm = time.Date(y, mo, d, h, mi, sec, tm.Nanosecond(), zone)
+		if err != nil && t == ColumnTime && imp.engine == EngineMySQL && mysqlTime(s) {
+			// MySQL's TIME is an elapsed time, to ±838 hours, which
+			// an export writes as text past a day: it goes as it is.
+			dst.setText(bytes.TrimSpace(c.Bytes()))
+			return nil
 		}
-		dst.setTime(tm)
-		return nil
+		if err != nil {
+			return badCell(c, t)
+		}
+	default:
+		return badCell(c, t)
 	}
-	return bad()
+	if t == ColumnTimestampTZ && !zoned {
+		// The sheet shows the wall clock in the export's zone.
+		zone := col.zone
+		if zone == nil {
+			zone = time.UTC
+		}
+		y, mo, d := tm.Date()
+		h, mi, sec := tm.Clock()
+		tm = time.Date(y, mo, d, h, mi, sec, tm.Nanosecond(), zone)
+	}
+	dst.setTime(tm)
+	return nil
+}
+
+// dateCellTime is a date cell's time: a database's times exported keep
+// their microseconds, and a serial day keeps milliseconds, so the text a
+// delimited file's date was typed from, which keeps every digit it has,
+// wins where there is one.
+func dateCellTime(c *xlsx.Value) time.Time {
+	tm := c.PreciseTime()
+	if src := c.SourceText(); len(src) > 0 {
+		switch full, kind := isotime.Parse(unsafe.String(unsafe.SliceData(src), len(src))); kind {
+		case isotime.Date, isotime.DateTime:
+			tm = full
+		case isotime.Clock:
+			y, mo, d := tm.Date()
+			tm = time.Date(y, mo, d, full.Hour(), full.Minute(), full.Second(), full.Nanosecond(), tm.Location())
+		}
+	}
+	return tm
 }
 
 // mysqlTime says whether s is a value of MySQL's TIME as the server
