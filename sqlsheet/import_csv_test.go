@@ -3,7 +3,6 @@ package sqlsheet_test
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,21 +12,6 @@ import (
 	"github.com/sheetstream/sheetstream/internal/testenv"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 )
-
-// csvTable is text as a csvsheet.Table, from a file.
-func csvTable(t *testing.T, text string, opts csvsheet.Options) *csvsheet.Table {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "in.csv")
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return csvsheet.NewTable(f, opts)
-}
 
 // testImportCSV loads delimited text: typed columns as convert infers
 // them, a byte-order mark, quoting, a field spanning lines, a messy

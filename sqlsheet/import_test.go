@@ -2,11 +2,9 @@ package sqlsheet_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,50 +15,6 @@ import (
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
-
-// importBook writes a workbook of rows on a sheet "Data" and opens it
-// for reading.
-func importBook(t *testing.T, rows [][]xlsx.Cell) *xlsx.Workbook {
-	t.Helper()
-	wb, _ := writeBook(t, func(w *xlsx.Writer) error {
-		s, err := w.AddSheet("Data", xlsx.SheetOptions{})
-		for _, r := range rows {
-			if err == nil {
-				err = s.WriteRow(r)
-			}
-		}
-		return err
-	})
-	return wb
-}
-
-// writeBook writes a workbook as build makes it into a file and opens it
-// for reading (closed when the test ends); it returns the file's path too.
-func writeBook(t *testing.T, build func(w *xlsx.Writer) error) (*xlsx.Workbook, string) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "in.xlsx")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, _ := xlsx.NewWriter(f, xlsx.Options{})
-	err = build(w)
-	if err == nil {
-		err = w.Close()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	wb, err := xlsx.Open(path, xlsx.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { wb.Close() })
-	return wb, path
-}
 
 var (
 	day  = time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC)
@@ -75,50 +29,6 @@ func typedRows() [][]xlsx.Cell {
 		{xlsx.Int(2), xlsx.Int(3), xlsx.Bool(false), xlsx.Date(day.AddDate(0, 0, 1)), xlsx.Date(day), xlsx.TimeOfDay(day), str(""), str("text"), xlsx.Blank()},
 		{xlsx.Int(9007199254740992), xlsx.Blank(), xlsx.Blank(), xlsx.Blank(), xlsx.Blank(), xlsx.Blank(), xlsx.Error(xlsx.ErrorNA), xlsx.Blank(), xlsx.Blank()},
 	}
-}
-
-// dump reads a table back as text, one line per row, ordered by id.
-func dump(t *testing.T, db *sql.DB, table string) []string {
-	t.Helper()
-	return queryRows(t, db, `SELECT * FROM `+table+` ORDER BY 1`)
-}
-
-// queryRows is a query's rows, each its columns joined by "|" (NULL for
-// NULL, times to the millisecond).
-func queryRows(t *testing.T, db *sql.DB, query string) []string {
-	t.Helper()
-	rows, err := db.Query(query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	var out []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		parts := make([]string, len(vals))
-		for i, v := range vals {
-			switch v := v.(type) {
-			case nil:
-				parts[i] = "NULL"
-			case []byte:
-				parts[i] = string(v)
-			case time.Time:
-				parts[i] = v.Format("2006-01-02 15:04:05.000")
-			default:
-				parts[i] = fmt.Sprint(v)
-			}
-		}
-		out = append(out, strings.Join(parts, "|"))
-	}
-	return out
 }
 
 // testImport runs the import checks on the database at url; want is the

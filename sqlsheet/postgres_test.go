@@ -6,14 +6,8 @@ import (
 	"time"
 
 	"github.com/sheetstream/sheetstream/internal/pyread"
-	"github.com/sheetstream/sheetstream/internal/testenv"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 )
-
-// postgresURL is the throwaway server the test command starts.
-func postgresURL(t *testing.T) string {
-	return testenv.Get(t, "SHEETSTREAM_PG_URL", "starts a PostgreSQL server")
-}
 
 // TestPostgres exports every type of the mapping from a real server and
 // reads the workbook back with both readers.

@@ -250,35 +250,6 @@ func TestSchemaNullRows(t *testing.T) {
 	}
 }
 
-// resave is exported as another program saving it would leave it: its
-// schema part kept, and a sheet of rows (nil: an empty row, which gets no
-// element).
-func resave(t *testing.T, exported *xlsx.Workbook, sheet string, rows ...[]xlsx.Cell) *xlsx.Workbook {
-	t.Helper()
-	parts, err := exported.CustomXML()
-	if err != nil || len(parts) != 1 {
-		t.Fatalf("%d custom parts: %v", len(parts), err)
-	}
-	wb, _ := writeBook(t, func(w *xlsx.Writer) error {
-		sh, err := w.AddSheet(sheet, xlsx.SheetOptions{})
-		if err != nil {
-			return err
-		}
-		for _, r := range rows {
-			if r == nil {
-				err = sh.SkipRows(1)
-			} else {
-				err = sh.WriteRow(r)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return w.AddCustomXML(parts[0])
-	})
-	return wb
-}
-
 // TestEmptyStringWithoutSchema: in a sheet from elsewhere an empty
 // string cell (a formula's "", say) loads as NULL, as an empty cell
 // does; only a database's export, which writes NULL as no cell, keeps

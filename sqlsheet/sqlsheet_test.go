@@ -2,122 +2,17 @@ package sqlsheet_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/sheetstream/sheetstream/internal/pyread"
-	"github.com/sheetstream/sheetstream/internal/testenv"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
-
-// export runs the queries into a workbook file and returns its path.
-func export(t *testing.T, db *sql.DB, queries []sqlsheet.Query, opts sqlsheet.Options) (string, sqlsheet.Stats) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "export.xlsx")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w, err := xlsx.NewWriter(f, xlsx.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := sqlsheet.Export(context.Background(), db, w, queries, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path, st
-}
-
-// checkSheet compares what openpyxl and python-calamine read with want,
-// row by row; a nil row in want is not checked.
-func checkSheet(t *testing.T, r *pyread.Result, sheet string, want [][]*pyread.Value) {
-	t.Helper()
-	if r == nil || r.Error != "" || len(r.Audit) > 0 {
-		t.Fatalf("readers: %+v", r)
-	}
-	for _, reader := range []string{"openpyxl", "calamine"} {
-		got := r.Openpyxl[sheet]
-		if reader == "calamine" {
-			got = r.Calamine[sheet]
-		}
-		if len(got) != len(want) {
-			t.Errorf("%s: sheet %q has %d rows, want %d", reader, sheet, len(got), len(want))
-			continue
-		}
-		for i, row := range want {
-			if row == nil {
-				continue
-			}
-			for j, w := range row {
-				var g *pyread.Value
-				if j < len(got[i]) {
-					g = got[i][j]
-				}
-				if reader == "calamine" && g == nil && w.Equal(pyread.Str("")) {
-					continue // calamine reads empty text as an empty cell
-				}
-				if !g.Equal(w) {
-					t.Errorf("%s: sheet %q %s: got %v, want %v", reader, sheet, xlsx.CellName(i+1, j+1), g, w)
-				}
-			}
-		}
-	}
-	if f := r.Freeze[sheet]; f == nil || *f != "A2" {
-		t.Errorf("sheet %q: header not frozen: %v", sheet, f)
-	}
-	if len(want) > 0 {
-		wantFilter := "A1:" + xlsx.CellName(len(want), len(want[0]))
-		if f := r.Filters[sheet]; f == nil || *f != wantFilter {
-			t.Errorf("sheet %q: autofilter %v, want %s", sheet, f, wantFilter)
-		}
-	}
-}
-
-// openDB opens the database at url for a test, closed when it ends.
-func openDB(t *testing.T, url string) *sql.DB {
-	t.Helper()
-	db, err := sqlsheet.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
-// openEngine opens a database of the engine for a test: a new SQLite
-// file, or the PostgreSQL or MariaDB server the test command started
-// (skipping without it).
-func openEngine(t *testing.T, engine sqlsheet.Engine) *sql.DB {
-	t.Helper()
-	switch engine {
-	case sqlsheet.EnginePostgres:
-		return openDB(t, postgresURL(t))
-	case sqlsheet.EngineMySQL:
-		return openDB(t, testenv.Get(t, "SHEETSTREAM_MYSQL_URL", "starts a MariaDB server"))
-	}
-	return openDB(t, "sqlite:"+filepath.Join(t.TempDir(), "test.db"))
-}
-
-func mustExec(t *testing.T, db *sql.DB, stmts ...string) {
-	t.Helper()
-	for _, q := range stmts {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-}
 
 func TestSQLite(t *testing.T) {
 	pyread.Python(t)

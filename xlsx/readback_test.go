@@ -29,27 +29,6 @@ type readbackCase struct {
 	libreOffice map[string]map[string]*pyread.Value
 }
 
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-func addSheet(t *testing.T, w *xlsx.Writer, name string, o xlsx.SheetOptions) *xlsx.Sheet {
-	t.Helper()
-	sh, err := w.AddSheet(name, o)
-	must(t, err)
-	return sh
-}
-
-func style(t *testing.T, w *xlsx.Writer, st xlsx.Style) xlsx.StyleID {
-	t.Helper()
-	id, err := w.AddStyle(st)
-	must(t, err)
-	return id
-}
-
 // concurrentRows makes each concurrent sheet a few chunks long.
 const concurrentRows = 2500
 

@@ -31,5 +31,3 @@ var autofitTwins = []twin{
 		return fitted(w).at("A1", xlsx.Formula("9999+1").WithValue(num(10000))).err
 	}},
 }
-
-func init() { twins = append(twins, autofitTwins...) }

@@ -67,8 +67,8 @@ func writeConcurrent(w *xlsx.Writer, sheets, rows int) error {
 	return errors.Join(append(errs, err)...)
 }
 
-// readAll reads every sheet with this package's reader into text.
-func readAll(t *testing.T, book []byte) map[string][][]string {
+// readSheets reads every sheet with this package's reader into text.
+func readSheets(t *testing.T, book []byte) map[string][][]string {
 	t.Helper()
 	wb, err := xlsx.NewReader(bytes.NewReader(book), int64(len(book)), xlsx.ReadOptions{})
 	must(t, err)
@@ -111,7 +111,7 @@ func TestConcurrentSheets(t *testing.T) {
 			for _, name := range []string{"xl/worksheets/sheet1.xml", "xl/worksheets/sheet6.xml", "xl/workbook.xml"} {
 				part(t, book, name)
 			}
-			got := readAll(t, book)
+			got := readSheets(t, book)
 			if g := got["First"]; len(g) != 1 || g[0][0] != "before" {
 				t.Errorf("First = %v", g)
 			}
@@ -171,7 +171,7 @@ func TestConcurrentSheetsSpill(t *testing.T) {
 		t.Errorf("temporary file not removed after B's turn: %v", left)
 	}
 	must(t, w.Close())
-	got := readAll(t, buf.Bytes())
+	got := readSheets(t, buf.Bytes())
 	if len(got["B"]) != 300_000 || got["B"][299_999][2] != "sheet 1 row 299999" {
 		t.Errorf("B read back wrong: %d rows", len(got["B"]))
 	}
@@ -231,7 +231,7 @@ func TestConcurrentSheetsCloseFinishes(t *testing.T) {
 		}
 		return nil
 	})
-	got := readAll(t, book)
+	got := readSheets(t, book)
 	for s := range 3 {
 		if g := got["S"+strconv.Itoa(s)]; len(g) != 1000 || g[999][2] != fmt.Sprintf("sheet %d row 999", s) {
 			t.Errorf("S%d: %d rows", s, len(g))

@@ -83,10 +83,9 @@ var condFormatTwins = []twin{
 	}},
 }
 
-func init() { twins = append(twins, condFormatTwins...) }
-
-func init() {
-	twins = append(twins, twin{file: "XlsxWriter/cond_format17.xlsx", build: func(w *xlsx.Writer) error {
+// condFormatIconTwins: XlsxWriter's icon set with every default.
+var condFormatIconTwins = []twin{
+	{file: "XlsxWriter/cond_format17.xlsx", build: func(w *xlsx.Writer) error {
 		return tens(w).cond("A1:A4", xlsx.ConditionalFormat{Type: xlsx.CondIconSet}).err
-	}})
+	}},
 }

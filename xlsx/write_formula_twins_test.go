@@ -53,5 +53,3 @@ var formulaTwins = []twin{
 			at("B2", str("12:00")).err
 	}},
 }
-
-func init() { twins = append(twins, formulaTwins...) }

@@ -86,8 +86,6 @@ var imageTwins = []twin{
 	imageTwin("rust_xlsxwriter/image19.xlsx", "xl/media/image1.jpeg", "train.jpg", "C2", 0, 0, nil),
 }
 
-func init() { twins = append(twins, imageTwins...) }
-
 // anchorTwin is one of XlsxWriter's image_anchor tests: a picture in a
 // placement.
 func anchorTwin(n, media, name, ref string, off float64, placement xlsx.ImagePlacement) twin {
@@ -97,13 +95,12 @@ func anchorTwin(n, media, name, ref string, off float64, placement xlsx.ImagePla
 	}}
 }
 
-func init() {
-	twins = append(twins,
-		anchorTwin("01", "xl/media/image1.png", "red.png", "E9", 0, xlsx.ImageAbsolute),
-		anchorTwin("02", "xl/media/image1.png", "red.png", "E9", 0, xlsx.ImageMove),
-		anchorTwin("03", "xl/media/image1.png", "red.png", "E9", 0, xlsx.ImageMoveAndSize),
-		anchorTwin("04", "xl/media/image1.png", "yellow.png", "D7", 1, xlsx.ImageAbsolute),
-		anchorTwin("05", "xl/media/image1.png", "yellow.png", "D7", 1, xlsx.ImageMove),
-		anchorTwin("06", "xl/media/image1.png", "yellow.png", "D7", 1, xlsx.ImageMoveAndSize),
-	)
+// imageAnchorTwins: one picture, each way it can follow its cells.
+var imageAnchorTwins = []twin{
+	anchorTwin("01", "xl/media/image1.png", "red.png", "E9", 0, xlsx.ImageAbsolute),
+	anchorTwin("02", "xl/media/image1.png", "red.png", "E9", 0, xlsx.ImageMove),
+	anchorTwin("03", "xl/media/image1.png", "red.png", "E9", 0, xlsx.ImageMoveAndSize),
+	anchorTwin("04", "xl/media/image1.png", "yellow.png", "D7", 1, xlsx.ImageAbsolute),
+	anchorTwin("05", "xl/media/image1.png", "yellow.png", "D7", 1, xlsx.ImageMove),
+	anchorTwin("06", "xl/media/image1.png", "yellow.png", "D7", 1, xlsx.ImageMoveAndSize),
 }

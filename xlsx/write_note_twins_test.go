@@ -81,5 +81,3 @@ var noteTwins = []twin{
 		return add(w, "Sheet1").at("A1", str("Foo")).note("B2", withNote(john, func(n *xlsx.Note) { n.Text = " Some text" })).emptyRow(2).err
 	}},
 }
-
-func init() { twins = append(twins, noteTwins...) }

@@ -50,5 +50,3 @@ var outlineTwins = []twin{
 		return s.at("H6", xlsx.Formula("SUM(H2:H5)").WithValue(num(1015)).WithStyle(b)).err
 	}},
 }
-
-func init() { twins = append(twins, outlineTwins...) }

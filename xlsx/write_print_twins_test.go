@@ -136,11 +136,9 @@ func startPage(first int) func(w *xlsx.Writer) error {
 	}
 }
 
-func init() {
-	twins = append(twins, printTwins...)
-	twins = append(twins,
-		twin{file: "XlsxWriter/set_start_page01.xlsx", build: startPage(1)},
-		twin{file: "XlsxWriter/set_start_page02.xlsx", build: startPage(2)},
-		twin{file: "XlsxWriter/set_start_page03.xlsx", build: startPage(101)},
-	)
+// startPageTwins: XlsxWriter's first page numbers.
+var startPageTwins = []twin{
+	{file: "XlsxWriter/set_start_page01.xlsx", build: startPage(1)},
+	{file: "XlsxWriter/set_start_page02.xlsx", build: startPage(2)},
+	{file: "XlsxWriter/set_start_page03.xlsx", build: startPage(101)},
 }

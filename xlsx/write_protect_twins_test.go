@@ -37,5 +37,3 @@ var protectTwins = []twin{
 		}}).err
 	}},
 }
-
-func init() { twins = append(twins, protectTwins...) }

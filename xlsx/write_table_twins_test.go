@@ -157,5 +157,3 @@ var tableTwins = []twin{
 			{Total: xlsx.TotalCustom, TotalFormula: "SUM([Column3])"}, {Total: xlsx.TotalCount}}}).err
 	}},
 }
-
-func init() { twins = append(twins, tableTwins...) }

@@ -27,85 +27,7 @@ type twin struct {
 	build func(w *xlsx.Writer) error
 }
 
-// sheetOf adds a sheet and fails the build on error through the returned
-// helpers; it keeps the builders below short.
-type sheetOf struct {
-	sh  *xlsx.Sheet
-	err error
-}
-
-func add(w *xlsx.Writer, name string, o ...xlsx.SheetOptions) *sheetOf {
-	var opts xlsx.SheetOptions
-	if len(o) > 0 {
-		opts = o[0]
-	}
-	sh, err := w.AddSheet(name, opts)
-	return &sheetOf{sh, err}
-}
-
-// at writes cells starting at an A1 reference, skipping rows as needed.
-func (s *sheetOf) at(ref string, cells ...xlsx.Cell) *sheetOf {
-	return s.rowAt(ref, nil, cells...)
-}
-
-func (s *sheetOf) rowAt(ref string, opts *xlsx.RowOptions, cells ...xlsx.Cell) *sheetOf {
-	if s.err != nil {
-		return s
-	}
-	row, col, err := xlsx.ParseCellName(ref)
-	if err != nil {
-		s.err = err
-		return s
-	}
-	if skip := row - s.sh.LastRow() - 1; skip > 0 {
-		if s.err = s.sh.SkipRows(skip); s.err != nil {
-			return s
-		}
-	}
-	full := append(make([]xlsx.Cell, col-1), cells...)
-	if opts != nil {
-		s.err = s.sh.WriteRowWith(full, *opts)
-	} else {
-		s.err = s.sh.WriteRow(full)
-	}
-	return s
-}
-
-func (s *sheetOf) do(f func(sh *xlsx.Sheet) error) *sheetOf {
-	if s.err == nil {
-		s.err = f(s.sh)
-	}
-	return s
-}
-
-func st(w *xlsx.Writer, style xlsx.Style) xlsx.StyleID {
-	id, err := w.AddStyle(style)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
-func rng(s string) xlsx.Range {
-	r, err := xlsx.ParseRange(s)
-	if err != nil {
-		panic(err)
-	}
-	return r
-}
-
-func firstErr(sheets ...*sheetOf) error {
-	for _, s := range sheets {
-		if s.err != nil {
-			return s.err
-		}
-	}
-	return nil
-}
-
 var (
-	str   = xlsx.String
-	num   = xlsx.Int
 	bold  = xlsx.Font{Bold: true}
 	ital  = xlsx.Font{Italic: true}
 	plain = xlsx.Font{Size: 11} // Excel's default font, spelt out in a rich run
@@ -170,7 +92,14 @@ func inverseWidth(w float64) float64 {
 	return (px - 5) / 7
 }
 
-var twins = []twin{
+// twins are every Excel-saved workbook the writer rebuilds: the cells,
+// sheets and styles here, and each report feature's from its own file.
+var twins = slices.Concat(cellTwins, autofitTwins, condFormatTwins, condFormatIconTwins,
+	formulaTwins, imageTwins, imageAnchorTwins, noteTwins, outlineTwins, printTwins,
+	startPageTwins, protectTwins, tableTwins, validationTwins)
+
+// cellTwins: cells, sheets, styles and workbook settings.
+var cellTwins = []twin{
 	{file: "rust_xlsxwriter/format01.xlsx", build: func(w *xlsx.Writer) error {
 		b := st(w, xlsx.Style{Font: bold})
 		return firstErr(add(w, "Sheet1").at("A1", str("Foo")).at("A2", num(123)), add(w, "Data Sheet"),

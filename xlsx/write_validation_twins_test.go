@@ -44,5 +44,3 @@ var validationTwins = []twin{
 		return add(w, "Sheet1").validate("C2", xlsx.Validation{InputTitle: "This is the input title", InputMessage: "This is the input message"}).err
 	}},
 }
-
-func init() { twins = append(twins, validationTwins...) }

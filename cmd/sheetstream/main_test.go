@@ -12,17 +12,6 @@ import (
 	"github.com/sheetstream/sheetstream/internal/pyread"
 )
 
-// buildCLI compiles the command once per test binary.
-func buildCLI(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "sheetstream")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 func TestConvertCommand(t *testing.T) {
 	bin := buildCLI(t)
 	dir := t.TempDir()
