@@ -75,7 +75,7 @@ func Write(ctx context.Context, w io.Writer, rows *xlsx.Rows, f Format) (WriteSt
 func WriteWith(ctx context.Context, w io.Writer, rows *xlsx.Rows, opts WriteOptions) (WriteStats, error) {
 	f := opts.Format
 	bw := bufio.NewWriterSize(w, 256<<10)
-	sheet := AppendJSONString(nil, rows.Sheet().Name)
+	sheet := appendJSONString(nil, rows.Sheet().Name)
 	var st WriteStats
 	var line []byte
 	last := 0  // the last row written, for the gaps of CSV
@@ -248,8 +248,8 @@ func appendJSONValue(dst []byte, c *xlsx.Value) []byte {
 	return append(dst, "null"...)
 }
 
-// AppendJSONString appends s as a JSON string.
-func AppendJSONString(dst []byte, s string) []byte {
+// appendJSONString appends s as a JSON string.
+func appendJSONString(dst []byte, s string) []byte {
 	return appendJSONBytes(dst, []byte(s))
 }
 

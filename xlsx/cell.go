@@ -193,9 +193,9 @@ func Formula(f string) Cell {
 	return Cell{kind: kindFormula, s: f}
 }
 
-// ArrayFormula is an array formula (what Excel enters with
-// Ctrl+Shift+Enter) over ref, the range its result fills, whose top-left
-// cell this must be (the zero Range: this cell alone); the other cells of the range are written with
+// ArrayFormula is an array formula (what Excel enters with Ctrl+Shift+Enter)
+// over ref, the range its result fills, whose top-left cell this must be (the
+// zero Range: this cell alone); the other cells of the range are written with
 // their cached values or left empty. Functions newer than Excel 2007 are
 // written with Excel's prefix: _xlfn.STDEV.S(...).
 func ArrayFormula(f string, ref Range) Cell {

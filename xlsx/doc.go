@@ -13,11 +13,12 @@
 // # Cells
 //
 // A Cell is a typed value: Int, Uint, Float, Number (any Go numeric kind),
-// Decimal (a number given as text, written as it is), String, Bytes (text read from a reused buffer without copying), Bool,
-// Time, Date, TimeOfDay, Duration, Formula (with an optional cached value),
-// Error (#N/A and friends), Blank, Link, InternalLink and Rich (runs of
-// differently formatted text). The zero Cell is an empty cell. Writing
-// rows of cells does not allocate: reuse one []Cell for every row.
+// Decimal (a number given as text, written as it is), String, Bytes (text read
+// from a reused buffer without copying), Bool, Time, Date, TimeOfDay,
+// Duration, Formula (with an optional cached value), Error (#N/A and friends),
+// Blank, Link, InternalLink and Rich (runs of differently formatted text). The
+// zero Cell is an empty cell. Writing rows of cells does not allocate: reuse
+// one []Cell for every row.
 //
 // # Streaming and its consequences
 //

@@ -50,12 +50,13 @@ func (t *sheetTable) totalsRowAt() int {
 // are written by the table. A table without a header row can be added
 // any time before its rows end.
 //
-// Errors (in a *CellError, leaving the sheet and the Writer as they
-// were): ErrTable for an invalid or duplicate name, a bad column or
-// totals setting, or a range overlapping another table; ErrRange for an
-// invalid range, or a header or totals row already written. Later, WriteRow fails with ErrTable for a header cell that is
-// not text or a number or does not match its column's Name, and for a
-// cell of the totals row where the table puts a label or a function.
+// Errors (in a *CellError, leaving the sheet and the Writer as they were):
+// ErrTable for an invalid or duplicate name, a bad column or totals setting,
+// or a range overlapping another table; ErrRange for an invalid range, or a
+// header or totals row already written. Later, WriteRow fails with ErrTable
+// for a header cell that is not text or a number or does not match its
+// column's Name, and for a cell of the totals row where the table puts a label
+// or a function.
 func (s *Sheet) AddTable(r Range, t Table) error {
 	if err := s.check(); err != nil {
 		return err

@@ -160,9 +160,9 @@ func lastCell(rows [][]*pyread.Value) string {
 	return string(rune('A'+width-1)) + strconv.Itoa(len(rows))
 }
 
-// TestVersionAndMissingDatabase: --version names CHANGELOG.md's newest
-// release and the commit when the build recorded it; an export from a SQLite path that does not exist
-// fails naming it and creates no file there.
+// TestVersionAndMissingDatabase: --version names CHANGELOG.md's newest release
+// and the commit when the build recorded it; an export from a SQLite path that
+// does not exist fails naming it and creates no file there.
 func TestVersionAndMissingDatabase(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "sheetstream")
 	if out, err := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".").CombinedOutput(); err != nil {
