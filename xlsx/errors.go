@@ -27,6 +27,7 @@ var (
 	ErrRange          = errors.New("invalid cell range")
 	ErrHeadWritten    = errors.New("sheet layout must be set before the first row")
 	ErrClosed         = errors.New("writer closed")
+	ErrAborted        = errors.New("workbook aborted")
 	ErrSheetDone      = errors.New("sheet already finished")
 	ErrWidth          = errors.New("invalid column width or row height")
 	ErrCustomXML      = errors.New("custom XML part is not an XML document")

@@ -124,3 +124,73 @@ func TestEncryptedHeldBack(t *testing.T) {
 		t.Errorf("without TempDir: %v, want ErrEncryptionBuffer", err)
 	}
 }
+
+// TestAbortDiscards: a workbook abandoned part way (an export that failed
+// or whose client went away) leaves nothing in TempDir, whether it was an
+// encrypted package held back there or concurrent sheets waiting their
+// turn, and Abort writes nothing more to the output.
+func TestAbortDiscards(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		opts xlsx.Options
+		conc bool
+	}{
+		{"encrypted", xlsx.Options{Password: "p", SheetBufferSize: 64 << 10}, false},
+		{"concurrent", xlsx.Options{SheetBufferSize: 64 << 10}, true},
+		{"encrypted concurrent", xlsx.Options{Password: "p", SheetBufferSize: 64 << 10}, true},
+	} {
+		for _, rows := range []int{0, 10, 50000} {
+			tmp := t.TempDir()
+			c.opts.TempDir = tmp
+			var out countingWriter
+			w, err := xlsx.NewWriter(&out, c.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sheets []*xlsx.Sheet
+			for i := range 2 {
+				var sh *xlsx.Sheet
+				if c.conc {
+					sh, err = w.AddConcurrentSheet("S"+strconv.Itoa(i), xlsx.SheetOptions{})
+				} else if i == 0 {
+					sh, err = w.AddSheet("S0", xlsx.SheetOptions{})
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if sh != nil {
+					sheets = append(sheets, sh)
+				}
+			}
+			// The last sheet fills first, so that the first one's turn
+			// holds it back in TempDir.
+			for j := len(sheets) - 1; j >= 0; j-- {
+				for i := range rows {
+					if err := sheets[j].WriteRow([]xlsx.Cell{xlsx.Int(int64(i)), xlsx.String("name-" + strconv.Itoa(i*7919))}); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			held, _ := os.ReadDir(tmp)
+			if rows == 50000 && len(held) == 0 {
+				t.Errorf("%s: nothing was held in TempDir before Abort: the case tests nothing", c.name)
+			}
+			before := out.n
+			w.Abort()
+			if out.n != before {
+				t.Errorf("%s, %d rows: Abort wrote %d more bytes", c.name, rows, out.n-before)
+			}
+			if left, _ := os.ReadDir(tmp); len(left) != 0 {
+				t.Errorf("%s, %d rows: left in TempDir after Abort: %v", c.name, rows, left)
+			}
+			if err := w.Close(); !errors.Is(err, xlsx.ErrAborted) {
+				t.Errorf("%s: Close after Abort: %v, want ErrAborted", c.name, err)
+			}
+			w.Abort() // again: nothing
+		}
+	}
+}
+
+type countingWriter struct{ n int64 }
+
+func (c *countingWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }

@@ -125,6 +125,22 @@ func (w *Writer) writeSharedStrings() error {
 	return nil
 }
 
+// Abort discards the workbook instead of finishing it: the writer stops
+// (later calls fail with ErrAborted), nothing more is written to the
+// underlying io.Writer, and the buffers and temporary files the writer
+// holds are released: concurrent sheets' output waiting in Options.TempDir
+// and an encrypted package held back there. What the io.Writer already
+// has is an incomplete file, not to be used. Abort after Close, or twice,
+// does nothing. Call it on every path that does not end in Close, such as
+// a failed or cancelled export.
+func (w *Writer) Abort() {
+	if w.closed {
+		return
+	}
+	w.fail(ErrAborted)
+	w.Close()
+}
+
 // Close finishes the last sheet, writes the workbook's remaining parts and
 // the zip directory. It does not close the underlying io.Writer. A
 // workbook with no sheets gets an empty "Sheet1", since Excel needs one.
