@@ -38,6 +38,103 @@ var ErrUnsupported = errors.New("sqliteapi: statement left to database/sql")
 
 var errNoMemory = errors.New("sqlite: out of memory")
 
+// ErrNotReadOnly is returned by Query and Check on a connection that
+// DenyChanges restricted, for SQL that is not one read-only query.
+var ErrNotReadOnly = errors.New("not one read-only query (SELECT, WITH or VALUES)")
+
+// DenyChanges restricts c to reading, for SQL it runs on others' behalf
+// (a service's configured exports): Query and Check take one statement
+// that starts with SELECT, WITH or VALUES and that SQLite says only reads,
+// and refuse anything else with ErrNotReadOnly instead of leaving it to
+// database/sql; and an authorizer denies, while a statement is prepared,
+// every action but reading tables, calling functions and recursing:
+// ATTACH, DETACH, PRAGMA with a value, transactions and savepoints, and
+// creating, changing or dropping anything, temporary objects included.
+// The connection is read-only already; this keeps it from changing its
+// own state (query_only, attached files, temporary views) or writing
+// other files (VACUUM INTO).
+func (c *Conn) DenyChanges() error {
+	if rc := sqlite3.Xsqlite3_set_authorizer(c.tls, c.db, readOnlyAuthorizerPtr, 0); rc != sqlite3.SQLITE_OK {
+		return c.error(rc)
+	}
+	c.strict = true
+	return nil
+}
+
+// readOnlyAuthorizer is the authorizer DenyChanges installs: SQLite's
+// callback, translated to Go (its C signature; a function declaration,
+// not a closure, so that its pointer can be handed to the C code).
+func readOnlyAuthorizer(_ *libc.TLS, _ uintptr, action int32, _, arg2, _, _ uintptr) int32 {
+	switch action {
+	case sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION, sqlite3.SQLITE_RECURSIVE:
+		return sqlite3.SQLITE_OK
+	case sqlite3.SQLITE_PRAGMA:
+		if arg2 == 0 {
+			return sqlite3.SQLITE_OK // reading a pragma; with a value it sets one
+		}
+	}
+	return sqlite3.SQLITE_DENY
+}
+
+// readOnlyAuthorizerPtr is readOnlyAuthorizer as the C code calls it: a
+// Go func value is a pointer to a word holding the code pointer (the
+// representation of golang.org/s/go11func, which modernc.org/libc relies
+// on for every callback it translates).
+var readOnlyAuthorizerPtr = *(*uintptr)(unsafe.Pointer(&struct {
+	f func(*libc.TLS, uintptr, int32, uintptr, uintptr, uintptr, uintptr) int32
+}{readOnlyAuthorizer}))
+
+// firstKeyword is the first word of query, past white space and
+// comments, in upper case.
+func firstKeyword(query string) string {
+	query = skipBlank(query, false)
+	end := strings.IndexFunc(query, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	})
+	if end < 0 {
+		end = len(query)
+	}
+	return strings.ToUpper(query[:end])
+}
+
+// skipBlank skips white space and comments (and semicolons, with
+// semicolons) at the start of query; an unterminated comment is skipped
+// whole.
+func skipBlank(query string, semicolons bool) string {
+	for {
+		query = strings.TrimLeft(query, " \t\r\n\f")
+		switch {
+		case semicolons && strings.HasPrefix(query, ";"):
+			query = query[1:]
+		case strings.HasPrefix(query, "--"):
+			i := strings.IndexByte(query, '\n')
+			if i < 0 {
+				return ""
+			}
+			query = query[i+1:]
+		case strings.HasPrefix(query, "/*"):
+			i := strings.Index(query[2:], "*/")
+			if i < 0 {
+				return ""
+			}
+			query = query[2+i+2:]
+		default:
+			return query
+		}
+	}
+}
+
+// Check prepares query as Query would, without running it, and reports
+// why Query would refuse it: on a connection DenyChanges restricted,
+// ErrNotReadOnly naming the reason, or SQLite's error preparing it.
+func (c *Conn) Check(query string) error {
+	stmt, err := c.prepare(query)
+	if stmt != 0 {
+		sqlite3.Xsqlite3_finalize(c.tls, stmt)
+	}
+	return err
+}
+
 // Conn is a read-only connection, for one goroutine at a time (Interrupt
 // excepted).
 type Conn struct {
@@ -47,6 +144,8 @@ type Conn struct {
 
 	mu     sync.Mutex // guards db against an interrupt while it closes
 	closed bool
+
+	strict bool // DenyChanges: one read-only query at a time, or an error
 }
 
 // OpenReadOnly opens the database file at path read-only and runs
@@ -163,36 +262,79 @@ func (c *Conn) Interrupt() {
 // database/sql passes to a driver as they are (time values included:
 // their text form is the driver's choice). Errors preparing the statement
 // are SQLite's.
+//
+// On a connection DenyChanges restricted, nothing is left to database/sql:
+// SQL that is not one read-only query is ErrNotReadOnly, and arguments it
+// cannot bind an error saying so.
 func (c *Conn) Query(ctx context.Context, query string, args []any) (*Rows, error) {
+	stmt, err := c.prepare(query)
+	if err == nil && !c.bind(stmt, args) {
+		err = ErrUnsupported
+		if c.strict {
+			err = fmt.Errorf("sqlite: the %d arguments do not fit the query's parameters, or one is of a type this connection does not bind", len(args))
+		}
+	}
+	if err != nil {
+		if stmt != 0 {
+			sqlite3.Xsqlite3_finalize(c.tls, stmt)
+		}
+		return nil, err
+	}
+	r := &Rows{c: c, ctx: ctx, stmt: stmt, n: int(sqlite3.Xsqlite3_column_count(c.tls, stmt))}
+	r.stop = context.AfterFunc(ctx, c.Interrupt)
+	return r, nil
+}
+
+// prepare prepares query's one statement, or says why Query leaves it
+// alone: ErrUnsupported (ErrNotReadOnly on a strict connection) for what
+// is not one read-only statement, SQLite's error for what does not
+// prepare. The caller finalizes a statement returned with an error.
+func (c *Conn) prepare(query string) (stmt uintptr, err error) {
+	if c.strict {
+		switch kw := firstKeyword(query); kw {
+		case "SELECT", "WITH", "VALUES":
+		default:
+			return 0, fmt.Errorf("%w: it starts with %q", ErrNotReadOnly, kw)
+		}
+	}
 	text, err := libc.CString(query)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	defer libc.Xfree(c.tls, text)
 	tail := libc.Xmalloc(c.tls, ptrSize)
 	if tail == 0 {
-		return nil, errNoMemory
+		return 0, errNoMemory
 	}
 	defer libc.Xfree(c.tls, tail)
 	if rc := sqlite3.Xsqlite3_prepare_v2(c.tls, c.db, text, -1, c.out, tail); rc != sqlite3.SQLITE_OK {
-		return nil, c.error(rc)
+		if c.strict && rc == sqlite3.SQLITE_AUTH {
+			return 0, fmt.Errorf("%w: it does more than read (%v)", ErrNotReadOnly, c.error(rc))
+		}
+		return 0, c.error(rc)
 	}
-	stmt := readPointer(c.out)
+	stmt = readPointer(c.out)
 	// What follows the first statement; a NUL in query cuts its C copy
 	// short, which leaves the rest here too.
 	rest := "?"
 	if off := readPointer(tail) - text; off <= uintptr(len(query)) {
 		rest = query[off:]
 	}
-	if stmt == 0 || sqlite3.Xsqlite3_stmt_readonly(c.tls, stmt) == 0 || strings.TrimSpace(rest) != "" || !c.bind(stmt, args) {
-		if stmt != 0 {
-			sqlite3.Xsqlite3_finalize(c.tls, stmt)
-		}
-		return nil, ErrUnsupported
+	var why string
+	switch {
+	case stmt == 0:
+		why = "it holds no statement"
+	case c.strict && skipBlank(rest, true) != "", !c.strict && strings.TrimSpace(rest) != "":
+		why = "it holds more than one statement"
+	case sqlite3.Xsqlite3_stmt_readonly(c.tls, stmt) == 0:
+		why = "it writes"
+	default:
+		return stmt, nil
 	}
-	r := &Rows{c: c, ctx: ctx, stmt: stmt, n: int(sqlite3.Xsqlite3_column_count(c.tls, stmt))}
-	r.stop = context.AfterFunc(ctx, c.Interrupt)
-	return r, nil
+	if c.strict {
+		return stmt, fmt.Errorf("%w: %s", ErrNotReadOnly, why)
+	}
+	return stmt, ErrUnsupported
 }
 
 // transient tells SQLite to copy a bound value before the call returns.

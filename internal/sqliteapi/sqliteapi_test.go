@@ -174,3 +174,98 @@ func TestInterrupt(t *testing.T) {
 	c.Interrupt() // after Close: nothing to stop, and no crash
 	c.Close()
 }
+
+// TestDenyChanges: a restricted connection runs one read-only query and
+// refuses, naming why, everything that would write a file, change the
+// connection's state or leave something behind for a later query.
+func TestDenyChanges(t *testing.T) {
+	path := testDB(t, "CREATE TABLE t (a INTEGER, b TEXT)", "INSERT INTO t VALUES (1, 'x'), (2, 'y')")
+	dir := filepath.Dir(path)
+	c := open(t, path)
+	if err := c.DenyChanges(); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"SELECT a, b FROM t",
+		"  -- a comment\n /* and another */ select count(*) FROM t",
+		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5) SELECT i FROM n",
+		"VALUES (1), (2)",
+		"SELECT * FROM pragma_table_info('t')",
+		"SELECT a FROM t WHERE b = ?",
+	} {
+		args := []any{}
+		if strings.Contains(q, "?") {
+			args = []any{"x"}
+		}
+		rows, err := c.Query(context.Background(), q, args)
+		if err != nil {
+			t.Errorf("%q: %v", q, err)
+			continue
+		}
+		for rows.Next() {
+		}
+		if err := rows.Close(); err != nil {
+			t.Errorf("%q: %v", q, err)
+		}
+		if err := c.Check(q); err != nil {
+			t.Errorf("Check(%q): %v", q, err)
+		}
+	}
+	for _, c2 := range []struct{ q, why string }{
+		{"ATTACH DATABASE '" + filepath.Join(dir, "new.db") + "' AS x", `starts with "ATTACH"`},
+		{"VACUUM INTO '" + filepath.Join(dir, "copy.db") + "'", `starts with "VACUUM"`},
+		{"PRAGMA query_only = 0", `starts with "PRAGMA"`},
+		{"PRAGMA query_only=0; ATTACH '" + filepath.Join(dir, "x.db") + "' AS x; CREATE TABLE x.t (a)", `starts with "PRAGMA"`},
+		{"CREATE TEMP VIEW v AS SELECT 1", `starts with "CREATE"`},
+		{"SELECT 1; CREATE TEMP VIEW t AS SELECT 2", "more than one statement"},
+		{"WITH x AS (SELECT 1) INSERT INTO t SELECT 1, 'z' FROM x", "it does more than read"},
+		{"SELECT 1; -- done\n;", ""},
+		{"BEGIN", `starts with "BEGIN"`},
+		{"-- nothing but a comment", `starts with ""`},
+		{"SELECT 1;;", ""},
+	} {
+		_, err := c.Query(context.Background(), c2.q, nil)
+		if c2.why == "" {
+			if err != nil {
+				t.Errorf("%q: %v", c2.q, err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrNotReadOnly) || !strings.Contains(err.Error(), c2.why) {
+			t.Errorf("%q: %v, want ErrNotReadOnly: %s", c2.q, err, c2.why)
+		}
+		if err := c.Check(c2.q); !errors.Is(err, ErrNotReadOnly) {
+			t.Errorf("Check(%q): %v, want ErrNotReadOnly", c2.q, err)
+		}
+	}
+	// What the keyword check lets through, the authorizer still sees: a
+	// SELECT may not read a table-valued pragma that sets one.
+	if _, err := c.Query(context.Background(), "SELECT * FROM pragma_query_only(0)", nil); err == nil {
+		t.Error("SELECT * FROM pragma_query_only(0) ran")
+	}
+	entries, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(entries) != 1 {
+		t.Errorf("files beside the database: %v, want only it", entries)
+	}
+	// The connection is as it was: still read-only, no temporary view.
+	rows, err := c.Query(context.Background(), "SELECT count(*) FROM sqlite_temp_master", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows.Next()
+	if n := rows.Int64(0); n != 0 {
+		t.Errorf("%d temporary objects", n)
+	}
+	rows.Close()
+}
+
+func TestFirstKeyword(t *testing.T) {
+	for q, want := range map[string]string{
+		"select 1": "SELECT", "\n\t WITH x": "WITH", "--c\nValues(1)": "VALUES", "/* a */ /**/ select": "SELECT",
+		"/* open": "", "-- only": "", "": "", "(SELECT 1)": "", "SELECT_1": "SELECT_",
+	} {
+		if got := firstKeyword(q); got != want {
+			t.Errorf("firstKeyword(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
