@@ -3,6 +3,7 @@ package sqlsheet
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -21,6 +22,10 @@ const (
 	// BinaryBase64 writes standard base64.
 	BinaryBase64
 )
+
+// ErrStatementTimeout: a query of an export with Options.ReadOnly ran
+// longer than Options.StatementTimeout and was stopped.
+var ErrStatementTimeout = errors.New("the query ran past its statement timeout")
 
 // Options control an export. The zero Options follow the mapping in the
 // package documentation.
@@ -48,12 +53,22 @@ type Options struct {
 	// MaxRows stops each query after this many data rows (0: no limit),
 	// for previews.
 	MaxRows int64
+	// MaxBytes, with a MaxRows of at most 10,000 (a preview, whose rows
+	// are held before they are written), also stops each query once its
+	// rows' values add up to this many bytes, each value counted at least
+	// 16 (0: no limit); Stats.Partial then says the rows were cut short.
+	// A preview of wide or long values costs no more than this.
+	MaxBytes int64
 	// ReadOnly runs the queries in one read-only transaction, for a
-	// service that must never write. It applies to PostgreSQL and MySQL;
-	// for SQLite, open the database with OpenReadOnly.
+	// service that must never write: on PostgreSQL and MySQL in one
+	// read-only transaction; on a SQLite file (opened with OpenReadOnly),
+	// each query must be one read-only statement (SELECT, WITH or VALUES)
+	// that the export's own read-only connection prepares, with every
+	// change refused (see CheckReadOnly), never left to db's connections.
 	ReadOnly bool
-	// StatementTimeout, with ReadOnly, makes PostgreSQL and MySQL/MariaDB
-	// cancel a statement that runs longer (0: the server's setting).
+	// StatementTimeout, with ReadOnly, stops a statement that runs longer
+	// (0: no limit but the server's): PostgreSQL and MySQL/MariaDB cancel
+	// it themselves, SQLite's is interrupted (ErrStatementTimeout).
 	StatementTimeout time.Duration
 	// NoSchema leaves out the schema part: the custom XML part recording
 	// each sheet's source columns and SQL types (and a table's primary
@@ -100,6 +115,9 @@ type Stats struct {
 	Rows     int64 // data rows, headers excluded
 	Sheets   []string
 	Warnings Warnings
+	// Partial: a query stopped at Options.MaxBytes before its rows ended
+	// or reached MaxRows.
+	Partial bool
 }
 
 func (s *Stats) add(o Stats) {
@@ -107,6 +125,7 @@ func (s *Stats) add(o Stats) {
 	s.Sheets = append(s.Sheets, o.Sheets...)
 	s.Warnings.BigNumbers += o.Warnings.BigNumbers
 	s.Warnings.Truncated += o.Warnings.Truncated
+	s.Partial = s.Partial || o.Partial
 	s.Warnings.DatesOutOfRange += o.Warnings.DatesOutOfRange
 }
 
@@ -242,7 +261,7 @@ func mysqlKiller(ctx context.Context, db *sql.DB, tx *sql.Tx) func() {
 // transaction is drained all the same: a cancelled statement aborts a
 // PostgreSQL transaction, and MySQL's driver drops the connection.
 func stopEarly(st Stats, err error, opts Options, last bool, cancel func()) {
-	if err != nil || last && opts.MaxRows > 0 && st.Rows >= opts.MaxRows {
+	if err != nil || last && (opts.MaxRows > 0 && st.Rows >= opts.MaxRows || st.Partial) {
 		cancel()
 	}
 }
@@ -382,7 +401,9 @@ func (e *exporter) run(ctx context.Context, rows rowReader) error {
 	var sample [][]xlsx.Cell
 	e.cv.clone = true
 	held, ended := 0, false // the sample is bounded in bytes too
-	for len(sample) < n && held < sampleBytes {
+	var cost int64          // what MaxBytes counts
+	capped := func() bool { return limited && e.opts.MaxBytes > 0 && cost >= e.opts.MaxBytes }
+	for len(sample) < n && held < sampleBytes && !capped() {
 		if !rows.Next() {
 			ended = true
 			break
@@ -391,7 +412,9 @@ func (e *exporter) run(ctx context.Context, rows rowReader) error {
 			return fmt.Errorf("sheet %q, row %d: %w", e.base, len(sample)+2, err)
 		}
 		for _, c := range e.cols {
-			held += c.val.cut()
+			b := c.val.cut()
+			held += b
+			cost += int64(max(b, 16))
 		}
 		cells := make([]xlsx.Cell, len(e.cols))
 		if err := e.row(cells, len(sample)+2); err != nil {
@@ -400,12 +423,13 @@ func (e *exporter) run(ctx context.Context, rows rowReader) error {
 		sample = append(sample, cells)
 	}
 	e.cv.clone = false
+	e.st.Partial = !ended && len(sample) < n && capped()
 	for _, cells := range sample {
 		if err := e.write(cells); err != nil {
 			return err
 		}
 	}
-	if !ended && !(limited && int64(len(sample)) >= e.opts.MaxRows) {
+	if !ended && !e.st.Partial && !(limited && int64(len(sample)) >= e.opts.MaxRows) {
 		if err := e.pipe(ctx, rows); err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 
 	"modernc.org/sqlite"
@@ -53,38 +54,88 @@ func sqliteWritableFile(db *sql.DB) (path, pragmas string) {
 // exportSQLite is Export for a SQLite file: queries that only read go
 // through a connection of the export's own; others (and any query if the
 // file cannot be opened that way, or the query not prepared) through db.
+// With opts.ReadOnly nothing goes through db: each query must be one
+// read-only statement the export's own connection, restricted to reading
+// (sqliteapi.Conn.DenyChanges), prepares, and runs for at most
+// opts.StatementTimeout.
 func exportSQLite(ctx context.Context, db *sql.DB, path, pragmas string, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
 	var st Stats
-	conn, _ := sqliteapi.OpenReadOnly(path, pragmas) // on failure, database/sql says why
+	conn, err := sqliteapi.OpenReadOnly(path, pragmas) // without ReadOnly, on failure database/sql says why
 	if conn != nil {
 		defer conn.Close()
 	}
+	if opts.ReadOnly {
+		if err == nil {
+			err = conn.DenyChanges()
+		}
+		if err != nil {
+			return st, fmt.Errorf("sqlite: %s: %w", path, err)
+		}
+	}
 	for i, q := range queries {
 		name := sheetFor(q, i)
-		var rows *sqliteapi.Rows
-		if conn != nil {
-			// A query this connection cannot prepare may still run on
-			// db's: temporary tables, attached databases and functions
-			// registered with the driver live there. If not, database/sql
-			// reports the error.
-			rows, _ = conn.Query(ctx, q.SQL, q.Args)
-		}
-		var qs Stats
-		var err error
-		if rows != nil {
-			qs, err = exportFrom(ctx, sqliteRows{rows}, sqliteColumns(rows), w, name, forQuery(opts, q, st.Rows))
-			if cerr := rows.Close(); err == nil && cerr != nil {
-				err = fmt.Errorf("sheet %q: %w", name, cerr)
-			}
-		} else {
-			qs, err = exportQuery(ctx, db, q, name, w, forQuery(opts, q, st.Rows), true, i == len(queries)-1, nil)
-		}
+		qs, err := exportSQLiteQuery(ctx, db, conn, q, name, w, forQuery(opts, q, st.Rows), i == len(queries)-1)
 		st.add(qs)
 		if err != nil {
 			return st, err
 		}
 	}
 	return st, nil
+}
+
+// exportSQLiteQuery runs one query of exportSQLite.
+func exportSQLiteQuery(ctx context.Context, db *sql.DB, conn *sqliteapi.Conn, q Query, name string, w *xlsx.Writer, opts Options, last bool) (Stats, error) {
+	if opts.ReadOnly && opts.StatementTimeout > 0 {
+		// SQLite has no timeout of its own: the statement is interrupted
+		// when the context ends.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, opts.StatementTimeout, ErrStatementTimeout)
+		defer cancel()
+	}
+	var rows *sqliteapi.Rows
+	if conn != nil {
+		// Without ReadOnly, a query this connection cannot prepare may
+		// still run on db's: temporary tables, attached databases and
+		// functions registered with the driver live there. If not,
+		// database/sql reports the error.
+		var err error
+		if rows, err = conn.Query(ctx, q.SQL, q.Args); err != nil && opts.ReadOnly {
+			return Stats{}, fmt.Errorf("sheet %q: %w", name, err)
+		}
+	}
+	if rows == nil {
+		return exportQuery(ctx, db, q, name, w, opts, true, last, nil)
+	}
+	qs, err := exportFrom(ctx, sqliteRows{rows}, sqliteColumns(rows), w, name, opts)
+	if cerr := rows.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("sheet %q: %w", name, cerr)
+	}
+	if err != nil && errors.Is(context.Cause(ctx), ErrStatementTimeout) {
+		err = fmt.Errorf("sheet %q: %w (%s)", name, ErrStatementTimeout, opts.StatementTimeout)
+	}
+	return qs, err
+}
+
+// CheckReadOnly says why Export with Options.ReadOnly would refuse query
+// on db before running it: for a SQLite file, SQL that is not one
+// read-only statement (SELECT, WITH or VALUES) its restricted read-only
+// connection prepares, or that does not prepare at all (a missing table,
+// a syntax error). PostgreSQL and MySQL, whose queries run in read-only
+// transactions, are not asked: nil.
+func CheckReadOnly(db *sql.DB, query string) error {
+	path, pragmas := sqliteFile(db)
+	if path == "" {
+		return nil
+	}
+	conn, err := sqliteapi.OpenReadOnly(path, pragmas)
+	if err != nil {
+		return fmt.Errorf("sqlite: %s: %w", path, err)
+	}
+	defer conn.Close()
+	if err := conn.DenyChanges(); err != nil {
+		return err
+	}
+	return conn.Check(query)
 }
 
 // sqliteColumns maps the columns' declared types, as database/sql's
