@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
@@ -42,10 +44,14 @@ import (
 //	      - name: Orders
 //	        sql: SELECT * FROM orders WHERE ordered_at >= :since AND (:city = '' OR city = :city)
 type Config struct {
-	Listen   string `yaml:"listen"`
-	Database string `yaml:"database"`
-	Token    string `yaml:"token"`
-	TokenEnv string `yaml:"token_env"`
+	Listen string `yaml:"listen"`
+	// Database is the default database URL of every export. ${VAR} in it
+	// is replaced by the environment variable VAR (a password, say), and
+	// DatabaseEnv names a variable holding the whole URL instead.
+	Database    string `yaml:"database"`
+	DatabaseEnv string `yaml:"database_env"`
+	Token       string `yaml:"token"`
+	TokenEnv    string `yaml:"token_env"`
 	// Public allows listening on an address other hosts reach without a
 	// token: anyone who can connect can then read every export.
 	Public bool `yaml:"public"`
@@ -71,7 +77,9 @@ type Config struct {
 	WriteTimeout    Duration `yaml:"write_timeout"`
 	ShutdownTimeout Duration `yaml:"shutdown_timeout"`
 	// PreviewLimit caps ?limit= of previews (default 1000).
-	PreviewLimit int `yaml:"preview_limit"`
+	PreviewLimit int    `yaml:"preview_limit"`
+	rawDatabase  string // as the file has it, for the permission warning
+
 	// MemoryLimitMiB is the Go runtime's soft memory limit for serve
 	// (default 192; the GOMEMLIMIT environment variable wins): the garbage
 	// collector works harder near it instead of letting the heap double.
@@ -80,6 +88,13 @@ type Config struct {
 	// TempDir holds encrypted downloads until they are complete (default:
 	// the system's temporary directory).
 	TempDir string `yaml:"temp_dir"`
+	// MaxConnectionsHTTP caps the HTTP connections open at once (default
+	// 512); more wait to be accepted until one closes.
+	MaxConnectionsHTTP int `yaml:"max_connections_http"`
+
+	// Warnings are what LoadConfig found unsafe but not wrong, such as a
+	// token in a file other users may read; serve logs them.
+	Warnings []string `yaml:"-"`
 }
 
 // Export is one named export.
@@ -88,6 +103,7 @@ type Export struct {
 	Title       string   `yaml:"title" json:"title"`
 	Description string   `yaml:"description" json:"description"`
 	Database    string   `yaml:"database" json:"-"`
+	DatabaseEnv string   `yaml:"database_env" json:"-"`
 	Params      []*Param `yaml:"params" json:"params"`
 	Sheets      []*Sheet `yaml:"sheets" json:"sheets"`
 	// PasswordEnv names an environment variable holding a password: the
@@ -96,6 +112,7 @@ type Export struct {
 	// starts when the export ends; until then it is held in memory (1
 	// MiB) and then in a temporary file in temp_dir.
 	PasswordEnv string `yaml:"password_env" json:"-"`
+	rawDatabase string // as the file has it, for the permission warning
 	Encrypted   bool   `yaml:"-" json:"encrypted,omitempty"`
 	// Table makes every sheet of the export an Excel table (banded rows,
 	// filter buttons, structured references) instead of a header row
@@ -129,7 +146,9 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 
 var exportName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 
-// LoadConfig reads and checks a configuration file.
+// LoadConfig reads and checks a configuration file. A file other users
+// may read that holds a secret itself (token:, or a database URL with a
+// password) loads with a warning in Config.Warnings.
 func LoadConfig(path string) (*Config, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -139,7 +158,66 @@ func LoadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o004 != 0 {
+		if secret := cfg.secretInFile(); secret != "" {
+			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s holds %s and other users may read it (mode %04o): chmod o-r it, or use token_env / database_env / ${VAR}",
+				path, secret, fi.Mode().Perm()))
+		}
+	}
 	return cfg, nil
+}
+
+// secretInFile names a secret the file itself holds, if any: the token,
+// or a database URL's password (not one taken from the environment).
+func (cfg *Config) secretInFile() string {
+	if cfg.Token != "" && cfg.TokenEnv == "" {
+		return "the token"
+	}
+	for _, raw := range append([]string{cfg.rawDatabase}, cfg.rawExportDatabases()...) {
+		if raw != "" && !strings.Contains(raw, "${") && sqlsheet.RedactURL(raw) != raw {
+			return "a database password"
+		}
+	}
+	return ""
+}
+
+func (cfg *Config) rawExportDatabases() []string {
+	var out []string
+	for _, e := range cfg.Exports {
+		out = append(out, e.rawDatabase)
+	}
+	return out
+}
+
+// reservedParams are query words the service reads itself: an export's
+// parameter may not take their names.
+var reservedParams = []string{"limit", "sheet"}
+
+// databaseURL is a database setting as configured: the URL (with ${VAR}
+// replaced by the environment's VAR), or the URL the variable env names.
+func databaseURL(url, env, where string) (string, error) {
+	if env != "" {
+		if url != "" {
+			return "", fmt.Errorf("%s: give database or database_env, not both", where)
+		}
+		url = os.Getenv(env)
+		if url == "" {
+			return "", fmt.Errorf("%s: database_env names %s, which is not set", where, env)
+		}
+		return url, nil
+	}
+	var missing []string
+	url = os.Expand(url, func(name string) string {
+		v, ok := os.LookupEnv(name)
+		if !ok || v == "" {
+			missing = append(missing, name)
+		}
+		return v
+	})
+	if len(missing) > 0 {
+		return "", fmt.Errorf("%s: database names ${%s}, which is not set", where, missing[0])
+	}
+	return url, nil
 }
 
 // ParseConfig reads a configuration, fills in defaults and checks it:
@@ -157,8 +235,16 @@ func ParseConfigWithDatabase(b []byte, database string) (*Config, error) {
 	if err := dec.Decode(&cfg); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
+	cfg.rawDatabase = cfg.Database
+	var err error
+	if cfg.Database, err = databaseURL(cfg.Database, cfg.DatabaseEnv, "config"); err != nil {
+		return nil, err
+	}
 	if cfg.Database == "" {
 		cfg.Database = database
+	}
+	if cfg.MaxConnectionsHTTP <= 0 {
+		cfg.MaxConnectionsHTTP = 512
 	}
 	if cfg.Listen == "" {
 		cfg.Listen = "127.0.0.1:8080"
@@ -211,6 +297,10 @@ func ParseConfigWithDatabase(b []byte, database string) (*Config, error) {
 			return nil, fmt.Errorf("config: export %q is defined twice", e.Name)
 		}
 		seen[e.Name] = true
+		e.rawDatabase = e.Database
+		if e.Database, err = databaseURL(e.Database, e.DatabaseEnv, fmt.Sprintf("config: export %q", e.Name)); err != nil {
+			return nil, err
+		}
 		if e.Database == "" {
 			e.Database = cfg.Database
 		}
@@ -227,6 +317,9 @@ func ParseConfigWithDatabase(b []byte, database string) (*Config, error) {
 			}
 			e.Encrypted = true
 		}
+		if e.Params == nil {
+			e.Params = []*Param{} // [] in /api/exports, not null
+		}
 		params := map[string]*Param{}
 		for _, p := range e.Params {
 			if err := p.check(); err != nil {
@@ -234,6 +327,9 @@ func ParseConfigWithDatabase(b []byte, database string) (*Config, error) {
 			}
 			if params[p.Name] != nil {
 				return nil, fmt.Errorf("config: export %q: parameter %q is declared twice", e.Name, p.Name)
+			}
+			if slices.Contains(reservedParams, strings.ToLower(p.Name)) {
+				return nil, fmt.Errorf("config: export %q: parameter %q is named like a query word the service reads itself (%s)", e.Name, p.Name, strings.Join(reservedParams, ", "))
 			}
 			params[p.Name] = p
 		}

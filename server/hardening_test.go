@@ -136,7 +136,7 @@ func TestServiceHeaders(t *testing.T) {
 // runs nothing.
 func TestServiceHEAD(t *testing.T) {
 	f := newFixture(t, 1, "")
-	for _, path := range []string{"/exports/big.xlsx", "/exports/writer.xlsx", "/api/exports/big/preview?limit=5"} {
+	for _, path := range []string{"/exports/big.xlsx", "/exports/items.xlsx", "/api/exports/big/preview?limit=5"} {
 		start := time.Now()
 		resp, err := http.Head(f.url + path)
 		if err != nil {

@@ -55,6 +55,7 @@ func serve(t *testing.T, cfg *Config) *fixture {
 	}
 	ts := httptest.NewUnstartedServer(srv)
 	ts.Config = srv.HTTPServer()
+	ts.Listener = srv.LimitListener(ts.Listener)
 	ts.Start()
 	t.Cleanup(func() { ts.Close(); srv.Close() })
 	return &fixture{t: t, srv: srv, ts: ts, url: ts.URL, log: logs}

@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"maps"
+	"net"
 	"net/http"
 	"runtime"
 	"slices"
@@ -18,16 +19,18 @@ type metrics struct {
 	inFlight atomic.Int64
 	queued   atomic.Int64
 	rejected atomic.Int64
+	conns    atomic.Int64 // open HTTP connections
 
 	mu        sync.Mutex
 	downloads map[[2]string]int64 // export, status
 	rowsOut   map[string]int64
 	bytesOut  map[string]int64
 	seconds   map[string]float64
+	refusals  map[string]int64 // by reason: body, cross-site, token
 }
 
 func newMetrics() *metrics {
-	return &metrics{downloads: map[[2]string]int64{}, rowsOut: map[string]int64{}, bytesOut: map[string]int64{}, seconds: map[string]float64{}}
+	return &metrics{downloads: map[[2]string]int64{}, rowsOut: map[string]int64{}, bytesOut: map[string]int64{}, seconds: map[string]float64{}, refusals: map[string]int64{}}
 }
 
 func (m *metrics) rows(export string, n int64) {
@@ -40,6 +43,23 @@ func (m *metrics) bytes(export string, n int64) {
 	m.mu.Lock()
 	m.bytesOut[export] += n
 	m.mu.Unlock()
+}
+
+// refused counts a request refused before anything ran.
+func (m *metrics) refused(reason string) {
+	m.mu.Lock()
+	m.refusals[reason]++
+	m.mu.Unlock()
+}
+
+// connState counts open connections (http.Server.ConnState).
+func (m *metrics) connState(_ net.Conn, state http.ConnState) {
+	switch state {
+	case http.StateNew:
+		m.conns.Add(1)
+	case http.StateClosed, http.StateHijacked:
+		m.conns.Add(-1)
+	}
 }
 
 func (m *metrics) done(export, status string, d time.Duration) {
@@ -57,11 +77,12 @@ func (m *metrics) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	gauge("sheetstream_downloads_in_flight", "Exports being streamed now.", m.inFlight.Load())
 	gauge("sheetstream_downloads_queued", "Requests waiting for a free export slot or database connection.", m.queued.Load())
+	gauge("sheetstream_http_connections", "Open HTTP connections (at most max_connections_http).", m.conns.Load())
 	gauge("go_goroutines", "Goroutines in the server.", int64(runtime.NumGoroutine()))
 	fmt.Fprintf(&b, "# HELP sheetstream_rejected_total Requests refused with 429 after waiting for a slot.\n# TYPE sheetstream_rejected_total counter\nsheetstream_rejected_total %d\n", m.rejected.Load())
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	b.WriteString("# HELP sheetstream_downloads_total Finished downloads by export and status (ok; cancelled: the client went away; stalled: it took no bytes within write_timeout; error).\n# TYPE sheetstream_downloads_total counter\n")
+	b.WriteString("# HELP sheetstream_downloads_total Finished downloads by export and status (ok; cancelled: the client went away; stalled: the client took no bytes, or the export produced none, within write_timeout; shutdown: cut when the service stopped; error).\n# TYPE sheetstream_downloads_total counter\n")
 	keys := make([][2]string, 0, len(m.downloads))
 	for k := range m.downloads {
 		keys = append(keys, k)
@@ -75,6 +96,10 @@ func (m *metrics) serve(w http.ResponseWriter, r *http.Request) {
 		for _, e := range slices.Sorted(maps.Keys(vals)) {
 			fmt.Fprintf(&b, "%s{export=%q} %d\n", name, e, vals[e])
 		}
+	}
+	b.WriteString("# HELP sheetstream_refused_total Requests refused before anything ran, by reason (body: a request with a body; cross-site; token: no valid bearer token).\n# TYPE sheetstream_refused_total counter\n")
+	for _, reason := range slices.Sorted(maps.Keys(m.refusals)) {
+		fmt.Fprintf(&b, "sheetstream_refused_total{reason=%q} %d\n", reason, m.refusals[reason])
 	}
 	counter("sheetstream_rows_total", "Data rows streamed.", m.rowsOut)
 	counter("sheetstream_bytes_total", "Bytes of XLSX sent.", m.bytesOut)

@@ -3,9 +3,12 @@ package server
 import (
 	"errors"
 	"fmt"
+	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Param is a named, typed parameter of an export. Values come from the
@@ -23,7 +26,7 @@ type Param struct {
 var paramTypes = map[string]string{
 	"text":     "text",
 	"int":      "a whole number",
-	"float":    "a number",
+	"float":    "a decimal number",
 	"bool":     "true or false",
 	"date":     "a date like 2025-01-31",
 	"datetime": "a date and time like 2025-01-31T13:45:00",
@@ -55,10 +58,33 @@ type ParamError struct {
 
 func (e *ParamError) Error() string { return fmt.Sprintf("parameter %q: %s", e.Name, e.Msg) }
 
+// decimalNumber is a float parameter's form: decimal digits with an
+// optional point and exponent. strconv.ParseFloat also reads NaN, Inf
+// and hex floats, which no user means: NaN binds as NULL on SQLite and
+// would make a required filter match every row.
+var decimalNumber = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+
+// checkText refuses what no database column or sheet cell can take as
+// text: bytes that are not UTF-8, NUL, and U+FFFE and U+FFFF, which XML
+// cannot carry.
+func checkText(name, s string) error {
+	if !utf8.ValidString(s) {
+		return &ParamError{name, "the value is not valid UTF-8 text"}
+	}
+	if i := strings.IndexAny(s, "\x00\uFFFE\uFFFF"); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(s[i:])
+		return &ParamError{name, fmt.Sprintf("the value holds U+%04X, which no sheet cell can", r)}
+	}
+	return nil
+}
+
 // parse reads a value of the parameter's type.
 func (p *Param) parse(s string) (any, error) {
 	bad := func() (any, error) {
 		return nil, &ParamError{p.Name, fmt.Sprintf("%q is not %s", s, paramTypes[p.Type])}
+	}
+	if err := checkText(p.Name, s); err != nil {
+		return nil, err
 	}
 	switch p.Type {
 	case "int":
@@ -68,9 +94,10 @@ func (p *Param) parse(s string) (any, error) {
 		}
 		return n, nil
 	case "float":
-		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil {
-			return bad()
+		t := strings.TrimSpace(s)
+		f, err := strconv.ParseFloat(t, 64)
+		if err != nil || !decimalNumber.MatchString(t) || math.IsInf(f, 0) {
+			return bad() // NaN, Inf, hex, and decimals past a double's range
 		}
 		return f, nil
 	case "bool":

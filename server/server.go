@@ -16,12 +16,18 @@
 // never ends properly), so no client can take a cut-off file for a
 // complete one.
 //
-// Requests are checked before any query runs: the query string strictly
-// (a malformed, repeated or unknown parameter is a 400 naming it), the
-// Host header (a name that is not an IP address, localhost, the listen
-// host or one of Config.AllowedHosts gets 421, which stops DNS rebinding),
-// and the bearer token when one is set. Clients see errors as a generic
-// message with an id; the log has the full error under the same id.
+// Requests are checked before any query runs: a request with a body is
+// refused unread (400, the connection closed), a cross-site one too
+// (403), the query string is read strictly (a malformed, repeated or
+// unknown parameter, or a value its type or a cell cannot take, is a 400
+// naming it), the Host header (a name that is not an IP address,
+// localhost, the listen host or one of Config.AllowedHosts gets 421,
+// which stops DNS rebinding), and the bearer token when one is set. At
+// most Config.MaxConnectionsHTTP connections are open (LimitListener).
+// Queries only read: SQLite ones on a restricted connection of their own
+// (sqlsheet.Options.ReadOnly), checked when the service starts. Clients
+// see errors as a generic message with an id; the log has the full error
+// under the same id.
 //
 // The service keeps no state between requests: run as many instances as
 // needed behind any load balancer, with /healthz for health checks and
@@ -29,6 +35,7 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/subtle"
@@ -41,12 +48,17 @@ import (
 	"io/fs"
 	"log/slog"
 	"math"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/net/netutil"
 
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
@@ -76,6 +88,12 @@ type Server struct {
 	mux     *http.ServeMux
 	hosts   map[string]bool // allowed Host names besides IPs and localhost, lower case
 	health  health
+	token   []byte // the bearer token, if one is configured
+
+	// shutdown is cancelled when the service cuts the downloads still
+	// running at shutdown (CutDownloads); cut says it was.
+	shutdown context.Context
+	cut      context.CancelFunc
 }
 
 // database is a configured database and the connections exports may
@@ -95,7 +113,9 @@ func New(cfg *Config, log *slog.Logger) (*Server, error) {
 	}
 	slots := min(cfg.MaxConcurrent, max(1, cfg.MemoryBudgetMiB<<20/DownloadMemory))
 	s := &Server{cfg: cfg, dbs: map[string]*database{}, exports: map[string]*Export{},
-		slots: make(chan struct{}, slots), metrics: newMetrics(), log: log, hosts: allowedHosts(cfg)}
+		slots: make(chan struct{}, slots), metrics: newMetrics(), log: log, hosts: allowedHosts(cfg),
+		token: []byte(cfg.Token)}
+	s.shutdown, s.cut = context.WithCancel(context.Background())
 	for _, e := range cfg.Exports {
 		if s.dbs[e.Database] == nil {
 			db, err := sqlsheet.OpenReadOnly(e.Database)
@@ -109,11 +129,20 @@ func New(cfg *Config, log *slog.Logger) (*Server, error) {
 			s.dbs[e.Database] = &database{db: db, url: sqlsheet.RedactURL(e.Database),
 				conns: make(chan struct{}, max(1, cfg.MaxConnections-1))}
 		}
+		// SQL a SQLite export's restricted read-only connection will not
+		// prepare is refused now, not at its first download.
+		for _, sh := range e.Sheets {
+			sqlText, _ := sh.query.render(false, nil)
+			if err := sqlsheet.CheckReadOnly(s.dbs[e.Database].db, sqlText); err != nil {
+				s.Close()
+				return nil, fmt.Errorf("export %q, sheet %q: %w", e.Name, sh.Name, sqlsheet.RedactError(err, e.Database))
+			}
+		}
 		s.exports[e.Name] = e
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
-	mux.HandleFunc("GET /metrics", s.metrics.serve)
+	mux.HandleFunc("GET /metrics", s.auth(s.metrics.serve))
 	mux.HandleFunc("GET /api/exports", s.auth(s.list))
 	mux.HandleFunc("GET /api/exports/{name}/preview", s.auth(s.preview))
 	mux.HandleFunc("GET /exports/{file}", s.auth(s.download))
@@ -121,6 +150,20 @@ func New(cfg *Config, log *slog.Logger) (*Server, error) {
 	mux.Handle("GET /", http.FileServerFS(web))
 	s.mux = mux
 	return s, nil
+}
+
+// CutDownloads ends the downloads still running, for a shutdown that
+// cannot wait for them any longer: their transfers are aborted (a client
+// never takes a cut file for a complete one) and counted with status
+// "shutdown". Call it before closing the http.Server.
+func (s *Server) CutDownloads() { s.cut() }
+
+// LimitListener caps the connections the service holds open at
+// Config.MaxConnectionsHTTP: more wait in the kernel's accept queue until
+// one closes. The timeouts of HTTPServer bound how long any connection is
+// held without sending a request.
+func (s *Server) LimitListener(ln net.Listener) net.Listener {
+	return netutil.LimitListener(ln, s.cfg.MaxConnectionsHTTP)
 }
 
 // Close closes the databases.
@@ -146,6 +189,7 @@ func (s *Server) HTTPServer() *http.Server {
 		IdleTimeout:       60 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		ConnState:         s.metrics.connState,
 	}
 }
 
@@ -168,30 +212,93 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusMisdirectedRequest, "this server does not answer to that host name (allowed_hosts in its configuration)")
 		return
 	}
+	if r.ContentLength != 0 {
+		// A body, announced (Content-Length) or chunked: no route takes
+		// one. It is refused unread, and the connection closed: net/http
+		// would otherwise read up to 256 KiB of it before answering, and
+		// a client that announces a body it never sends would hold the
+		// request, and an export slot, for as long as it liked.
+		h.Set("Connection", "close")
+		s.metrics.refused("body")
+		jsonError(w, http.StatusBadRequest, "requests to this service carry no body")
+		// net/http still reads some of the body after the handler, to
+		// reuse the connection; a deadline in the past ends that at once.
+		http.NewResponseController(w).SetReadDeadline(time.Now())
+		return
+	}
+	if r.URL.Path != "/" && !isStatic(r.URL.Path) && crossSite(r) {
+		// A page of another site cannot read what it starts here, but it
+		// would spend an export slot and the database's time.
+		s.metrics.refused("cross-site")
+		s.log.Warn("request refused: cross-site", "origin", r.Header.Get("Origin"), "sec_fetch_site", r.Header.Get("Sec-Fetch-Site"), "remote", r.RemoteAddr, "path", r.URL.Path)
+		jsonError(w, http.StatusForbidden, "cross-site requests are refused; open the service's own page, or follow a link to it")
+		return
+	}
 	rc := http.NewResponseController(w)
-	// Every request is a GET without a body, read in full by now: the
-	// read deadline has done its work, and left in place it would cancel
-	// a download that outlasts it.
+	// A request without a body is read in full once its headers are:
+	// the read deadline has done its work, and left in place it would
+	// cancel a download that outlasts it.
 	rc.SetReadDeadline(time.Time{})
 	rc.SetWriteDeadline(time.Now().Add(time.Duration(s.cfg.WriteTimeout)))
 	s.mux.ServeHTTP(w, r)
 }
 
-// auth checks the bearer token, when one is configured, in constant time.
+// auth checks the bearer token, when one is configured.
 func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
 	if s.cfg.Token == "" {
 		return h
 	}
-	want := []byte("Bearer " + s.cfg.Token)
 	return func(w http.ResponseWriter, r *http.Request) {
-		got := []byte(r.Header.Get("Authorization"))
-		if subtle.ConstantTimeCompare(got, want) != 1 {
+		if !s.authorized(r) {
+			s.metrics.refused("token")
 			w.Header().Set("WWW-Authenticate", `Bearer realm="sheetstream"`)
 			jsonError(w, http.StatusUnauthorized, "a valid bearer token is required")
 			return
 		}
 		h(w, r)
 	}
+}
+
+// authorized says whether r carries the configured token (always, when
+// there is none): "Authorization: Bearer TOKEN", the scheme in any case
+// (RFC 7235), the token compared in constant time.
+func (s *Server) authorized(r *http.Request) bool {
+	return len(s.token) == 0 || bearerMatches(r.Header.Get("Authorization"), s.token)
+}
+
+// bearerMatches says whether an Authorization header carries the bearer
+// token want.
+func bearerMatches(header string, want []byte) bool {
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	token = strings.TrimLeft(token, " ")
+	return subtle.ConstantTimeCompare([]byte(token), want) == 1
+}
+
+// crossSite says whether a request comes from a page of another site: a
+// browser says so in Sec-Fetch-Site, or sends an Origin other than this
+// service's. A link a person followed from another site (a top-level
+// navigation they started) is not refused: it is how exports are shared.
+func crossSite(r *http.Request) bool {
+	if r.Header.Get("Sec-Fetch-Site") == "cross-site" &&
+		!(r.Header.Get("Sec-Fetch-Mode") == "navigate" && r.Header.Get("Sec-Fetch-User") == "?1" && r.Method == http.MethodGet) {
+		return true
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return false
+	}
+	u, err := url.Parse(origin)
+	return err != nil || u.Host == "" || !strings.EqualFold(u.Host, r.Host)
+}
+
+// isStatic says whether path is one of the page's own files, which any
+// site may load (the page cannot be framed: X-Frame-Options).
+func isStatic(path string) bool {
+	_, err := fs.Stat(webFS, "web"+path)
+	return err == nil && !strings.HasSuffix(path, "/")
 }
 
 func jsonError(w http.ResponseWriter, code int, msg string) {
@@ -229,7 +336,14 @@ type health struct {
 
 const healthTTL = 2 * time.Second
 
+// healthz answers liveness to anyone; with the token (or when none is
+// configured) it also checks that every database answers.
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	if !s.authorized(r) {
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, "ok\n")
+		return
+	}
 	s.health.mu.Lock()
 	if time.Since(s.health.checked) > healthTTL {
 		s.health.failed = false
@@ -353,29 +467,71 @@ func (s *Server) run(ctx context.Context, e *Export, vals map[string]any, w *xls
 // deadline for every chunk, and counts the bytes that reached it. The
 // first failed write (the client gone, or taking no bytes within the
 // timeout) cancels the export, so that its query stops at once.
+//
+// The first bytes are held back (up to commitBytes, or until flush): once
+// anything is written to the http.ResponseWriter the status is 200 for
+// good, even while the bytes still sit in its buffer, and an export that
+// fails that early deserves a proper error response instead.
 type clientWriter struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
 	timeout time.Duration
-	cancel  context.CancelFunc
-	n       int64
+	cancel  context.CancelCauseFunc
+	held    []byte
+	n       int64 // bytes given to the response writer
+	made    atomic.Int64
 	err     error
 }
+
+// commitBytes is how much of a download is held back before the response
+// is committed: the zip's first headers and the start of the first sheet.
+const commitBytes = 32 << 10
+
+// errNothingMade cancels an export that produced no byte within
+// write_timeout.
+var errNothingMade = errors.New("the export produced nothing within write_timeout")
 
 func (c *clientWriter) Write(p []byte) (int, error) {
 	if c.err != nil {
 		return 0, c.err
 	}
+	c.made.Add(int64(len(p)))
+	if c.n == 0 && len(c.held)+len(p) < commitBytes {
+		c.held = append(c.held, p...)
+		return len(p), nil
+	}
+	if len(c.held) > 0 {
+		held := c.held
+		c.held = nil
+		if err := c.write(held); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), c.write(p)
+}
+
+func (c *clientWriter) write(p []byte) error {
 	c.rc.SetWriteDeadline(time.Now().Add(c.timeout))
 	n, err := c.w.Write(p)
 	c.n += int64(n)
-	return n, c.check(err)
+	return c.check(err)
 }
 
-// flush sends what the response writer still buffers.
+// committed says whether the response has begun: a proper error
+// response is no longer possible.
+func (c *clientWriter) committed() bool { return c.n > 0 }
+
+// flush sends what is held back and what the response writer buffers.
 func (c *clientWriter) flush() error {
 	if c.err != nil {
 		return c.err
+	}
+	if len(c.held) > 0 {
+		held := c.held
+		c.held = nil
+		if err := c.write(held); err != nil {
+			return err
+		}
 	}
 	c.rc.SetWriteDeadline(time.Now().Add(c.timeout))
 	return c.check(c.rc.Flush())
@@ -385,9 +541,21 @@ func (c *clientWriter) flush() error {
 func (c *clientWriter) check(err error) error {
 	if err != nil {
 		c.err = err
-		c.cancel()
+		c.cancel(err)
 	}
 	return err
+}
+
+// watchOutput cancels the export if it makes no byte within timeout: a
+// query that runs on without a row, which no write deadline would catch.
+// The returned func stops the watch.
+func (c *clientWriter) watchOutput(timeout time.Duration) (stop func()) {
+	t := time.AfterFunc(timeout, func() {
+		if c.made.Load() == 0 {
+			c.cancel(errNothingMade)
+		}
+	})
+	return func() { t.Stop() }
 }
 
 // downloadHeaders are the headers of a download, for GET and HEAD.
@@ -425,9 +593,16 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 	defer s.metrics.inFlight.Add(-1)
 
 	downloadHeaders(w.Header(), e)
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(r.Context())
+	defer cancel(nil)
+	// The service's shutdown cuts the download too (CutDownloads).
+	defer context.AfterFunc(s.shutdown, func() { cancel(errShutdown) })()
 	cw := &clientWriter{w: w, rc: http.NewResponseController(w), timeout: time.Duration(s.cfg.WriteTimeout), cancel: cancel}
+	if e.password == "" {
+		// An encrypted download makes its bytes only at the end; the
+		// statement timeout bounds it.
+		defer cw.watchOutput(time.Duration(s.cfg.WriteTimeout))()
+	}
 	var st sqlsheet.Stats
 	xw, err := xlsx.NewWriter(cw, s.downloadOptions(e))
 	if err == nil {
@@ -437,31 +612,60 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 			err = xw.Close()
 		}
 		if err == nil {
-			// What the response writer still buffers, so that "ok" means
-			// every byte went out (a stalled client fails here).
+			// What is held back and what the response writer still
+			// buffers, so that "ok" means every byte went out (a stalled
+			// client fails here).
 			err = cw.flush()
 		}
+		// On every other way out: nothing more is written, and what the
+		// writer holds (an encrypted package in temp_dir) is removed.
+		xw.Abort()
 	}
 	s.metrics.bytes(e.Name, cw.n)
-	elapsed := time.Since(start)
+	s.finishDownload(w, r, e, cw, st, err, context.Cause(ctx), time.Since(start))
+}
+
+// errShutdown cancels the downloads the service cuts at shutdown.
+var errShutdown = errors.New("the service is shutting down")
+
+// finishDownload counts and logs how a download ended and, when it
+// failed, answers an error if the response has not begun, or else aborts
+// the transfer.
+//
+// cause is why the export's context ended, if it did: the client gone, a
+// failed write, errNothingMade or errShutdown.
+func (s *Server) finishDownload(w http.ResponseWriter, r *http.Request, e *Export, cw *clientWriter, st sqlsheet.Stats, err, cause error, elapsed time.Duration) {
 	attrs := []any{"name", e.Name, "rows", st.Rows, "bytes", cw.n, "duration", elapsed}
+	// An answer after a long query needs a write deadline of its own: the
+	// one set when the request came may have passed.
+	cw.rc.SetWriteDeadline(time.Now().Add(cw.timeout))
 	switch {
 	case err == nil:
 		s.metrics.done(e.Name, "ok", elapsed)
 		s.log.Info("export", attrs...)
 		return
+	case errors.Is(cause, errShutdown):
+		s.metrics.done(e.Name, "shutdown", elapsed)
+		s.log.Warn("export cut: the service is shutting down (shutdown_timeout)", attrs...)
 	case errors.Is(cw.err, os.ErrDeadlineExceeded):
 		// Before the context check: a failed write cancels the request's
 		// context too.
 		s.metrics.done(e.Name, "stalled", elapsed)
 		s.log.Warn("export abandoned: the client took no bytes within write_timeout", append(attrs, "write_timeout", time.Duration(s.cfg.WriteTimeout))...)
+	case errors.Is(cause, errNothingMade):
+		s.metrics.done(e.Name, "stalled", elapsed)
+		s.log.Warn("export abandoned: its query produced nothing within write_timeout", append(attrs, "write_timeout", time.Duration(s.cfg.WriteTimeout))...)
+		if !cw.committed() {
+			jsonError(w, http.StatusGatewayTimeout, "the export produced nothing within the service's write_timeout")
+			return
+		}
 	case r.Context().Err() != nil:
 		s.metrics.done(e.Name, "cancelled", elapsed)
 		s.log.Info("export cancelled by the client", attrs...)
 	case cw.err != nil:
 		s.metrics.done(e.Name, "cancelled", elapsed)
 		s.log.Info("export ended: the client connection failed", append(attrs, "err", cw.err)...)
-	case cw.n == 0:
+	case !cw.committed():
 		// Nothing sent yet: a proper error response is still possible.
 		s.metrics.done(e.Name, "error", elapsed)
 		w.Header().Del("Content-Disposition")
@@ -471,6 +675,10 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 	default:
 		s.metrics.done(e.Name, "error", elapsed)
 		s.log.Error("export failed", append(attrs, "err", s.redact(err))...)
+	}
+	if !cw.committed() && r.Context().Err() == nil && s.shutdown.Err() == nil {
+		jsonError(w, http.StatusInternalServerError, "the export ended early")
+		return
 	}
 	// Part of a workbook may be out: end the connection without the final
 	// chunk, so that the client sees a failed transfer.
@@ -528,43 +736,64 @@ func (s *Server) preview(w http.ResponseWriter, r *http.Request) {
 	first.Sheets = e.Sheets[:1]
 	var buf bytes.Buffer
 	xw, _ := xlsx.NewWriter(&buf, xlsx.Options{Workers: 1})
-	// MaxRows stops the query itself after limit rows.
-	_, err := s.run(r.Context(), &first, vals, xw, sqlsheet.Options{MaxRows: int64(limit), SampleRows: -1})
+	defer xw.Abort()
+	// MaxRows stops the query itself after limit rows, MaxBytes after
+	// previewBytes of values, however wide or long they are.
+	st, err := s.run(r.Context(), &first, vals, xw, sqlsheet.Options{MaxRows: int64(limit), SampleRows: -1, MaxBytes: previewBytes})
 	if err == nil {
 		err = xw.Close()
 	}
+	// The query may have outlasted the write deadline set when the
+	// request came: the answer gets one of its own.
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Duration(s.cfg.WriteTimeout)))
 	if err != nil {
 		s.internalError(w, "the preview failed", err, "name", e.Name)
 		return
 	}
-	out, err := previewJSON(r.Context(), buf.Bytes())
+	wb, err := xlsx.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()), xlsx.ReadOptions{Workers: 1})
 	if err != nil {
 		s.internalError(w, "the preview failed", err, "name", e.Name)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.Write(out)
+	if err := writePreview(r.Context(), w, wb, st.Partial); err != nil {
+		// The JSON has begun: end the transfer so that the client sees
+		// it fail rather than take a cut document for a whole one.
+		s.log.Error("preview failed", "name", e.Name, "err", s.redact(err))
+		panic(http.ErrAbortHandler)
+	}
 }
+
+// previewBytes bounds a preview's values (sqlsheet.Options.MaxBytes), and
+// so the workbook it holds and the JSON it answers; previewTextChars cuts
+// each text in the JSON.
+const (
+	previewBytes     = 4 << 20
+	previewTextChars = 1000
+)
 
 type previewCell struct {
 	Type  string `json:"type"`
 	Value any    `json:"value"`
+	Cut   bool   `json:"cut,omitempty"` // the text was cut to previewTextChars
 }
 
-// previewJSON reads the workbook back: {"sheet", "columns", "rows"}, each
-// cell {"type", "value"} with type as sheetstream cat names it.
-func previewJSON(ctx context.Context, book []byte) ([]byte, error) {
-	wb, err := xlsx.NewReader(bytes.NewReader(book), int64(len(book)), xlsx.ReadOptions{Workers: 1})
-	if err != nil {
-		return nil, err
-	}
+// writePreview reads the workbook back and streams it as JSON:
+// {"sheet", "columns", "rows", "truncated"}, each cell {"type", "value"}
+// with type as sheetstream cat names it, and "cut": true on a text cut to
+// previewTextChars characters. truncated says the rows stopped at the
+// preview's byte bound before the limit asked for.
+func writePreview(ctx context.Context, w io.Writer, wb *xlsx.Workbook, truncated bool) error {
 	rows, err := wb.Rows(ctx, 0)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
+	out := bufio.NewWriterSize(w, 32<<10)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
 	var columns []string
-	data := [][]*previewCell{}
+	started := false
 	for rows.Next() {
 		row := rows.Row()
 		if row.Num == 1 {
@@ -575,6 +804,14 @@ func previewJSON(ctx context.Context, book []byte) ([]byte, error) {
 				columns = append(columns, c.String())
 			}
 			continue
+		}
+		if !started {
+			if err := previewHead(out, enc, rows.Sheet().Name, columns); err != nil {
+				return err
+			}
+			started = true
+		} else {
+			out.WriteByte(',')
 		}
 		cells := make([]*previewCell, len(columns))
 		for i := range row.Cells {
@@ -589,14 +826,54 @@ func previewJSON(ctx context.Context, book []byte) ([]byte, error) {
 			case xlsx.TypeBool:
 				pc.Value = c.Bool()
 			default:
-				pc.Value = c.String()
+				text := c.String()
+				if cut := cutChars(text, previewTextChars); len(cut) < len(text) {
+					text, pc.Cut = cut, true
+				}
+				pc.Value = text
 			}
 			cells[c.Col()-1] = pc
 		}
-		data = append(data, cells)
+		if err := enc.Encode(cells); err != nil {
+			return err
+		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return err
 	}
-	return json.Marshal(map[string]any{"sheet": rows.Sheet().Name, "columns": columns, "rows": data})
+	if !started {
+		if err := previewHead(out, enc, rows.Sheet().Name, columns); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(out, `],"truncated":%t}`, truncated)
+	return out.Flush()
+}
+
+// previewHead writes the preview's opening, up to its rows' "[".
+func previewHead(out *bufio.Writer, enc *json.Encoder, sheet string, columns []string) error {
+	out.WriteString(`{"sheet":`)
+	if err := enc.Encode(sheet); err != nil {
+		return err
+	}
+	out.WriteString(`,"columns":`)
+	if columns == nil {
+		columns = []string{}
+	}
+	if err := enc.Encode(columns); err != nil {
+		return err
+	}
+	_, err := out.WriteString(`,"rows":[`)
+	return err
+}
+
+// cutChars cuts s to at most n characters.
+func cutChars(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
 }

@@ -86,9 +86,12 @@ SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 			if cfg.Token == "" && !ln.Addr().(*net.TCPAddr).IP.IsLoopback() {
 				log.Warn("serving without a token on purpose (public: true): anyone who reaches this address reads every export", "listen", ln.Addr().String())
 			}
+			for _, warning := range cfg.Warnings {
+				log.Warn(warning)
+			}
 			hs := srv.HTTPServer()
 			done := make(chan error, 1)
-			go func() { done <- hs.Serve(ln) }()
+			go func() { done <- hs.Serve(srv.LimitListener(ln)) }()
 			if demoDir != "" {
 				fmt.Fprintf(os.Stderr, "sheetstream: the demo shop (500 customers, 50,000 orders) in %s\n", filepath.Join(demoDir, "demo.db"))
 			}
@@ -102,6 +105,10 @@ SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 			ctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.ShutdownTimeout))
 			defer cancel()
 			if err := hs.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				// Downloads still running are cut, each counted as such and
+				// its transfer aborted, before the connections close.
+				srv.CutDownloads()
+				time.Sleep(100 * time.Millisecond)
 				hs.Close()
 				return fmt.Errorf("shutdown: %w", err)
 			}

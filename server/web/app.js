@@ -54,7 +54,7 @@ function cellText(c) {
   if (c.type === "date") return c.value.replace("T", " ").replace(/ 00:00:00$/, "");
   if (c.type === "bool") return c.value ? "TRUE" : "FALSE";
   if (c.type === "number") return c.value.toLocaleString(undefined, { maximumFractionDigits: 15 });
-  return String(c.value);
+  return String(c.value) + (c.cut ? "…" : "");
 }
 
 async function preview(exp, form, box, status) {
@@ -79,7 +79,8 @@ async function preview(exp, form, box, status) {
                : el("td", { className: "empty" });
     })))));
   box.replaceChildren(table);
-  status.textContent = `${data.rows.length} row${data.rows.length === 1 ? "" : "s"} of sheet “${data.sheet}”`;
+  status.textContent = `${data.rows.length} row${data.rows.length === 1 ? "" : "s"} of sheet “${data.sheet}”` +
+    (data.truncated ? " (the preview stops here: its rows are large; the download has them all)" : "");
 }
 
 async function download(exp, form, status, button) {
