@@ -7,7 +7,10 @@
 #           that stop reading after the headers (of a 400,000-row export,
 #           more than socket buffers hold), 8 that disconnect after 64 KiB,
 #           and (PostgreSQL) the backends of 4 running downloads killed
-#           one second in.
+#           one second in;
+#   held:   (SQLite) 4, then 200 clients that announce a request body
+#           they never send, with max_concurrent: 4, and then 200
+#           connections that send nothing, each beside 8 downloads.
 #
 # Every download a client read to a clean end is validated with
 # python-calamine; one that ended otherwise must have been seen by its
@@ -16,17 +19,19 @@
 # good one ended: the stalled clients' slots are freed by write_timeout),
 # a download right after, peak server RSS, goroutines before and after.
 #
-#   bench/faults.sh [-l load-rows] [-f fault-rows] [-s (faults only)]
+#   bench/faults.sh [-l load-rows] [-f fault-rows] [-s (no load)] [-b (held only)]
 set -euo pipefail
 cd "$(dirname "$0")"
 load_rows=20000
 fault_rows=100000
 skip_load=
-while getopts "l:f:s" opt; do
+held_only=
+while getopts "l:f:sb" opt; do
   case $opt in
     l) load_rows=$OPTARG ;;
     f) fault_rows=$OPTARG ;;
     s) skip_load=1 ;;
+    b) held_only=1; skip_load=1 ;;
     *) exit 2 ;;
   esac
 done
@@ -94,6 +99,7 @@ trap - EXIT
 fi
 
 # Faults.
+if [ -z "$held_only" ]; then
 echo
 rows=$fault_rows
 db=out/faults/faults.db
@@ -121,4 +127,28 @@ for name in sqlite postgres; do
   complete=(out/faults/faults-$name/*.xlsx)
   "$venv/bin/python" python/validate_downloads.py "$rows" "${complete[@]}" >&2
   { grep -c "export abandoned" "out/faults/server-faults-$name.log" || true; } | sed "s/^/$name: stalled downloads abandoned by the server: /" >&2
+done
+fi
+
+# Held connections: bodies never sent, and connections that send nothing.
+echo
+rows=20000
+db=out/faults/held.db
+. ./serve-data.sh
+cat > out/faults/held.yaml <<YAML
+max_concurrent: 4
+write_timeout: 5s
+exports:
+  - name: sqlite
+    database: sqlite:$PWD/$db
+    sheets: [{name: Data, sql: SELECT * FROM t ORDER BY id}]
+YAML
+echo "| case | body clients answered | 8 downloads beside them | peak open connections | server peak RSS MiB | goroutines before -> held -> after |"
+echo "|---|---|---|---:|---:|---|"
+for c in "4 bodies never sent:-body 4" "200 bodies never sent:-body 200" "200 idle connections:-idle 200"; do
+  label=${c%%:*}; flags=${c#*:}
+  start_server out/faults/held.yaml held
+  line=$(bin/loadtest -url "$base/exports/sqlite.xlsx" -c 8 $flags -metrics "$base/metrics" -pid "$server")
+  stop_server
+  echo "| $label | $(echo "$line" | tr '\t' '|' | sed 's/|/ | /g') |"
 done

@@ -5,7 +5,7 @@
 #
 #   lint   gofmt, go vet, staticcheck                      (make lint)
 #   go     go test ./..., with the readers, LibreOffice, Chromium, nginx
-#          and throwaway PostgreSQL and MariaDB servers     (make test-go)
+#          and throwaway PostgreSQL, MariaDB and S3 servers (make test-go)
 #   race   the race detector over the concurrent code      (make race)
 #   fuzz   a short pass of every fuzz target               (make fuzz)
 set -euo pipefail
@@ -84,14 +84,16 @@ staticcheck_tool() {
   fi
 }
 
-# Throwaway PostgreSQL and MariaDB servers, stopped when the tests end.
+# Throwaway PostgreSQL, MariaDB and S3 (versitygw) servers, stopped when
+# the tests end.
 servers_started=
 start_servers() {
   [ -z "$servers_started" ] || return 0
-  echo "== starting PostgreSQL and MariaDB"
+  echo "== starting PostgreSQL, MariaDB and an S3 server"
   eval "$(./scripts/postgres.sh)"
   eval "$(./scripts/mysql.sh)"
-  trap './scripts/postgres.sh stop "$SHEETSTREAM_PG_DIR"; ./scripts/mysql.sh stop "$SHEETSTREAM_MYSQL_DIR"' EXIT
+  eval "$(./scripts/s3.sh)"
+  trap './scripts/postgres.sh stop "$SHEETSTREAM_PG_DIR"; ./scripts/mysql.sh stop "$SHEETSTREAM_MYSQL_DIR"; ./scripts/s3.sh stop "$SHEETSTREAM_S3_DIR"' EXIT
   servers_started=1
 }
 
@@ -176,6 +178,7 @@ stage_fuzz() {
   fuzz ./internal/isotime/ FuzzParse 100000x
   fuzz ./server/ FuzzParseQuery 20000x
   fuzz ./server/ FuzzBearer 20000x
+  fuzz ./storage/ FuzzCheckKey 50000x
 }
 
 for stage in "${stages[@]}"; do

@@ -9,6 +9,14 @@
 // reports instead how every download ended and how the server recovered:
 //
 //	loadtest -url ... -c 64 -stall 8 -drop 8 -kill-after 1s -kill-cmd "psql ..." -metrics http://127.0.0.1:8080/metrics
+//
+// With -body and -idle it holds connections instead, while -c clients
+// download: -body that announce a request body they never send, -idle
+// that open and send nothing; it reports how the body clients were
+// answered, what the downloads beside them did, and the connections and
+// goroutines the server held:
+//
+//	loadtest -url ... -c 8 -body 4 -idle 200 -metrics http://127.0.0.1:8080/metrics -pid 1234
 package main
 
 import (
@@ -42,6 +50,18 @@ func rssKiB(pid int, field string) int64 {
 		}
 	}
 	return 0
+}
+
+// every calls f every d until stop is closed.
+func every(d time.Duration, stop <-chan struct{}, f func()) {
+	for {
+		select {
+		case <-stop:
+			return
+		case <-time.After(d):
+			f()
+		}
+	}
 }
 
 func pct(d []time.Duration, p float64) time.Duration {
@@ -101,7 +121,13 @@ func main() {
 	killAfter := flag.Duration("kill-after", time.Second, "when to run -kill-cmd")
 	killCmd := flag.String("kill-cmd", "", "shell command run once mid-run (kills database backends)")
 	metricsURL := flag.String("metrics", "", "the server's /metrics, for the fault report")
+	bodies := flag.Int("body", 0, "clients that announce a body they never send")
+	idles := flag.Int("idle", 0, "connections that open and send nothing")
 	flag.Parse()
+	if *bodies > 0 || *idles > 0 {
+		holdRun(*target, *metricsURL, *c, *bodies, *idles, *pid)
+		return
+	}
 	os.MkdirAll(*out, 0o755)
 	u, err := url.Parse(*target)
 	if err != nil {
@@ -114,16 +140,7 @@ func main() {
 	}
 	var peak int64
 	stop := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(20 * time.Millisecond):
-				peak = max(peak, rssKiB(*pid, "VmRSS"))
-			}
-		}
-	}()
+	go every(20*time.Millisecond, stop, func() { peak = max(peak, rssKiB(*pid, "VmRSS")) })
 	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: *c + *drops, MaxIdleConnsPerHost: *c + *drops}}
 	ttfb := make([]time.Duration, 0, *c)
 	total := make([]time.Duration, 0, *c)
@@ -263,4 +280,91 @@ func main() {
 	}
 	fmt.Printf("%s\t%.2f\t%.1f\t%.1f\t%s\t%d -> %d\n", strings.Join(parts, ", "), wall.Seconds(), recovered.Seconds(),
 		float64(peak)/1024, after, goroutinesBefore, goroutinesAfter)
+}
+
+// holdRun opens the idle connections and the body clients, then runs c
+// downloads beside them, and prints one tab-separated line: how the body
+// clients were answered, the downloads' wall time and how they ended,
+// the most connections the server reported open, its peak RSS, and its
+// goroutines before, while held, and after.
+func holdRun(target, metricsURL string, c, bodies, idles, pid int) {
+	u, err := url.Parse(target)
+	if err != nil {
+		log.Fatal(err)
+	}
+	before := metric(metricsURL, "go_goroutines")
+	var peakConns, peakRSS int64
+	stop := make(chan struct{})
+	go every(50*time.Millisecond, stop, func() {
+		peakConns = max(peakConns, metric(metricsURL, "sheetstream_http_connections"))
+		peakRSS = max(peakRSS, rssKiB(pid, "VmRSS"))
+	})
+	var held []net.Conn
+	for range idles {
+		conn, err := net.Dial("tcp", u.Host)
+		if err != nil {
+			log.Fatalf("idle connection: %v", err)
+		}
+		held = append(held, conn)
+	}
+	var mu sync.Mutex
+	answers := map[string]int{}
+	var slowest time.Duration
+	var bodyWG sync.WaitGroup
+	for i := range bodies {
+		bodyWG.Go(func() {
+			conn, err := net.Dial("tcp", u.Host)
+			if err != nil {
+				log.Fatalf("body client: %v", err)
+			}
+			defer conn.Close()
+			framing := "Content-Length: 1000"
+			if i%2 == 1 {
+				framing = "Transfer-Encoding: chunked"
+			}
+			t0 := time.Now()
+			fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\n%s\r\n\r\n", u.RequestURI(), u.Host, framing)
+			conn.SetReadDeadline(time.Now().Add(3 * time.Minute))
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			k := "no answer"
+			if err == nil {
+				k = strconv.Itoa(resp.StatusCode)
+			}
+			mu.Lock()
+			answers[k]++
+			slowest = max(slowest, time.Since(t0))
+			mu.Unlock()
+		})
+	}
+	time.Sleep(500 * time.Millisecond)
+	during := metric(metricsURL, "go_goroutines")
+	start := time.Now()
+	ended := map[string]int{}
+	var wg sync.WaitGroup
+	for range c {
+		wg.Go(func() {
+			resp, err := http.Get(target)
+			k := "failed"
+			if err == nil {
+				if _, err := io.Copy(io.Discard, resp.Body); err == nil {
+					k = strconv.Itoa(resp.StatusCode)
+				}
+				resp.Body.Close()
+			}
+			mu.Lock()
+			ended[k]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	wall := time.Since(start)
+	bodyWG.Wait()
+	for _, conn := range held {
+		conn.Close()
+	}
+	time.Sleep(time.Second)
+	after := metric(metricsURL, "go_goroutines")
+	close(stop)
+	fmt.Printf("%v in %.2f s at most\t%v in %.2f s\t%d\t%.1f\t%d -> %d -> %d\n", answers, slowest.Seconds(), ended, wall.Seconds(),
+		peakConns, float64(peakRSS)/1024, before, during, after)
 }
