@@ -212,7 +212,7 @@ func TestEncryptedDownloadCancelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Exec(`CREATE TABLE t AS WITH RECURSIVE g(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM g WHERE i < 600000) SELECT i, hex(randomblob(20)) AS h FROM g`); err != nil {
+	if _, err := db.Exec(`CREATE TABLE t AS WITH RECURSIVE g(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM g WHERE i < 120000) SELECT i, hex(randomblob(20)) AS h FROM g`); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -224,21 +224,38 @@ func TestEncryptedDownloadCancelled(t *testing.T) {
 	}
 	f := serve(t, cfg)
 	fds := openFiles()
-	for _, after := range []time.Duration{20 * time.Millisecond, 300 * time.Millisecond, 800 * time.Millisecond, 1500 * time.Millisecond} {
-		ctx, cancel := context.WithTimeout(context.Background(), after)
-		req, _ := http.NewRequestWithContext(ctx, "GET", f.url+"/exports/secret.xlsx", nil)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
+	// Cut before anything is held, as soon as the package spills into
+	// temp_dir, and a while after.
+	for _, c := range []struct {
+		spilled bool
+		after   time.Duration
+	}{{false, 20 * time.Millisecond}, {true, 0}, {true, 300 * time.Millisecond}} {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			req, _ := http.NewRequestWithContext(ctx, "GET", f.url+"/exports/secret.xlsx", nil)
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		}()
+		if c.spilled {
+			waitFor(t, "the package to spill into temp_dir", func() bool {
+				left, _ := os.ReadDir(tmp)
+				return len(left) > 0
+			})
 		}
+		time.Sleep(c.after)
 		cancel()
+		<-done
 		waitFor(t, "the download to end", func() bool { return f.srv.metrics.inFlight.Load() == 0 })
 		if left, _ := os.ReadDir(tmp); len(left) != 0 {
-			t.Errorf("cancelled after %v: left in temp_dir: %v", after, left)
+			t.Errorf("cancelled %v after spilling=%v: left in temp_dir: %v", c.after, c.spilled, left)
 		}
 	}
-	if got := f.metric(`sheetstream_downloads_total{export="secret",status="cancelled"}`); got == "" {
-		t.Errorf("no download was cancelled: the test cut none of them")
+	if got := f.metric(`sheetstream_downloads_total{export="secret",status="cancelled"}`); got != "3" {
+		t.Errorf("downloads cancelled: %q, want 3", got)
 	}
 	if now := openFiles(); fds >= 0 && now > fds+2 {
 		t.Errorf("open descriptors: %d before, %d after", fds, now)
