@@ -196,3 +196,14 @@ func TestSQLiteDirectInterrupt(t *testing.T) {
 		t.Errorf("took %v to stop", d)
 	}
 }
+
+func TestSQLitePath(t *testing.T) {
+	for url, want := range map[string]string{
+		"sqlite:shop.db": "shop.db", "sqlite:/var/x.db": "/var/x.db", "file:a/b.db": "a/b.db",
+		"sqlite::memory:": "", "postgres://h/db": "", "mysql://u@h/db": "", "::nonsense": "",
+	} {
+		if got := SQLitePath(url); got != want {
+			t.Errorf("SQLitePath(%q) = %q, want %q", url, got, want)
+		}
+	}
+}

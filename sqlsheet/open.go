@@ -30,6 +30,22 @@ func Open(url string) (*sql.DB, error) { return open(url, false) }
 // their queries in read-only transactions.
 func OpenReadOnly(url string) (*sql.DB, error) { return open(url, true) }
 
+// SQLitePath is the file a sqlite: (or file:) database URL names, or ""
+// for another engine, an in-memory database or a URL that does not parse.
+// Open creates that file when it does not exist; a command that must not
+// create one (a dry run, an append) asks first.
+func SQLitePath(url string) string {
+	u, err := dburl.Parse(url)
+	if err != nil || u.Driver != "sqlite3" {
+		return ""
+	}
+	path, _, _ := strings.Cut(u.DSN, "?")
+	if strings.Contains(path, ":memory:") {
+		return ""
+	}
+	return path
+}
+
 // open opens url; its errors never show the URL's password.
 func open(url string, readOnly bool) (*sql.DB, error) {
 	db, err := openURL(url, readOnly)

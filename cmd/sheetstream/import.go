@@ -3,8 +3,11 @@ package main
 import (
 	"bufio"
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -155,11 +158,14 @@ func runImport(ctx context.Context, f *importFlags, path string) (retErr error) 
 		return err
 	}
 	defer closeSrc()
-	db, err := sqlsheet.Open(f.dbURL)
+	db, cleanup, err := openImportDB(ctx, f.dbURL, opts)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer func() {
+		db.Close()
+		cleanup(retErr != nil) // a SQLite file this import made and failed to fill goes
+	}()
 	if f.rejectsPath != "" {
 		rejects, err := os.OpenFile(f.rejectsPath, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 		if err != nil {
@@ -194,6 +200,52 @@ func runImport(ctx context.Context, f *importFlags, path string) (retErr error) 
 	}
 	f.report(st, opts, from)
 	return nil
+}
+
+// openImportDB opens the database an import loads into, and makes sure
+// it answers, so that an error names the database rather than the input.
+// A SQLite file is created only by a real --create or --replace, and kept
+// only if the import succeeds: an --append or --merge needs the file (it
+// needs a table in it), and a dry run into a file that does not exist
+// checks the rows against a temporary empty database. The caller closes
+// db, then calls cleanup with whether the import failed.
+func openImportDB(ctx context.Context, url string, opts sqlsheet.ImportOptions) (db *sql.DB, cleanup func(failed bool), err error) {
+	cleanup = func(bool) {}
+	if path := sqlsheet.SQLitePath(url); path != "" {
+		if _, statErr := os.Stat(path); errors.Is(statErr, fs.ErrNotExist) {
+			switch {
+			case opts.Mode == sqlsheet.Append || opts.Mode == sqlsheet.Merge:
+				return nil, cleanup, fmt.Errorf("database %s: no such file (--append and --merge load into an existing table; --create makes the file)", path)
+			case opts.DryRun:
+				dir, err := os.MkdirTemp("", "sheetstream-dry-run-")
+				if err != nil {
+					return nil, cleanup, err
+				}
+				fmt.Fprintf(os.Stderr, "note: %s does not exist: the dry run checks the rows against a new, empty database\n", path)
+				url = "sqlite:" + filepath.Join(dir, "dry-run.db")
+				cleanup = func(bool) { os.RemoveAll(dir) }
+			default:
+				cleanup = func(failed bool) {
+					if failed {
+						for _, suffix := range []string{"", "-journal", "-wal", "-shm"} {
+							os.Remove(path + suffix)
+						}
+					}
+				}
+			}
+		}
+	}
+	db, err = sqlsheet.Open(url)
+	if err == nil {
+		if err = db.PingContext(ctx); err != nil {
+			db.Close()
+		}
+	}
+	if err != nil {
+		cleanup(true)
+		return nil, func(bool) {}, fmt.Errorf("database %s: %w", sqlsheet.RedactURL(url), sqlsheet.RedactError(err, url))
+	}
+	return db, cleanup, nil
 }
 
 // report tells, on standard error, what the import did (or a dry run

@@ -228,3 +228,50 @@ func TestImportSummary(t *testing.T) {
 		t.Errorf("replace:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestImportCreatesNoStrayFile: a dry run, an append or merge into a
+// mistyped path, and a --create that fails leave no SQLite file behind; a
+// database that cannot be opened is named as such, not the input; a
+// failed import into a file that existed keeps it.
+func TestImportCreatesNoStrayFile(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "stocks.csv")
+	os.WriteFile(csvPath, []byte("id,day\n1,2024-01-02\n2,2024-01-03\n"), 0o600)
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("id,day\n1,2024-01-02\n2,soon\n"), 0o600)
+	typo := filepath.Join(dir, "typo.db")
+	for _, c := range []struct {
+		args []string
+		ok   bool
+		want string
+	}{
+		{[]string{csvPath, "--table", "t", "--dry-run"}, true, "dry run, nothing changed: would import 2 rows"},
+		{[]string{csvPath, "--table", "t", "--dry-run", "--replace"}, true, "dry run"},
+		{[]string{csvPath, "--table", "t", "--append"}, false, "database " + typo + ": no such file"},
+		{[]string{csvPath, "--table", "t", "--merge", "--key", "id"}, false, "database " + typo + ": no such file"},
+		{[]string{bad, "--table", "t", "--type", "day=date"}, false, `"soon"`},
+	} {
+		out, err := importCLI(bin, "sqlite:"+typo, "", c.args...)
+		if (err == nil) != c.ok || !strings.Contains(out, c.want) {
+			t.Errorf("%v: %v\n%s\nwant %q", c.args, err, out, c.want)
+		}
+		if files, _ := filepath.Glob(typo + "*"); len(files) != 0 {
+			t.Errorf("%v left %v", c.args, files)
+		}
+	}
+	out, err := importCLI(bin, "sqlite:"+filepath.Join(dir, "no", "such", "x.db"), "", csvPath, "--table", "t")
+	if err == nil || !strings.HasPrefix(out, "sheetstream: database sqlite:"+filepath.Join(dir, "no", "such", "x.db")+": ") || strings.Contains(out, "stocks.csv") {
+		t.Errorf("a database in a missing folder: %v %s", err, out)
+	}
+	// A file that existed stays, with what it had, when an import fails.
+	if out, err := importCLI(bin, "sqlite:"+typo, "", csvPath, "--table", "t"); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	if out, err := importCLI(bin, "sqlite:"+typo, "", bad, "--table", "t2", "--type", "day=date"); err == nil {
+		t.Fatalf("a bad import passed: %s", out)
+	}
+	if out, err := importCLI(bin, "sqlite:"+typo, "", csvPath, "--table", "t", "--dry-run", "--append"); err != nil || !strings.Contains(out, "would import 2 rows") {
+		t.Errorf("the existing file after a failed import: %v %s", err, out)
+	}
+}
