@@ -1,0 +1,482 @@
+// Package jobs runs exports in the background on River, a job queue in a
+// database: SQLite for one host (the embedded default), PostgreSQL for a
+// fleet of workers on any number of machines. Each job writes its file
+// into a storage.Storage (a local folder or an S3 bucket), where it
+// appears only once complete.
+//
+// A job belongs to the identity that submitted it (Request.Owner) from
+// the start: lists filter by owner, and the service answers another
+// owner's job as if it did not exist. Its public id is River's row id
+// with a random secret, so ids cannot be guessed or enumerated.
+//
+// A worker killed mid-export leaves its job running in the queue until
+// River rescues it, Config.JobTimeout plus a minute after it started, and
+// retries it on another worker, which first removes what the killed
+// attempt left in the storage. An export error that retrying cannot mend
+// (bad SQL, a missing table, a cell Excel cannot hold) is wrapped with
+// Permanent by the Runner and fails the job at once; others retry with
+// backoff up to Config.MaxAttempts.
+package jobs
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+	"github.com/riverqueue/river/rivermigrate"
+	"github.com/riverqueue/river/rivertype"
+	_ "modernc.org/sqlite" // the SQLite queue's database/sql driver
+
+	"github.com/sheetstream/sheetstream/storage"
+)
+
+// Request is what a job exports: a configured export with its parameters,
+// as the query string gave them, for an owner.
+type Request struct {
+	Export string            `json:"export"`
+	Params map[string]string `json:"params"`
+	Owner  string            `json:"owner,omitempty"`
+	// File is the name the finished file is offered under ("orders.xlsx").
+	File string `json:"file"`
+}
+
+// Runner writes the workbook a request asks for into w and returns its
+// data rows. An error retrying cannot mend is wrapped with Permanent.
+type Runner func(ctx context.Context, req Request, w io.Writer) (rows int64, err error)
+
+// Job is a job as clients see it.
+type Job struct {
+	ID       string            `json:"id"`
+	Export   string            `json:"export"`
+	Params   map[string]string `json:"params"`
+	Owner    string            `json:"owner,omitempty"`
+	State    string            `json:"state"` // queued, running, done, failed, cancelled
+	Rows     int64             `json:"rows"`
+	Bytes    int64             `json:"bytes"`
+	Attempts int               `json:"attempts"`
+	Worker   string            `json:"worker,omitempty"` // HOST:PID of the last attempt
+	Error    string            `json:"error,omitempty"`
+	Created  time.Time         `json:"created"`
+	Started  *time.Time        `json:"started,omitempty"`
+	Finished *time.Time        `json:"finished,omitempty"`
+	// File is the name the file is offered under; Key where it is stored.
+	File string `json:"file"`
+	Key  string `json:"-"`
+}
+
+// The states of a job.
+const (
+	Queued    = "queued"
+	Running   = "running"
+	Done      = "done"
+	Failed    = "failed"
+	Cancelled = "cancelled"
+)
+
+// ErrNotFound: no job has that id.
+var ErrNotFound = errors.New("jobs: no such job")
+
+// Config opens a Queue.
+type Config struct {
+	// Queue is the queue's database: sqlite:PATH (one host) or
+	// postgres://... (a fleet).
+	Queue string
+	// Storage receives the jobs' files.
+	Storage storage.Storage
+	// Workers is how many jobs this process runs at once; 0 submits and
+	// reads jobs without working any.
+	Workers int
+	// Run writes a job's workbook; needed with Workers.
+	Run Runner
+	// JobTimeout bounds one attempt (default 10 minutes). A job whose
+	// worker vanished is rescued a minute after it.
+	JobTimeout time.Duration
+	// MaxAttempts is how often a job that fails is tried (default 3).
+	MaxAttempts int
+	// FetchPoll is how often idle workers look for jobs (default 1 s).
+	FetchPoll time.Duration
+	Log       *slog.Logger
+}
+
+// Queue submits, runs and reads export jobs.
+type Queue struct {
+	cfg    Config
+	client queueClient
+	close  func()
+	worker string
+	// ownerIs is the SQL condition on a job's owner in the queue's dialect.
+	ownerIs string
+}
+
+// queueClient is what the package uses of River's client, whichever the
+// driver (its type depends on the driver's transaction type).
+type queueClient interface {
+	Start(ctx context.Context) error
+	Stop(ctx context.Context) error
+	Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+	JobGet(ctx context.Context, id int64) (*rivertype.JobRow, error)
+	JobCancel(ctx context.Context, id int64) (*rivertype.JobRow, error)
+	JobList(ctx context.Context, params *river.JobListParams) (*river.JobListResult, error)
+}
+
+// exportArgs are a job's arguments in the queue.
+type exportArgs struct {
+	Request
+	// Secret is the random half of the job's public id.
+	Secret string `json:"secret"`
+	// Key is where the file goes in the storage.
+	Key string `json:"key"`
+	// Idempotency is the client's Idempotency-Key, with the owner: a job
+	// submitted twice with it is one job.
+	Idempotency string `json:"idempotency,omitempty" river:"unique"`
+}
+
+func (exportArgs) Kind() string { return "sheetstream_export" }
+
+// output is what a finished attempt records.
+type output struct {
+	Rows  int64 `json:"rows"`
+	Bytes int64 `json:"bytes"`
+}
+
+// Open opens the queue's database, creates or migrates River's tables, and
+// makes a Queue; Start starts its workers.
+func Open(ctx context.Context, cfg Config) (*Queue, error) {
+	if cfg.Storage == nil {
+		return nil, errors.New("jobs: no storage")
+	}
+	if cfg.Workers > 0 && cfg.Run == nil {
+		return nil, errors.New("jobs: workers need a Runner")
+	}
+	if cfg.JobTimeout <= 0 {
+		cfg.JobTimeout = 10 * time.Minute
+	}
+	if cfg.MaxAttempts <= 0 {
+		cfg.MaxAttempts = 3
+	}
+	if cfg.FetchPoll <= 0 {
+		cfg.FetchPoll = time.Second
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	host, _ := os.Hostname()
+	q := &Queue{cfg: cfg, worker: host + ":" + strconv.Itoa(os.Getpid())}
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &exportWorker{q: q})
+	rc := &river.Config{
+		ID:                   strings.NewReplacer(".", "_", ":", "_").Replace(q.worker) + "_" + randomHex(4),
+		JobTimeout:           cfg.JobTimeout,
+		RescueStuckJobsAfter: cfg.JobTimeout + time.Minute,
+		MaxAttempts:          cfg.MaxAttempts,
+		FetchPollInterval:    cfg.FetchPoll,
+		FetchCooldown:        min(100*time.Millisecond, cfg.FetchPoll),
+		Logger:               cfg.Log,
+		Workers:              workers,
+	}
+	if cfg.Workers > 0 {
+		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}}
+	}
+	var err error
+	switch {
+	case strings.HasPrefix(cfg.Queue, "sqlite:"):
+		err = q.openSQLite(ctx, strings.TrimPrefix(cfg.Queue, "sqlite:"), rc)
+	case strings.HasPrefix(cfg.Queue, "postgres://"), strings.HasPrefix(cfg.Queue, "postgresql://"):
+		err = q.openPostgres(ctx, cfg.Queue, rc)
+	default:
+		err = fmt.Errorf("jobs: queue %q: give sqlite:PATH or postgres://...", cfg.Queue)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+func (q *Queue) openSQLite(ctx context.Context, path string, rc *river.Config) error {
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
+	if err != nil {
+		return fmt.Errorf("jobs: queue sqlite:%s: %w", path, err)
+	}
+	// SQLite takes one writer at a time: River's documentation asks for a
+	// single connection.
+	db.SetMaxOpenConns(1)
+	driver := riversqlite.New(db)
+	if err := migrate(ctx, driver); err != nil {
+		db.Close()
+		return fmt.Errorf("jobs: queue sqlite:%s: %w", path, err)
+	}
+	client, err := river.NewClient(driver, rc)
+	if err != nil {
+		db.Close()
+		return fmt.Errorf("jobs: %w", err)
+	}
+	q.client, q.close = client, func() { db.Close() }
+	q.ownerIs = "json_extract(metadata, '$.owner') = @owner"
+	return nil
+}
+
+func (q *Queue) openPostgres(ctx context.Context, url string, rc *river.Config) error {
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		return fmt.Errorf("jobs: queue: %w", err)
+	}
+	driver := riverpgxv5.New(pool)
+	if err := migrate(ctx, driver); err != nil {
+		pool.Close()
+		return fmt.Errorf("jobs: queue: %w", err)
+	}
+	client, err := river.NewClient(driver, rc)
+	if err != nil {
+		pool.Close()
+		return fmt.Errorf("jobs: %w", err)
+	}
+	q.client, q.close = client, pool.Close
+	q.ownerIs = "metadata->>'owner' = @owner"
+	return nil
+}
+
+// migrate creates or updates River's tables.
+func migrate[TTx any](ctx context.Context, driver riverdriver.Driver[TTx]) error {
+	m, err := rivermigrate.New(driver, nil)
+	if err != nil {
+		return err
+	}
+	_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
+	return err
+}
+
+// Start starts the workers (a Queue with Workers 0 starts none).
+func (q *Queue) Start(ctx context.Context) error {
+	if q.cfg.Workers == 0 {
+		return nil
+	}
+	return q.client.Start(ctx)
+}
+
+// Close stops the workers, letting running jobs finish until ctx ends
+// (then they are cancelled, and retried later), and closes the database.
+func (q *Queue) Close(ctx context.Context) error {
+	var err error
+	if q.cfg.Workers > 0 {
+		err = q.client.Stop(ctx)
+	}
+	q.close()
+	return err
+}
+
+// Submit queues a job. With an idempotency key, a job the same owner
+// submitted with the same key is returned instead of a second one.
+func (q *Queue) Submit(ctx context.Context, req Request, idempotencyKey string) (Job, error) {
+	secret := randomHex(16)
+	args := exportArgs{Request: req, Secret: secret, Key: "jobs/" + secret + "/" + req.File}
+	opts := &river.InsertOpts{MaxAttempts: q.cfg.MaxAttempts, Metadata: ownerMetadata(req.Owner)}
+	if idempotencyKey != "" {
+		args.Idempotency = strconv.Quote(req.Owner) + " " + idempotencyKey
+		opts.UniqueOpts = river.UniqueOpts{ByArgs: true}
+	}
+	res, err := q.client.Insert(ctx, args, opts)
+	if err != nil {
+		return Job{}, fmt.Errorf("jobs: %w", err)
+	}
+	return q.view(res.Job)
+}
+
+// ownerMetadata records the owner in the job's metadata, by which lists
+// filter.
+func ownerMetadata(owner string) []byte {
+	b, _ := json.Marshal(map[string]string{"owner": owner})
+	return b
+}
+
+// Get returns the job with the public id.
+func (q *Queue) Get(ctx context.Context, id string) (Job, error) {
+	row, err := q.row(ctx, id)
+	if err != nil {
+		return Job{}, err
+	}
+	return q.view(row)
+}
+
+// row finds the job a public id names, checking its secret in constant
+// time.
+func (q *Queue) row(ctx context.Context, id string) (*rivertype.JobRow, error) {
+	num, secret, ok := strings.Cut(id, "-")
+	n, err := strconv.ParseInt(num, 10, 64)
+	if !ok || err != nil || n <= 0 || len(secret) != 32 {
+		return nil, ErrNotFound
+	}
+	row, err := q.client.JobGet(ctx, n)
+	if errors.Is(err, river.ErrNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("jobs: %w", err)
+	}
+	var args exportArgs
+	if row.Kind != (exportArgs{}).Kind() || json.Unmarshal(row.EncodedArgs, &args) != nil ||
+		subtle.ConstantTimeCompare([]byte(args.Secret), []byte(secret)) != 1 {
+		return nil, ErrNotFound
+	}
+	return row, nil
+}
+
+// Cancel cancels a queued or running job (a running export's query is
+// cancelled and its upload aborted); a finished job is returned as it is.
+func (q *Queue) Cancel(ctx context.Context, id string) (Job, error) {
+	row, err := q.row(ctx, id)
+	if err != nil {
+		return Job{}, err
+	}
+	if row, err = q.client.JobCancel(ctx, row.ID); err != nil {
+		return Job{}, fmt.Errorf("jobs: %w", err)
+	}
+	return q.view(row)
+}
+
+// List returns an owner's jobs ("" for every owner's), newest first, at
+// most limit, after the job with id after ("" for the newest).
+func (q *Queue) List(ctx context.Context, owner string, limit int, after string) ([]Job, error) {
+	params := river.NewJobListParams().Kinds((exportArgs{}).Kind()).
+		OrderBy(river.JobListOrderByID, river.SortOrderDesc).First(min(max(limit, 1), 1000))
+	if owner != "" {
+		params = params.Where(q.ownerIs, river.NamedArgs{"owner": owner})
+	}
+	if after != "" {
+		row, err := q.row(ctx, after)
+		if err != nil {
+			return nil, err
+		}
+		params = params.After(river.JobListCursorFromJob(row))
+	}
+	res, err := q.client.JobList(ctx, params)
+	if err != nil {
+		return nil, fmt.Errorf("jobs: %w", err)
+	}
+	out := make([]Job, 0, len(res.Jobs))
+	for _, row := range res.Jobs {
+		j, err := q.view(row)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, j)
+	}
+	return out, nil
+}
+
+// File opens a done job's file.
+func (q *Queue) File(ctx context.Context, j Job) (io.ReadCloser, int64, error) {
+	if j.State != Done {
+		return nil, 0, fmt.Errorf("jobs: job %s is %s, not done", j.ID, j.State)
+	}
+	return q.cfg.Storage.Get(ctx, j.Key)
+}
+
+// view makes a job row into what clients see.
+func (q *Queue) view(row *rivertype.JobRow) (Job, error) {
+	var args exportArgs
+	if err := json.Unmarshal(row.EncodedArgs, &args); err != nil {
+		return Job{}, fmt.Errorf("jobs: job %d: %w", row.ID, err)
+	}
+	j := Job{ID: strconv.FormatInt(row.ID, 10) + "-" + args.Secret, Export: args.Export, Params: args.Params,
+		Owner: args.Owner, Attempts: row.Attempt, Created: row.CreatedAt, Started: row.AttemptedAt,
+		Finished: row.FinalizedAt, File: args.File, Key: args.Key}
+	if j.Params == nil {
+		j.Params = map[string]string{}
+	}
+	if n := len(row.AttemptedBy); n > 0 {
+		j.Worker = row.AttemptedBy[n-1]
+	}
+	if n := len(row.Errors); n > 0 {
+		j.Error = row.Errors[n-1].Error
+	}
+	var meta struct {
+		Output *output `json:"output"`
+		Worker string  `json:"worker"`
+	}
+	json.Unmarshal(row.Metadata, &meta)
+	if meta.Output != nil {
+		j.Rows, j.Bytes = meta.Output.Rows, meta.Output.Bytes
+	}
+	switch row.State {
+	case rivertype.JobStateRunning:
+		j.State = Running
+	case rivertype.JobStateCompleted:
+		j.State, j.Error = Done, ""
+	case rivertype.JobStateDiscarded:
+		j.State = Failed
+	case rivertype.JobStateCancelled:
+		j.State = Cancelled
+		if _, after, ok := strings.Cut(j.Error, permanentPrefix); ok {
+			j.State, j.Error = Failed, after
+		}
+	default: // available, scheduled, pending, retryable
+		j.State = Queued
+	}
+	return j, nil
+}
+
+// permanentPrefix marks, in River's error list, the error of a job that
+// failed for good.
+const permanentPrefix = "permanent: "
+
+type permanent struct{ err error }
+
+func (p permanent) Error() string { return p.err.Error() }
+func (p permanent) Unwrap() error { return p.err }
+
+// Permanent marks an error retrying cannot mend: the job fails at once.
+func Permanent(err error) error { return permanent{err} }
+
+// exportWorker works export jobs.
+type exportWorker struct {
+	river.WorkerDefaults[exportArgs]
+	q *Queue
+}
+
+// Work removes what an earlier attempt left, streams the workbook into
+// the storage, and records its rows and bytes.
+func (w *exportWorker) Work(ctx context.Context, job *river.Job[exportArgs]) error {
+	q := w.q
+	if n, err := q.cfg.Storage.Abandon(ctx, job.Args.Key); err != nil {
+		return err
+	} else if n > 0 {
+		q.cfg.Log.Info("removed what an earlier attempt left", "job", job.ID, "left", n)
+	}
+	var rows int64
+	size, err := q.cfg.Storage.Put(ctx, job.Args.Key, func(out io.Writer) error {
+		var err error
+		rows, err = q.cfg.Run(ctx, job.Args.Request, out)
+		return err
+	})
+	if err != nil {
+		var p permanent
+		if errors.As(err, &p) {
+			return river.JobCancel(errors.New(permanentPrefix + err.Error()))
+		}
+		return err
+	}
+	q.cfg.Log.Info("export job done", "job", job.ID, "export", job.Args.Export, "rows", rows, "bytes", size)
+	return river.RecordOutput(ctx, output{Rows: rows, Bytes: size})
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
