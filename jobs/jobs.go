@@ -181,7 +181,9 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &exportWorker{q: q})
 	rc := &river.Config{
-		ID:                   strings.NewReplacer(".", "_", ":", "_").Replace(q.worker) + "_" + randomHex(4),
+		// River records the client's id as the job's worker: HOST:PID,
+		// and a suffix that keeps two clients of one process apart.
+		ID:                   q.worker + "/" + randomHex(3),
 		JobTimeout:           cfg.JobTimeout,
 		RescueStuckJobsAfter: cfg.JobTimeout + time.Minute,
 		MaxAttempts:          cfg.MaxAttempts,
@@ -400,7 +402,7 @@ func (q *Queue) view(row *rivertype.JobRow) (Job, error) {
 		j.Params = map[string]string{}
 	}
 	if n := len(row.AttemptedBy); n > 0 {
-		j.Worker = row.AttemptedBy[n-1]
+		j.Worker, _, _ = strings.Cut(row.AttemptedBy[n-1], "/")
 	}
 	if n := len(row.Errors); n > 0 {
 		j.Error = row.Errors[n-1].Error

@@ -92,6 +92,26 @@ type Config struct {
 	// 512); more wait to be accepted until one closes.
 	MaxConnectionsHTTP int `yaml:"max_connections_http"`
 
+	// Jobs is the queue background exports run on: sqlite:PATH for one
+	// host, postgres://... for a fleet of workers ("": no jobs; serve
+	// --demo gives one beside its database). Storage is where their files
+	// go: file:///folder or s3://BUCKET/PREFIX?endpoint=...&region=...
+	Jobs    string `yaml:"jobs"`
+	Storage string `yaml:"storage"`
+	// JobWorkers is how many jobs this process runs at once (default: the
+	// export slots the memory budget allows; 0 with the key given: none,
+	// an API-only service). Each running job takes an export slot.
+	JobWorkers *int `yaml:"job_workers"`
+	// JobTimeout bounds one attempt of a job (default statement_timeout
+	// plus 5 minutes); a job whose worker vanished is retried a minute
+	// after it.
+	JobTimeout Duration `yaml:"job_timeout"`
+	// MaxAttempts is how often a failing job is tried (default 3).
+	MaxAttempts int `yaml:"max_attempts"`
+	// LinkTTL is how long a finished job's download link works (default
+	// 15m), where the storage makes links (S3).
+	LinkTTL Duration `yaml:"link_ttl"`
+
 	// Warnings are what LoadConfig found unsafe but not wrong, such as a
 	// token in a file other users may read; serve logs them.
 	Warnings []string `yaml:"-"`
@@ -246,6 +266,15 @@ func ParseConfigWithDatabase(b []byte, database string) (*Config, error) {
 	if cfg.MaxConnectionsHTTP <= 0 {
 		cfg.MaxConnectionsHTTP = 512
 	}
+	if cfg.MaxAttempts <= 0 {
+		cfg.MaxAttempts = 3
+	}
+	if cfg.LinkTTL <= 0 {
+		cfg.LinkTTL = Duration(15 * time.Minute)
+	}
+	if cfg.Jobs != "" && cfg.Storage == "" {
+		return nil, errors.New("config: jobs needs storage: (file:///folder or s3://bucket/prefix) for the files")
+	}
 	if cfg.Listen == "" {
 		cfg.Listen = "127.0.0.1:8080"
 	}
@@ -266,6 +295,9 @@ func ParseConfigWithDatabase(b []byte, database string) (*Config, error) {
 	}
 	if cfg.StatementTimeout <= 0 {
 		cfg.StatementTimeout = Duration(5 * time.Minute)
+	}
+	if cfg.JobTimeout <= 0 {
+		cfg.JobTimeout = cfg.StatementTimeout + Duration(5*time.Minute)
 	}
 	if cfg.ShutdownTimeout <= 0 {
 		cfg.ShutdownTimeout = Duration(30 * time.Second)

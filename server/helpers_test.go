@@ -53,6 +53,9 @@ func serve(t *testing.T, cfg *Config) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := srv.StartJobs(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	ts := httptest.NewUnstartedServer(srv)
 	ts.Config = srv.HTTPServer()
 	ts.Listener = srv.LimitListener(ts.Listener)

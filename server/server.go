@@ -60,6 +60,9 @@ import (
 
 	"golang.org/x/net/netutil"
 
+	"github.com/sheetstream/sheetstream/jobs"
+	"github.com/sheetstream/sheetstream/storage"
+
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -94,6 +97,9 @@ type Server struct {
 	// running at shutdown (CutDownloads); cut says it was.
 	shutdown context.Context
 	cut      context.CancelFunc
+
+	jobs  *jobs.Queue     // background exports, if configured
+	store storage.Storage // where their files go
 }
 
 // database is a configured database and the connections exports may
@@ -140,12 +146,23 @@ func New(cfg *Config, log *slog.Logger) (*Server, error) {
 		}
 		s.exports[e.Name] = e
 	}
+	if cfg.Jobs != "" {
+		if err := s.openJobs(context.Background()); err != nil {
+			s.Close()
+			return nil, sqlsheet.RedactError(err, cfg.Jobs)
+		}
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /metrics", s.auth(s.metrics.serve))
 	mux.HandleFunc("GET /api/exports", s.auth(s.list))
 	mux.HandleFunc("GET /api/exports/{name}/preview", s.auth(s.preview))
 	mux.HandleFunc("GET /exports/{file}", s.auth(s.download))
+	mux.HandleFunc("POST /api/exports/{name}/jobs", s.withJobs(s.submitJob))
+	mux.HandleFunc("GET /api/jobs", s.withJobs(s.listJobs))
+	mux.HandleFunc("GET /api/jobs/{id}", s.withJobs(s.getJob))
+	mux.HandleFunc("DELETE /api/jobs/{id}", s.withJobs(s.cancelJob))
+	mux.HandleFunc("GET /api/jobs/{id}/file", s.withJobs(s.jobFile))
 	web, _ := fs.Sub(webFS, "web")
 	mux.Handle("GET /", http.FileServerFS(web))
 	s.mux = mux
@@ -166,9 +183,15 @@ func (s *Server) LimitListener(ln net.Listener) net.Listener {
 	return netutil.LimitListener(ln, s.cfg.MaxConnectionsHTTP)
 }
 
-// Close closes the databases.
+// Close stops the job workers (a running job is cancelled, and retried
+// later by another worker) and closes the databases.
 func (s *Server) Close() error {
 	var errs []error
+	if s.jobs != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		errs = append(errs, s.jobs.Close(ctx))
+		cancel()
+	}
 	for _, d := range s.dbs {
 		errs = append(errs, d.db.Close())
 	}
@@ -478,6 +501,7 @@ type clientWriter struct {
 	timeout time.Duration
 	cancel  context.CancelCauseFunc
 	held    []byte
+	noHold  bool  // send at once: a stored file, whose length is known
 	n       int64 // bytes given to the response writer
 	made    atomic.Int64
 	err     error
@@ -496,7 +520,7 @@ func (c *clientWriter) Write(p []byte) (int, error) {
 		return 0, c.err
 	}
 	c.made.Add(int64(len(p)))
-	if c.n == 0 && len(c.held)+len(p) < commitBytes {
+	if c.n == 0 && !c.noHold && len(c.held)+len(p) < commitBytes {
 		c.held = append(c.held, p...)
 		return len(p), nil
 	}

@@ -7,11 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
-// TestHelpAgreesWithGuide: every flag a command's --help lists is in its
-// section of docs/cli.md, and every flag that section names is one the
+// TestHelpAgreesWithGuide: every flag a command's --help (or one of its
+// subcommands') lists is in its section of docs/cli.md, and every flag that section names is one the
 // command has, so the guide and --help cannot drift apart.
 func TestHelpAgreesWithGuide(t *testing.T) {
 	guide, err := os.ReadFile("../../docs/cli.md")
@@ -34,11 +35,15 @@ func TestHelpAgreesWithGuide(t *testing.T) {
 			continue
 		}
 		var helpFlags []string
-		cmd.Flags().VisitAll(func(f *pflag.Flag) {
-			if f.Name != "help" {
-				helpFlags = append(helpFlags, "--"+f.Name)
+		for _, c := range append([]*cobra.Command{cmd}, cmd.Commands()...) {
+			visit := func(f *pflag.Flag) {
+				if f.Name != "help" && !slices.Contains(helpFlags, "--"+f.Name) {
+					helpFlags = append(helpFlags, "--"+f.Name)
+				}
 			}
-		})
+			c.Flags().VisitAll(visit)
+			c.PersistentFlags().VisitAll(visit)
+		}
 		named := slices.Compact(slices.Sorted(slices.Values(flagRef.FindAllString(body, -1))))
 		for _, f := range helpFlags {
 			if !slices.Contains(named, f) {

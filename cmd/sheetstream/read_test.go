@@ -409,6 +409,23 @@ func TestServeDemo(t *testing.T) {
 	if by := read[cities].Calamine["By city"]; len(by) != 11 || len(read[cities].Calamine["Customers"]) != 501 {
 		t.Errorf("cities: %d cities, %d customers", len(by), len(read[cities].Calamine["Customers"]))
 	}
+	// A background export with no setup, driven by `sheetstream jobs`.
+	out, err := exec.Command(bin, "jobs", "submit", "orders", "since=2025-03-01", "city=Oslo", "--wait", "--url", base).Output()
+	var job struct{ ID, State, Download string }
+	if err != nil || json.Unmarshal(out, &job) != nil || job.State != "done" || job.Download == "" {
+		t.Fatalf("jobs submit --wait: %v %s", err, out)
+	}
+	background := filepath.Join(dir, "background.xlsx")
+	os.WriteFile(background, get(job.Download), 0o644)
+	if got := pyread.ReadValues(t, background)[background].Calamine["Orders"]; len(got) < 100 || len(got) < len(rows) {
+		t.Errorf("the background export: %d rows, the download with paid=true %d", len(got), len(rows))
+	}
+	if out, err := exec.Command(bin, "jobs", "list", "--url", base).Output(); err != nil || !strings.Contains(string(out), job.ID) {
+		t.Errorf("jobs list: %v %s", err, out)
+	}
+	if out, err := exec.Command(bin, "jobs", "submit", "orders", "since=soon", "--url", base).CombinedOutput(); err == nil || !strings.Contains(string(out), `parameter \"since\"`) && !strings.Contains(string(out), `parameter "since"`) {
+		t.Errorf("a bad parameter: %v %s", err, out)
+	}
 	cmd.Process.Signal(syscall.SIGTERM)
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("serve --demo on SIGTERM: %v", err)

@@ -22,6 +22,7 @@ import (
 func serveCmd() *cobra.Command {
 	var config, listen string
 	var demo bool
+	jobWorkers := -1
 	cmd := &cobra.Command{
 		Use:   "serve --config FILE.yaml",
 		Short: "Serve named exports over HTTP, with a web page to browse them",
@@ -33,10 +34,14 @@ reference: https://github.com/sheetstream/sheetstream/blob/main/docs/service.md#
   GET /exports/NAME.xlsx?param=...       the download, streamed while the query runs
   GET /api/exports/NAME/preview?limit=50 the first rows, typed, as JSON
   GET /healthz, GET /metrics             health check and Prometheus metrics
+  POST /api/exports/NAME/jobs?param=...  the export as a background job (with jobs: and storage:)
+  GET /api/jobs, GET|DELETE /api/jobs/ID, GET /api/jobs/ID/file
 
 With --demo it creates the demo shop's database (as "export --demo" does)
 and serves the exports of examples/exports.yaml over it, or those of
---config, which may then name no database.
+--config, which may then name no database; background jobs then queue
+in a SQLite file beside the demo database and their files go to a folder
+there.
 
 It listens on 127.0.0.1:8080 unless the file or --listen says otherwise. An
 address other machines reach needs a token (token or token_env), or
@@ -66,11 +71,10 @@ SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 			if listen != "" {
 				cfg.Listen = listen
 			}
-			if os.Getenv("GOMEMLIMIT") == "" {
-				debug.SetMemoryLimit(int64(cfg.MemoryLimitMiB) << 20)
+			if jobWorkers >= 0 {
+				cfg.JobWorkers = &jobWorkers
 			}
-			log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-			srv, err := server.New(cfg, log)
+			srv, log, err := newService(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
@@ -85,9 +89,6 @@ SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 			}
 			if cfg.Token == "" && !ln.Addr().(*net.TCPAddr).IP.IsLoopback() {
 				log.Warn("serving without a token on purpose (public: true): anyone who reaches this address reads every export", "listen", ln.Addr().String())
-			}
-			for _, warning := range cfg.Warnings {
-				log.Warn(warning)
 			}
 			hs := srv.HTTPServer()
 			done := make(chan error, 1)
@@ -118,7 +119,29 @@ SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 	cmd.Flags().StringVar(&config, "config", "", "configuration file (YAML)")
 	cmd.Flags().StringVar(&listen, "listen", "", "address to listen on (overrides the file)")
 	cmd.Flags().BoolVar(&demo, "demo", false, "serve the demo shop (examples/exports.yaml over an embedded SQLite database)")
+	cmd.Flags().IntVar(&jobWorkers, "job-workers", -1, "background jobs this process runs at once (default: job_workers, or what the memory budget allows; 0: none)")
 	return cmd
+}
+
+// newService sets the memory limit, logs the configuration's warnings,
+// and starts the service and its job workers.
+func newService(ctx context.Context, cfg *server.Config) (*server.Server, *slog.Logger, error) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(int64(cfg.MemoryLimitMiB) << 20)
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	for _, warning := range cfg.Warnings {
+		log.Warn(warning)
+	}
+	srv, err := server.New(cfg, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := srv.StartJobs(ctx); err != nil {
+		srv.Close()
+		return nil, nil, err
+	}
+	return srv, log, nil
 }
 
 // demoConfig creates the demo shop's database in a temporary folder and
@@ -146,6 +169,11 @@ func demoConfig(ctx context.Context, file string) (_ *server.Config, dir string,
 	var cfg *server.Config
 	if err == nil {
 		cfg, err = server.ParseConfigWithDatabase(raw, url)
+	}
+	if err == nil && cfg.Jobs == "" {
+		// Background exports with no setup: a SQLite queue and a folder.
+		cfg.Jobs = "sqlite:" + filepath.Join(dir, "queue.db")
+		cfg.Storage = "file://" + filepath.Join(dir, "exports")
 	}
 	if err != nil {
 		os.RemoveAll(dir)

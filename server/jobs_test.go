@@ -1,0 +1,192 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sheetstream/sheetstream/internal/testenv"
+)
+
+// jobFixture serves the test shop with background exports on a SQLite
+// queue, into storage (a folder when "").
+func jobFixture(t *testing.T, store string) *fixture {
+	t.Helper()
+	dir := t.TempDir()
+	if store == "" {
+		store = "file://" + filepath.Join(dir, "exports")
+	}
+	return newFixture(t, 2, fmt.Sprintf("jobs: sqlite:%s\nstorage: %q\njob_timeout: 30s", filepath.Join(dir, "queue.db"), store))
+}
+
+func (f *fixture) do(method, path string, hdr ...string) (*http.Response, []byte) {
+	f.t.Helper()
+	req, _ := http.NewRequest(method, f.url+path, nil)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp, body
+}
+
+// waitJob polls a job until it ends.
+func (f *fixture) waitJob(id string) map[string]any {
+	f.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, body := f.get("/api/jobs/" + id)
+		var j map[string]any
+		if resp.StatusCode != 200 || json.Unmarshal(body, &j) != nil {
+			f.t.Fatalf("job %s: %d %s", id, resp.StatusCode, body)
+		}
+		if s := j["state"]; s == "done" || s == "failed" || s == "cancelled" || time.Now().After(deadline) {
+			return j
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestJobsAPI: an export submitted as a job runs in the background and
+// its file downloads from the service; its parameters are read as
+// strictly as a download's; the same Idempotency-Key is the same job; a
+// permanent failure fails at once; jobs list newest first with a cursor;
+// a running job is cancelled; an unknown id is 404.
+func TestJobsAPI(t *testing.T) {
+	f := jobFixture(t, "")
+	resp, body := f.do("POST", "/api/exports/items/jobs?from=4990&kind=a")
+	var sub struct{ ID, State, URL string }
+	if resp.StatusCode != 202 || json.Unmarshal(body, &sub) != nil || sub.State != "queued" || sub.URL != "/api/jobs/"+sub.ID || resp.Header.Get("Location") != sub.URL {
+		t.Fatalf("submit: %d %s", resp.StatusCode, body)
+	}
+	j := f.waitJob(sub.ID)
+	if host, _ := os.Hostname(); j["worker"] != fmt.Sprintf("%s:%d", host, os.Getpid()) {
+		t.Errorf("worker: %v", j["worker"])
+	}
+	if j["state"] != "done" || j["rows"] != float64(8) || j["attempts"] != float64(1) || j["export"] != "items" || j["download"] != "/api/jobs/"+sub.ID+"/file" {
+		t.Fatalf("done: %v", j)
+	}
+	if p, _ := j["params"].(map[string]any); p["from"] != "4990" || p["kind"] != "a" {
+		t.Errorf("params: %v", j["params"])
+	}
+	resp, book := f.get("/api/jobs/" + sub.ID + "/file")
+	if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Disposition"), `filename="items.xlsx"`) {
+		t.Fatalf("file: %d %v", resp.StatusCode, resp.Header)
+	}
+	if rows := readBook(t, book); len(rows["Items"]) != 7 || len(rows["Summary"]) != 3 {
+		t.Errorf("the job's workbook: %v", rows)
+	}
+	if j["bytes"] != float64(len(book)) {
+		t.Errorf("bytes %v, the file has %d", j["bytes"], len(book))
+	}
+	for path, want := range map[string]int{
+		"/api/exports/items/jobs?from=ten":      400,
+		"/api/exports/items/jobs?city=Oslo":     400,
+		"/api/exports/items/jobs?kind=a&kind=b": 400,
+		"/api/exports/nope/jobs":                404,
+	} {
+		if resp, body := f.do("POST", path); resp.StatusCode != want {
+			t.Errorf("POST %s: %d %s, want %d", path, resp.StatusCode, body, want)
+		}
+	}
+	_, b1 := f.do("POST", "/api/exports/items/jobs?from=5000", "Idempotency-Key", "monday")
+	_, b2 := f.do("POST", "/api/exports/items/jobs?from=5000", "Idempotency-Key", "monday")
+	var s1, s2 struct{ ID string }
+	json.Unmarshal(b1, &s1)
+	json.Unmarshal(b2, &s2)
+	if s1.ID == "" || s1.ID != s2.ID {
+		t.Errorf("the same Idempotency-Key: %s and %s", s1.ID, s2.ID)
+	}
+	_, b3 := f.do("POST", "/api/exports/failing/jobs")
+	var failing struct{ ID string }
+	json.Unmarshal(b3, &failing)
+	fj := f.waitJob(failing.ID)
+	if fj["state"] != "failed" || fj["attempts"] != float64(1) || !strings.Contains(fj["error"].(string), "error_id") || fj["download"] != nil {
+		t.Errorf("a failing export: %v", fj)
+	}
+	if resp, _ := f.get("/api/jobs/" + failing.ID + "/file"); resp.StatusCode != 409 {
+		t.Errorf("a failed job's file: %d", resp.StatusCode)
+	}
+	_, b4 := f.do("POST", "/api/exports/big/jobs")
+	var big struct{ ID string }
+	json.Unmarshal(b4, &big)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if _, body := f.get("/api/jobs/" + big.ID); strings.Contains(string(body), `"state":"running"`) {
+			break
+		}
+	}
+	if resp, body := f.do("DELETE", "/api/jobs/"+big.ID); resp.StatusCode != 200 {
+		t.Errorf("cancel: %d %s", resp.StatusCode, body)
+	}
+	if bj := f.waitJob(big.ID); bj["state"] != "cancelled" {
+		t.Errorf("a cancelled job: %v", bj)
+	}
+	resp, body = f.get("/api/jobs?limit=2")
+	var list struct {
+		Jobs []map[string]any
+		Next string
+	}
+	if resp.StatusCode != 200 || json.Unmarshal(body, &list) != nil || len(list.Jobs) != 2 || list.Jobs[0]["id"] != big.ID || list.Next != list.Jobs[1]["id"] {
+		t.Fatalf("list: %d %s", resp.StatusCode, body)
+	}
+	_, body = f.get("/api/jobs?limit=100&after=" + list.Next)
+	var rest struct{ Jobs []map[string]any }
+	json.Unmarshal(body, &rest)
+	if len(rest.Jobs) != 2 || rest.Jobs[1]["id"] != sub.ID {
+		t.Errorf("the next page: %s", body)
+	}
+	num, _, _ := strings.Cut(sub.ID, "-")
+	for _, id := range []string{num, num + "-" + strings.Repeat("a", 32), "nope"} {
+		if resp, _ := f.get("/api/jobs/" + id); resp.StatusCode != 404 {
+			t.Errorf("job %q: %d", id, resp.StatusCode)
+		}
+	}
+	if resp, _ := f.do("POST", "/api/exports/items/jobs", "Origin", "https://evil.example"); resp.StatusCode != 403 {
+		t.Errorf("a cross-site submit: %d", resp.StatusCode)
+	}
+	// A service without jobs says so.
+	plain := newFixture(t, 2, "")
+	if resp, body := plain.do("POST", "/api/exports/items/jobs"); resp.StatusCode != 404 || !strings.Contains(string(body), "jobs:") {
+		t.Errorf("no jobs configured: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestJobsS3: with S3 storage the file's link is a signed redirect to
+// the object, which holds the workbook.
+func TestJobsS3(t *testing.T) {
+	raw := testenv.Get(t, "SHEETSTREAM_S3_URL", "starts an S3 server (versitygw)")
+	t.Setenv("AWS_ACCESS_KEY_ID", os.Getenv("SHEETSTREAM_S3_ACCESS_KEY"))
+	t.Setenv("AWS_SECRET_ACCESS_KEY", os.Getenv("SHEETSTREAM_S3_SECRET_KEY"))
+	bucket, query, _ := strings.Cut(strings.TrimPrefix(raw, "s3://"), "?")
+	f := jobFixture(t, "s3://"+bucket+"/"+fmt.Sprint(time.Now().UnixNano())+"?"+query)
+	_, body := f.do("POST", "/api/exports/items/jobs?from=4001")
+	var sub struct{ ID string }
+	json.Unmarshal(body, &sub)
+	if j := f.waitJob(sub.ID); j["state"] != "done" {
+		t.Fatalf("job: %v", j)
+	}
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noRedirect.Get(f.url + "/api/jobs/" + sub.ID + "/file")
+	if err != nil || resp.StatusCode != http.StatusFound || !strings.Contains(resp.Header.Get("Location"), "X-Amz-Signature") {
+		t.Fatalf("file link: %v %v", resp, err)
+	}
+	resp, err = http.Get(resp.Header.Get("Location"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	book, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if rows := readBook(t, book); len(rows["Items"]) != 1001 || !strings.Contains(resp.Header.Get("Content-Disposition"), "items.xlsx") {
+		t.Errorf("the object: %d rows, %q", len(rows["Items"]), resp.Header.Get("Content-Disposition"))
+	}
+}
