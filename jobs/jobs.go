@@ -10,8 +10,8 @@
 // with a random secret, so ids cannot be guessed or enumerated.
 //
 // A worker killed mid-export leaves its job running in the queue until
-// River rescues it, Config.JobTimeout plus a minute after it started, and
-// retries it on another worker, which first removes what the killed
+// River rescues it (see RescueMargin for when), and retries it on another
+// worker, which first removes what the killed
 // attempt left in the storage. An export error that retrying cannot mend
 // (bad SQL, a missing table, a cell Excel cannot hold) is wrapped with
 // Permanent by the Runner and fails the job at once; others retry with
@@ -114,6 +114,16 @@ type Config struct {
 	Log       *slog.Logger
 }
 
+// RescueMargin is how long past JobTimeout a running job must have gone
+// silent before River takes it for its vanished worker's and retries it:
+// a quarter of the timeout, at least 5 s and at most a minute. River's
+// rescuer looks every 30 s, so a killed worker's job starts again within
+// JobTimeout + RescueMargin + 30 s, plus the first retry's backoff (about
+// a second).
+func RescueMargin(jobTimeout time.Duration) time.Duration {
+	return min(time.Minute, max(5*time.Second, jobTimeout/4))
+}
+
 // Queue submits, runs and reads export jobs.
 type Queue struct {
 	cfg    Config
@@ -185,7 +195,7 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 		// and a suffix that keeps two clients of one process apart.
 		ID:                   q.worker + "/" + randomHex(3),
 		JobTimeout:           cfg.JobTimeout,
-		RescueStuckJobsAfter: cfg.JobTimeout + time.Minute,
+		RescueStuckJobsAfter: cfg.JobTimeout + RescueMargin(cfg.JobTimeout),
 		MaxAttempts:          cfg.MaxAttempts,
 		FetchPollInterval:    cfg.FetchPoll,
 		FetchCooldown:        min(100*time.Millisecond, cfg.FetchPoll),
@@ -239,7 +249,7 @@ func (q *Queue) openPostgres(ctx context.Context, url string, rc *river.Config) 
 		return fmt.Errorf("jobs: queue: %w", err)
 	}
 	driver := riverpgxv5.New(pool)
-	if err := migrate(ctx, driver); err != nil {
+	if err := migrateLocked(ctx, pool, driver); err != nil {
 		pool.Close()
 		return fmt.Errorf("jobs: queue: %w", err)
 	}
@@ -251,6 +261,23 @@ func (q *Queue) openPostgres(ctx context.Context, url string, rc *river.Config) 
 	q.client, q.close = client, pool.Close
 	q.ownerIs = "metadata->>'owner' = @owner"
 	return nil
+}
+
+// migrateLocked migrates under a PostgreSQL advisory lock: the processes
+// of a fleet start together, and River's migrations are not safe to run
+// twice at once.
+func migrateLocked(ctx context.Context, pool *pgxpool.Pool, driver *riverpgxv5.Driver) error {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	const lock = "SELECT pg_advisory_lock(hashtext('sheetstream: river migrations'))"
+	if _, err := conn.Exec(ctx, lock); err != nil {
+		return err
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock(hashtext('sheetstream: river migrations'))")
+	return migrate(ctx, driver)
 }
 
 // migrate creates or updates River's tables.

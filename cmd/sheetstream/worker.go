@@ -22,7 +22,8 @@ func workerCmd() *cobra.Command {
 		Long: `Run the background export jobs of the queue the configuration names
 (jobs: postgres://... for a fleet), writing their files to its storage:.
 Run as many workers, on as many machines, as the work needs; a job whose
-worker dies is taken over by another once job_timeout has passed.
+worker dies is taken over by another once job_timeout (and a margin) has
+passed.
 SIGTERM or Ctrl-C stops taking jobs and lets running ones finish for up
 to 10 s (the rest are retried by other workers).
 
