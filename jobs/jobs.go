@@ -212,7 +212,7 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	case strings.HasPrefix(cfg.Queue, "postgres://"), strings.HasPrefix(cfg.Queue, "postgresql://"):
 		err = q.openPostgres(ctx, cfg.Queue, rc)
 	default:
-		err = fmt.Errorf("jobs: queue %q: give sqlite:PATH or postgres://...", cfg.Queue)
+		err = fmt.Errorf("jobs: queue %q: the queue is sqlite:PATH or postgres://URL", cfg.Queue)
 	}
 	if err != nil {
 		return nil, err

@@ -220,15 +220,14 @@ exports:
 	}
 
 	// No incomplete upload is left in the bucket.
-	cfg, err := config.LoadDefaultConfig(context.Background(), config.WithRegion("us-east-1"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	_, endpoint, _ := strings.Cut(s3Query, "endpoint=")
 	endpoint, _, _ = strings.Cut(endpoint, "&")
 	t.Setenv("AWS_ACCESS_KEY_ID", os.Getenv("SHEETSTREAM_S3_ACCESS_KEY"))
 	t.Setenv("AWS_SECRET_ACCESS_KEY", os.Getenv("SHEETSTREAM_S3_SECRET_KEY"))
-	cfg, _ = config.LoadDefaultConfig(context.Background(), config.WithRegion("us-east-1"))
+	cfg, err := config.LoadDefaultConfig(context.Background(), config.WithRegion("us-east-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	client := s3.NewFromConfig(cfg, func(o *s3.Options) { o.BaseEndpoint = aws.String(endpoint); o.UsePathStyle = true })
 	ups, err := client.ListMultipartUploads(context.Background(), &s3.ListMultipartUploadsInput{Bucket: &bucket, Prefix: aws.String(prefix + "/")})
 	if err != nil {
