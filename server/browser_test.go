@@ -63,3 +63,38 @@ func TestWebPage(t *testing.T) {
 		t.Errorf("downloaded rows: %v", items)
 	}
 }
+
+// TestWebPageJobs: on the page, "Run in background" queues the export,
+// the Recent exports list follows it to done without a reload, and its
+// file downloads from there, under the page's Content-Security-Policy.
+func TestWebPageJobs(t *testing.T) {
+	modules := testenv.Get(t, "SHEETSTREAM_NODE_MODULES", "installs playwright-core and Debian's chromium")
+	pyread.Python(t)
+	f := jobFixture(t, "")
+	out := t.TempDir()
+	cmd := exec.Command("node", filepath.Join("testdata", "browser_jobs.cjs"), f.url+"/", out)
+	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
+	stdout, err := cmd.Output()
+	if err != nil {
+		msg := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			msg = string(ee.Stderr)
+		}
+		t.Fatalf("browser: %v\n%s", err, msg)
+	}
+	var r struct {
+		FirstState, State, Rows, Params, Filename, Saved string
+		Reloads                                          int
+		CSPViolations                                    []string
+	}
+	if err := json.Unmarshal(stdout, &r); err != nil {
+		t.Fatalf("report %s: %v", stdout, err)
+	}
+	if r.State != "done" || r.Rows != "5" || r.Params != "from=4996, kind=a" || r.Filename != "items.xlsx" || r.Reloads != 1 || len(r.CSPViolations) != 0 {
+		t.Errorf("the page's background export: %+v", r)
+	}
+	items := pyread.ReadValues(t, r.Saved)[r.Saved].Openpyxl["Items"]
+	if len(items) != 4 || items[1][0].String() != "n:4996" || items[3][0].String() != "n:5000" {
+		t.Errorf("the downloaded job's rows: %v", items)
+	}
+}

@@ -247,10 +247,21 @@ func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 }
 
 // jobFile: GET /api/jobs/ID/file redirects to a signed link where the
-// storage makes them (S3), or sends the file.
+// storage makes them (S3), or sends the file; with ?link, it answers
+// {"url": the signed link, or ""} instead.
 func (s *Server) jobFile(w http.ResponseWriter, r *http.Request) {
 	j, ok := s.job(w, r)
 	if !ok {
+		return
+	}
+	query, err := parseQuery(r.URL.RawQuery)
+	for name := range query {
+		if name != "link" {
+			err = &ParamError{name, "is not a parameter of a job's file (link)"}
+		}
+	}
+	if err != nil {
+		jsonError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	if j.State != jobs.Done {
@@ -260,6 +271,12 @@ func (s *Server) jobFile(w http.ResponseWriter, r *http.Request) {
 	link, err := s.store.Presign(r.Context(), j.Key, time.Duration(s.cfg.LinkTTL), j.File)
 	if err != nil {
 		s.internalError(w, "the file could not be linked", err)
+		return
+	}
+	if _, asked := query["link"]; asked {
+		// For the page: a signed link it can open, or "" when the file
+		// comes from here (with the page's token).
+		writeJSON(w, http.StatusOK, map[string]string{"url": link})
 		return
 	}
 	if link != "" {

@@ -114,6 +114,12 @@ func TestJobsAPI(t *testing.T) {
 	if fj["state"] != "failed" || fj["attempts"] != float64(1) || !strings.Contains(fj["error"].(string), "error_id") || fj["download"] != nil {
 		t.Errorf("a failing export: %v", fj)
 	}
+	if resp, body := f.get("/api/jobs/" + sub.ID + "/file?link"); resp.StatusCode != 200 || string(body) != "{\"url\":\"\"}\n" {
+		t.Errorf("?link on a folder: %d %s", resp.StatusCode, body)
+	}
+	if resp, _ := f.get("/api/jobs/" + sub.ID + "/file?nope"); resp.StatusCode != 400 {
+		t.Errorf("an unknown query word: %d", resp.StatusCode)
+	}
 	if resp, _ := f.get("/api/jobs/" + failing.ID + "/file"); resp.StatusCode != 409 {
 		t.Errorf("a failed job's file: %d", resp.StatusCode)
 	}
@@ -174,6 +180,11 @@ func TestJobsS3(t *testing.T) {
 	json.Unmarshal(body, &sub)
 	if j := f.waitJob(sub.ID); j["state"] != "done" {
 		t.Fatalf("job: %v", j)
+	}
+	_, linked := f.get("/api/jobs/" + sub.ID + "/file?link")
+	var link struct{ URL string }
+	if json.Unmarshal(linked, &link) != nil || !strings.Contains(link.URL, "X-Amz-Signature") {
+		t.Errorf("?link: %s", linked)
 	}
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := noRedirect.Get(f.url + "/api/jobs/" + sub.ID + "/file")

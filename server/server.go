@@ -393,7 +393,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]any{"exports": s.cfg.Exports})
+	json.NewEncoder(w).Encode(map[string]any{"exports": s.cfg.Exports, "jobs": s.jobs != nil})
 }
 
 // wait takes a token from a semaphore (a send on sem) before the

@@ -116,6 +116,71 @@ async function download(exp, form, status, button) {
   }
 }
 
+// Background exports: submit, then follow them in the "Recent exports"
+// list, which refreshes itself while any is queued or running.
+let jobsTimer = null;
+
+async function runInBackground(exp, form, status) {
+  status.className = "status";
+  const resp = await fetch(`api/exports/${encodeURIComponent(exp.name)}/jobs?${query(form)}`,
+    { method: "POST", headers: headers() });
+  if (!resp.ok) {
+    status.className = "status error";
+    status.textContent = "Could not start: " + await errorText(resp);
+    return;
+  }
+  status.textContent = "Running in the background: see Recent exports below.";
+  refreshJobs();
+}
+
+async function fetchJobFile(job, status) {
+  const link = await fetch(`api/jobs/${job.id}/file?link`, { headers: headers() });
+  if (!link.ok) { status.textContent = await errorText(link); return; }
+  const { url } = await link.json();
+  if (url) { window.location.assign(url); return; }   // a signed link to the store
+  const resp = await fetch(`api/jobs/${job.id}/file`, { headers: headers() });
+  if (!resp.ok) { status.textContent = await errorText(resp); return; }
+  const blob = await resp.blob();
+  const a = el("a", { href: URL.createObjectURL(blob), download: job.file });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+}
+
+async function refreshJobs() {
+  clearTimeout(jobsTimer);
+  const section = $("#jobs");
+  const resp = await fetch("api/jobs?limit=10", { headers: headers() });
+  if (!resp.ok) return;
+  const { jobs } = await resp.json();
+  section.hidden = jobs.length === 0;
+  $("tbody", section).replaceChildren(...jobs.map(job => {
+    const params = Object.entries(job.params).map(([k, v]) => `${k}=${v}`).join(", ");
+    const cell = el("td");
+    if (job.state === "done") {
+      const b = el("button", { type: "button", className: "secondary job-download", textContent: `Download ${job.file}` });
+      b.addEventListener("click", () => fetchJobFile(job, cell));
+      cell.append(b);
+    } else if (job.state === "queued" || job.state === "running") {
+      const b = el("button", { type: "button", className: "secondary job-cancel", textContent: "Cancel" });
+      b.addEventListener("click", async () => {
+        await fetch(`api/jobs/${job.id}`, { method: "DELETE", headers: headers() });
+        refreshJobs();
+      });
+      cell.append(b);
+    } else if (job.error) {
+      cell.textContent = job.error;
+    }
+    return el("tr", { className: "job " + job.state, id: "job-" + job.id },
+      el("td", { textContent: job.export }), el("td", { textContent: params }),
+      el("td", { className: "state", textContent: job.state }),
+      el("td", { className: "number", textContent: job.rows ? job.rows.toLocaleString() : "" }),
+      el("td", { textContent: job.started ? new Date(job.started).toLocaleTimeString() : "" }), cell);
+  }));
+  if (jobs.some(j => j.state === "queued" || j.state === "running")) jobsTimer = setTimeout(refreshJobs, 1000);
+}
+
 async function load() {
   const list = $("#exports");
   const resp = await fetch("api/exports", { headers: headers() });
@@ -129,14 +194,16 @@ async function load() {
     return;
   }
   $("#auth").style.display = "none";
-  const { exports } = await resp.json();
+  const { exports, jobs } = await resp.json();
   list.replaceChildren(...exports.map(exp => {
     const status = el("div", { className: "status", role: "status" });
     const box = el("div", { className: "preview" });
     const dl = el("button", { type: "submit", textContent: "Download .xlsx", className: "download" });
     const pv = el("button", { type: "button", textContent: "Preview", className: "secondary preview-button" });
-    const form = el("form", {}, ...(exp.params || []).map(input), pv, dl);
+    const bg = el("button", { type: "button", textContent: "Run in background", className: "secondary background" });
+    const form = el("form", {}, ...(exp.params || []).map(input), pv, dl, ...(jobs ? [bg] : []));
     form.addEventListener("submit", ev => { ev.preventDefault(); download(exp, form, status, dl); });
+    bg.addEventListener("click", () => { if (form.reportValidity()) runInBackground(exp, form, status); });
     pv.addEventListener("click", () => { if (form.reportValidity()) preview(exp, form, box, status); });
     const sheets = exp.sheets.map(s => s.name).join(", ");
     return el("section", { className: "export", id: "export-" + exp.name },
@@ -144,5 +211,6 @@ async function load() {
       el("p", { textContent: (exp.description || "") + (sheets ? ` Sheets: ${sheets}.` : "") + (exp.encrypted ? " The file is password-protected." : "") }),
       form, status, box);
   }));
+  if (jobs) refreshJobs();
 }
 load();
