@@ -32,8 +32,10 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver"
@@ -124,6 +126,14 @@ func RescueMargin(jobTimeout time.Duration) time.Duration {
 	return min(time.Minute, max(5*time.Second, jobTimeout/4))
 }
 
+// Stats are what this process's workers did, for metrics.
+type Stats struct {
+	Done, Failed, Retried, Cancelled int64 // attempts that ended so
+	Seconds                          float64
+	Bytes                            int64 // stored
+	Rescued                          int64 // attempts that took over a vanished worker's job
+}
+
 // Queue submits, runs and reads export jobs.
 type Queue struct {
 	cfg    Config
@@ -131,8 +141,66 @@ type Queue struct {
 	close  func()
 	worker string
 	// ownerIs is the SQL condition on a job's owner in the queue's dialect.
-	ownerIs string
+	ownerIs  string
+	statsMu  sync.Mutex
+	stats    Stats
+	countSQL string
+	// query runs SQL returning (text, integer) rows on the queue's
+	// database, for Counts.
+	query func(ctx context.Context, sql string) (map[string]int64, error)
 }
+
+// countSQL counts the export jobs by River state, and those cancelled
+// because they failed for good (their output says so) as "failed", in
+// each dialect.
+const (
+	countSQLite   = "SELECT CASE WHEN state = 'cancelled' AND json_extract(metadata, '$.output.failed') THEN 'failed' ELSE state END, count(*) FROM river_job WHERE kind = 'sheetstream_export' GROUP BY 1"
+	countPostgres = "SELECT CASE WHEN state = 'cancelled' AND metadata->'output'->>'failed' = 'true' THEN 'failed' ELSE state::text END, count(*) FROM river_job WHERE kind = 'sheetstream_export' GROUP BY 1"
+)
+
+// Counts returns how many jobs the queue holds in each state (queued,
+// running, done, failed, cancelled), over every worker: the queue's
+// depth and its history. It also tells whether the queue answers.
+func (q *Queue) Counts(ctx context.Context) (map[string]int64, error) {
+	byRiver, err := q.query(ctx, q.countSQL)
+	if err != nil {
+		return nil, fmt.Errorf("jobs: %w", err)
+	}
+	out := map[string]int64{Queued: 0, Running: 0, Done: 0, Failed: 0, Cancelled: 0}
+	for state, n := range byRiver {
+		switch rivertype.JobState(state) {
+		case "failed":
+			out[Failed] += n
+		case rivertype.JobStateRunning:
+			out[Running] += n
+		case rivertype.JobStateCompleted:
+			out[Done] += n
+		case rivertype.JobStateDiscarded:
+			out[Failed] += n
+		case rivertype.JobStateCancelled:
+			out[Cancelled] += n
+		default:
+			out[Queued] += n
+		}
+	}
+	return out, nil
+}
+
+// Stats returns what this process's workers have done.
+func (q *Queue) Stats() Stats {
+	q.statsMu.Lock()
+	defer q.statsMu.Unlock()
+	return q.stats
+}
+
+func (q *Queue) count(f func(*Stats)) {
+	q.statsMu.Lock()
+	f(&q.stats)
+	q.statsMu.Unlock()
+}
+
+// Storage is where the queue's jobs put their files.
+func (q *Queue) Storage() storage.Storage { return q.cfg.Storage }
 
 // queueClient is what the package uses of River's client, whichever the
 // driver (its type depends on the driver's transaction type).
@@ -239,7 +307,25 @@ func (q *Queue) openSQLite(ctx context.Context, path string, rc *river.Config) e
 		return fmt.Errorf("jobs: %w", err)
 	}
 	q.client, q.close = client, func() { db.Close() }
+	q.query = func(ctx context.Context, query string) (map[string]int64, error) {
+		rows, err := db.QueryContext(ctx, query)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		out := map[string]int64{}
+		for rows.Next() {
+			var k string
+			var n int64
+			if err := rows.Scan(&k, &n); err != nil {
+				return nil, err
+			}
+			out[k] = n
+		}
+		return out, rows.Err()
+	}
 	q.ownerIs = "json_extract(metadata, '$.owner') = @owner"
+	q.countSQL = countSQLite
 	return nil
 }
 
@@ -259,7 +345,19 @@ func (q *Queue) openPostgres(ctx context.Context, url string, rc *river.Config) 
 		return fmt.Errorf("jobs: %w", err)
 	}
 	q.client, q.close = client, pool.Close
+	q.query = func(ctx context.Context, query string) (map[string]int64, error) {
+		rows, err := pool.Query(ctx, query)
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]int64{}
+		var k string
+		var n int64
+		_, err = pgx.ForEachRow(rows, []any{&k, &n}, func() error { out[k] = n; return nil })
+		return out, err
+	}
 	q.ownerIs = "metadata->>'owner' = @owner"
+	q.countSQL = countPostgres
 	return nil
 }
 
@@ -482,6 +580,11 @@ type exportWorker struct {
 // the storage, and records its rows and bytes.
 func (w *exportWorker) Work(ctx context.Context, job *river.Job[exportArgs]) error {
 	q := w.q
+	start := time.Now()
+	if n := len(job.Errors); n > 0 && strings.Contains(job.Errors[n-1].Error, "rescued") {
+		// River's rescuer took the job from a worker that vanished.
+		q.count(func(s *Stats) { s.Rescued++ })
+	}
 	if n, err := q.cfg.Storage.Abandon(ctx, job.Args.Key); err != nil {
 		return err
 	} else if n > 0 {
@@ -493,13 +596,28 @@ func (w *exportWorker) Work(ctx context.Context, job *river.Job[exportArgs]) err
 		rows, err = q.cfg.Run(ctx, job.Args.Request, out)
 		return err
 	})
+	elapsed := time.Since(start).Seconds()
 	if err != nil {
 		var p permanent
 		if errors.As(err, &p) {
+			q.count(func(s *Stats) { s.Failed++; s.Seconds += elapsed })
+			river.RecordOutput(ctx, map[string]bool{"failed": true})
 			return river.JobCancel(errors.New(permanentPrefix + err.Error()))
 		}
+		q.count(func(s *Stats) {
+			switch {
+			case ctx.Err() != nil:
+				s.Cancelled++ // cancelled, timed out, or its worker stopping
+			case job.Attempt < job.MaxAttempts:
+				s.Retried++
+			default:
+				s.Failed++
+			}
+			s.Seconds += elapsed
+		})
 		return err
 	}
+	q.count(func(s *Stats) { s.Done++; s.Seconds += elapsed; s.Bytes += size })
 	q.cfg.Log.Info("export job done", "job", job.ID, "export", job.Args.Export, "rows", rows, "bytes", size)
 	return river.RecordOutput(ctx, output{Rows: rows, Bytes: size})
 }

@@ -215,6 +215,13 @@ func TestJobs(t *testing.T) {
 			if _, _, err := q.cfg.Storage.Get(ctx, slow.Key); !errors.Is(err, storage.ErrNotFound) {
 				t.Errorf("a cancelled job's file: %v", err)
 			}
+			counts, err := q.Counts(ctx)
+			if err != nil || counts[Failed] != 1 || counts[Cancelled] != 1 || counts[Done] < 2 {
+				t.Errorf("counts: %v %v", counts, err)
+			}
+			if st := q.Stats(); st.Failed != 1 || st.Retried != 1 || st.Cancelled != 1 || st.Done < 2 || st.Bytes == 0 {
+				t.Errorf("this process's stats: %+v", st)
+			}
 		})
 	}
 }

@@ -42,6 +42,7 @@ func (s *Server) openJobs(ctx context.Context) error {
 		return err
 	}
 	s.jobs, s.store = q, store
+	s.metrics.jobs = q
 	return nil
 }
 
@@ -303,6 +304,27 @@ func (s *Server) jobFile(w http.ResponseWriter, r *http.Request) {
 	if _, err := io.Copy(cw, body); err != nil {
 		panic(http.ErrAbortHandler)
 	}
+}
+
+// checkStorage stores, reads back and removes a small file.
+func checkStorage(ctx context.Context, store storage.Storage) error {
+	const key = ".sheetstream-health-check"
+	if _, err := store.Put(ctx, key, func(w io.Writer) error { _, err := io.WriteString(w, "ok"); return err }); err != nil {
+		return err
+	}
+	r, _, err := store.Get(ctx, key)
+	if err != nil {
+		return err
+	}
+	got, err := io.ReadAll(r)
+	r.Close()
+	if err == nil && string(got) != "ok" {
+		err = fmt.Errorf("read back %q", got)
+	}
+	if derr := store.Delete(ctx, key); err == nil {
+		err = derr
+	}
+	return err
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

@@ -160,6 +160,21 @@ func TestJobsAPI(t *testing.T) {
 	if resp, _ := f.do("POST", "/api/exports/items/jobs", "Origin", "https://evil.example"); resp.StatusCode != 403 {
 		t.Errorf("a cross-site submit: %d", resp.StatusCode)
 	}
+	if got := f.metric(`sheetstream_jobs{state="done"}`); got != "2" {
+		t.Errorf("jobs done in the queue: %q, want 2", got)
+	}
+	if got := f.metric(`sheetstream_jobs{state="failed"}`); got != "1" {
+		t.Errorf("jobs failed in the queue: %q, want 1", got)
+	}
+	if got := f.metric(`sheetstream_job_attempts_total{outcome="failed"}`); got != "1" {
+		t.Errorf("failed attempts: %q", got)
+	}
+	if got := f.metric(`sheetstream_job_upload_bytes_total`); got == "" || got == "0" {
+		t.Errorf("bytes stored: %q", got)
+	}
+	if resp, body := f.get("/healthz"); resp.StatusCode != 200 {
+		t.Errorf("healthz with jobs: %d %s", resp.StatusCode, body)
+	}
 	// A service without jobs says so.
 	plain := newFixture(t, 2, "")
 	if resp, body := plain.do("POST", "/api/exports/items/jobs"); resp.StatusCode != 404 || !strings.Contains(string(body), "jobs:") {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"net"
@@ -12,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/sheetstream/sheetstream/jobs"
 )
 
 // metrics are the service's counters, written in Prometheus' text format.
@@ -27,6 +30,7 @@ type metrics struct {
 	bytesOut  map[string]int64
 	seconds   map[string]float64
 	refusals  map[string]int64 // by reason: body, cross-site, token
+	jobs      jobsSource       // nil without jobs
 }
 
 func newMetrics() *metrics {
@@ -69,6 +73,12 @@ func (m *metrics) done(export, status string, d time.Duration) {
 	m.mu.Unlock()
 }
 
+// jobsSource is what the metrics read of the job queue, if there is one.
+type jobsSource interface {
+	Counts(ctx context.Context) (map[string]int64, error)
+	Stats() jobs.Stats
+}
+
 func (m *metrics) serve(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4")
 	var b strings.Builder
@@ -107,5 +117,25 @@ func (m *metrics) serve(w http.ResponseWriter, r *http.Request) {
 	for _, e := range slices.Sorted(maps.Keys(m.rowsOut)) {
 		fmt.Fprintf(&b, "sheetstream_download_seconds_total{export=%q} %g\n", e, m.seconds[e])
 	}
+	if m.jobs != nil {
+		writeJobMetrics(&b, r.Context(), m.jobs)
+	}
 	w.Write([]byte(b.String()))
+}
+
+// writeJobMetrics adds the queue's jobs by state (over every worker) and
+// what this process's workers did.
+func writeJobMetrics(b *strings.Builder, ctx context.Context, q jobsSource) {
+	if counts, err := q.Counts(ctx); err == nil {
+		b.WriteString("# HELP sheetstream_jobs Export jobs in the queue by state, over every worker (queued: the queue's depth).\n# TYPE sheetstream_jobs gauge\n")
+		for _, state := range slices.Sorted(maps.Keys(counts)) {
+			fmt.Fprintf(b, "sheetstream_jobs{state=%q} %d\n", state, counts[state])
+		}
+	}
+	st := q.Stats()
+	fmt.Fprintf(b, "# HELP sheetstream_job_attempts_total Job attempts this process ended, by outcome.\n# TYPE sheetstream_job_attempts_total counter\n")
+	fmt.Fprintf(b, "sheetstream_job_attempts_total{outcome=\"done\"} %d\nsheetstream_job_attempts_total{outcome=\"failed\"} %d\nsheetstream_job_attempts_total{outcome=\"retried\"} %d\nsheetstream_job_attempts_total{outcome=\"cancelled\"} %d\n", st.Done, st.Failed, st.Retried, st.Cancelled)
+	fmt.Fprintf(b, "# HELP sheetstream_job_rescues_total Jobs this process took over from a worker that vanished.\n# TYPE sheetstream_job_rescues_total counter\nsheetstream_job_rescues_total %d\n", st.Rescued)
+	fmt.Fprintf(b, "# HELP sheetstream_job_seconds_total Time this process spent running jobs.\n# TYPE sheetstream_job_seconds_total counter\nsheetstream_job_seconds_total %g\n", st.Seconds)
+	fmt.Fprintf(b, "# HELP sheetstream_job_upload_bytes_total Bytes this process's jobs stored.\n# TYPE sheetstream_job_upload_bytes_total counter\nsheetstream_job_upload_bytes_total %d\n", st.Bytes)
 }

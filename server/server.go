@@ -378,13 +378,23 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 				break
 			}
 		}
+		if s.jobs != nil && !s.health.failed {
+			// The queue answers, and the storage takes and gives back a file.
+			if _, err := s.jobs.Counts(ctx); err != nil {
+				s.log.Error("health check", "queue", sqlsheet.RedactURL(s.cfg.Jobs), "err", err)
+				s.health.failed = true
+			} else if err := checkStorage(ctx, s.store); err != nil {
+				s.log.Error("health check", "storage", s.store.String(), "err", err)
+				s.health.failed = true
+			}
+		}
 		cancel()
 		s.health.checked = time.Now()
 	}
 	failed := s.health.failed
 	s.health.mu.Unlock()
 	if failed {
-		jsonError(w, http.StatusServiceUnavailable, "a database does not answer")
+		jsonError(w, http.StatusServiceUnavailable, "a database, the job queue or the storage does not answer")
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain")
