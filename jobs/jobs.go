@@ -56,6 +56,10 @@ type Request struct {
 	Owner  string            `json:"owner,omitempty"`
 	// File is the name the finished file is offered under ("orders.xlsx").
 	File string `json:"file"`
+	// Schedule and Slot name the schedule and the due time (RFC 3339, UTC)
+	// a scheduled job runs for.
+	Schedule string `json:"schedule,omitempty"`
+	Slot     string `json:"slot,omitempty"`
 }
 
 // Runner writes the workbook a request asks for into w and returns its
@@ -78,8 +82,10 @@ type Job struct {
 	Started  *time.Time        `json:"started,omitempty"`
 	Finished *time.Time        `json:"finished,omitempty"`
 	// File is the name the file is offered under; Key where it is stored.
-	File string `json:"file"`
-	Key  string `json:"-"`
+	File     string `json:"file"`
+	Key      string `json:"-"`
+	Schedule string `json:"schedule,omitempty"`
+	Slot     string `json:"slot,omitempty"`
 }
 
 // The states of a job.
@@ -113,7 +119,12 @@ type Config struct {
 	MaxAttempts int
 	// FetchPoll is how often idle workers look for jobs (default 1 s).
 	FetchPoll time.Duration
-	Log       *slog.Logger
+	// Schedules are exports to run at their slots; every process on the
+	// queue keeps them (one job per slot however many processes there
+	// are), each ScheduleTick (default 1 s).
+	Schedules    []*Schedule
+	ScheduleTick time.Duration
+	Log          *slog.Logger
 }
 
 // RescueMargin is how long past JobTimeout a running job must have gone
@@ -141,10 +152,12 @@ type Queue struct {
 	close  func()
 	worker string
 	// ownerIs is the SQL condition on a job's owner in the queue's dialect.
-	ownerIs  string
-	statsMu  sync.Mutex
-	stats    Stats
-	countSQL string
+	ownerIs   string
+	statsMu   sync.Mutex
+	stats     Stats
+	countSQL  string
+	schedules scheduleDB
+	stopSched context.CancelFunc
 	// query runs SQL returning (text, integer) rows on the queue's
 	// database, for Counts.
 	query func(ctx context.Context, sql string) (map[string]int64, error)
@@ -251,6 +264,19 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	if cfg.FetchPoll <= 0 {
 		cfg.FetchPoll = time.Second
 	}
+	if cfg.ScheduleTick <= 0 {
+		cfg.ScheduleTick = time.Second
+	}
+	names := map[string]bool{}
+	for _, s := range cfg.Schedules {
+		if err := s.Check(); err != nil {
+			return nil, fmt.Errorf("jobs: %w", err)
+		}
+		if names[s.Name] {
+			return nil, fmt.Errorf("jobs: two schedules are named %q", s.Name)
+		}
+		names[s.Name] = true
+	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -301,6 +327,11 @@ func (q *Queue) openSQLite(ctx context.Context, path string, rc *river.Config) e
 		db.Close()
 		return fmt.Errorf("jobs: queue sqlite:%s: %w", path, err)
 	}
+	if _, err := db.ExecContext(ctx, scheduleTable); err != nil {
+		db.Close()
+		return fmt.Errorf("jobs: queue sqlite:%s: %w", path, err)
+	}
+	q.schedules = sqliteSchedules{db}
 	client, err := river.NewClient(driver, rc)
 	if err != nil {
 		db.Close()
@@ -339,6 +370,7 @@ func (q *Queue) openPostgres(ctx context.Context, url string, rc *river.Config) 
 		pool.Close()
 		return fmt.Errorf("jobs: queue: %w", err)
 	}
+	q.schedules = pgSchedules{pool}
 	client, err := river.NewClient(driver, rc)
 	if err != nil {
 		pool.Close()
@@ -375,7 +407,11 @@ func migrateLocked(ctx context.Context, pool *pgxpool.Pool, driver *riverpgxv5.D
 		return err
 	}
 	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock(hashtext('sheetstream: river migrations'))")
-	return migrate(ctx, driver)
+	if err := migrate(ctx, driver); err != nil {
+		return err
+	}
+	_, err = conn.Exec(ctx, scheduleTable)
+	return err
 }
 
 // migrate creates or updates River's tables.
@@ -388,8 +424,14 @@ func migrate[TTx any](ctx context.Context, driver riverdriver.Driver[TTx]) error
 	return err
 }
 
-// Start starts the workers (a Queue with Workers 0 starts none).
+// Start starts the workers (a Queue with Workers 0 starts none) and the
+// schedules.
 func (q *Queue) Start(ctx context.Context) error {
+	if len(q.cfg.Schedules) > 0 {
+		sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+		q.stopSched = stop
+		go q.runSchedules(sctx)
+	}
 	if q.cfg.Workers == 0 {
 		return nil
 	}
@@ -399,6 +441,9 @@ func (q *Queue) Start(ctx context.Context) error {
 // Close stops the workers, letting running jobs finish until ctx ends
 // (then they are cancelled, and retried later), and closes the database.
 func (q *Queue) Close(ctx context.Context) error {
+	if q.stopSched != nil {
+		q.stopSched()
+	}
 	var err error
 	if q.cfg.Workers > 0 {
 		err = q.client.Stop(ctx)
@@ -522,7 +567,7 @@ func (q *Queue) view(row *rivertype.JobRow) (Job, error) {
 	}
 	j := Job{ID: strconv.FormatInt(row.ID, 10) + "-" + args.Secret, Export: args.Export, Params: args.Params,
 		Owner: args.Owner, Attempts: row.Attempt, Created: row.CreatedAt, Started: row.AttemptedAt,
-		Finished: row.FinalizedAt, File: args.File, Key: args.Key}
+		Finished: row.FinalizedAt, File: args.File, Key: args.Key, Schedule: args.Schedule, Slot: args.Slot}
 	if j.Params == nil {
 		j.Params = map[string]string{}
 	}

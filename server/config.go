@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sheetstream/sheetstream/jobs"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -111,6 +112,8 @@ type Config struct {
 	// LinkTTL is how long a finished job's download link works (default
 	// 15m), where the storage makes links (S3).
 	LinkTTL Duration `yaml:"link_ttl"`
+	// Schedules run exports as jobs at their slots (needs jobs:).
+	Schedules []*ScheduleConfig `yaml:"schedules"`
 
 	// Warnings are what LoadConfig found unsafe but not wrong, such as a
 	// token in a file other users may read; serve logs them.
@@ -150,6 +153,79 @@ type Sheet struct {
 	Table bool   `yaml:"table" json:"-"` // an Excel table: see Export.Table
 
 	query *boundQuery
+}
+
+// ScheduleConfig is one entry of schedules: an export run as a job at
+// every slot of a cron expression (cron, read in timezone, or with a
+// CRON_TZ= prefix) or an interval (every).
+//
+//	schedules:
+//	  - name: weekday-orders
+//	    export: orders
+//	    params: {city: Oslo}
+//	    cron: "30 6 * * 1-5"
+//	    timezone: Europe/Oslo
+//	    key: 'orders/{{.Time.Format "2006-01-02"}}.xlsx'
+type ScheduleConfig struct {
+	Name     string            `yaml:"name"`
+	Export   string            `yaml:"export"`
+	Params   map[string]string `yaml:"params"`
+	Cron     string            `yaml:"cron"`
+	Every    Duration          `yaml:"every"`
+	Timezone string            `yaml:"timezone"`
+	// Key is a Go template of the file's storage key, relative to the
+	// storage's prefix, over .Time (the slot, in timezone), .Name, .Export
+	// and .Params (default: a folder of the job's own).
+	Key string `yaml:"key"`
+	// RunAs is the identity the schedule's jobs belong to (default
+	// "schedule:NAME").
+	RunAs string `yaml:"run_as"`
+
+	schedule *jobs.Schedule
+}
+
+// checkSchedules reads the schedules: each names an export whose
+// parameters it gives as a request would, and a cron expression or
+// interval that parses.
+func (cfg *Config) checkSchedules() error {
+	for i, sc := range cfg.Schedules {
+		if sc == nil || !exportName.MatchString(sc.Name) {
+			return fmt.Errorf("config: schedule %d: name must be letters, digits, '.', '_' or '-'", i+1)
+		}
+		var e *Export
+		for _, x := range cfg.Exports {
+			if x.Name == sc.Export {
+				e = x
+			}
+		}
+		if e == nil {
+			return fmt.Errorf("config: schedule %q: no export named %q", sc.Name, sc.Export)
+		}
+		if sc.Params == nil {
+			sc.Params = map[string]string{}
+		}
+		if _, err := e.values(sc.Params); err != nil {
+			return fmt.Errorf("config: schedule %q: %w", sc.Name, err)
+		}
+		var loc *time.Location
+		if sc.Timezone != "" {
+			var err error
+			if loc, err = time.LoadLocation(sc.Timezone); err != nil {
+				return fmt.Errorf("config: schedule %q: timezone: %w", sc.Name, err)
+			}
+		}
+		owner := sc.RunAs
+		if owner == "" {
+			owner = "schedule:" + sc.Name
+		}
+		js := &jobs.Schedule{Name: sc.Name, Cron: sc.Cron, Every: time.Duration(sc.Every), Location: loc, Key: sc.Key,
+			Request: jobs.Request{Export: e.Name, Params: sc.Params, Owner: owner, File: e.Name + ".xlsx"}}
+		if err := js.Check(); err != nil {
+			return fmt.Errorf("config: %w", err)
+		}
+		sc.schedule = js
+	}
+	return nil
 }
 
 // Duration reads "30s", "5m" and the like.
@@ -397,6 +473,9 @@ func ParseConfigWithDatabase(b []byte, database string) (*Config, error) {
 			}
 			s.query = q
 		}
+	}
+	if err := cfg.checkSchedules(); err != nil {
+		return nil, err
 	}
 	return &cfg, nil
 }

@@ -34,9 +34,14 @@ func (s *Server) openJobs(ctx context.Context) error {
 	if s.cfg.JobWorkers != nil {
 		workers = max(0, *s.cfg.JobWorkers)
 	}
+	var schedules []*jobs.Schedule
+	for _, sc := range s.cfg.Schedules {
+		schedules = append(schedules, sc.schedule)
+	}
 	q, err := jobs.Open(ctx, jobs.Config{
 		Queue: s.cfg.Jobs, Storage: store, Workers: workers, Run: s.runJob,
 		JobTimeout: time.Duration(s.cfg.JobTimeout), MaxAttempts: s.cfg.MaxAttempts, Log: s.log,
+		Schedules: schedules,
 	})
 	if err != nil {
 		return err

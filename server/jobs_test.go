@@ -216,3 +216,61 @@ func TestJobsS3(t *testing.T) {
 		t.Errorf("the object: %d rows, %q", len(rows["Items"]), resp.Header.Get("Content-Disposition"))
 	}
 }
+
+// TestSchedulesConfig: a configured schedule's slots become jobs that run
+// and say which schedule and slot they are; schedules naming a missing
+// export, a parameter the export refuses or a bad cron expression are
+// refused at load, and so are schedules without a queue.
+func TestSchedulesConfig(t *testing.T) {
+	dir := t.TempDir()
+	f := newFixture(t, 2, fmt.Sprintf(`jobs: sqlite:%s
+storage: file://%s
+schedules:
+  - {name: every-second, export: items, params: {from: "4999"}, every: 1s, key: 'items/{{.Time.Format "150405"}}.xlsx'}`,
+		filepath.Join(dir, "queue.db"), filepath.Join(dir, "files")))
+	var jobs []map[string]any
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		_, body := f.get("/api/jobs?limit=100")
+		var list struct{ Jobs []map[string]any }
+		json.Unmarshal(body, &list)
+		jobs = jobs[:0]
+		for _, j := range list.Jobs {
+			if j["state"] == "done" {
+				jobs = append(jobs, j)
+			}
+		}
+		if len(jobs) >= 2 {
+			break
+		}
+	}
+	if len(jobs) < 2 {
+		t.Fatalf("scheduled jobs done: %v", jobs)
+	}
+	for _, j := range jobs {
+		slot, _ := time.Parse(time.RFC3339, fmt.Sprint(j["slot"]))
+		if j["schedule"] != "every-second" || slot.IsZero() || j["owner"] != "schedule:every-second" || j["rows"] != float64(4) {
+			t.Errorf("a scheduled job: %v", j)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "files", "items", slot.Format("150405")+".xlsx")); err != nil {
+			t.Errorf("its file by the key template: %v", err)
+		}
+	}
+	for _, c := range []struct{ yaml, want string }{
+		{"- {name: s, export: nope, every: 1h}", `no export named "nope"`},
+		{"- {name: s, export: items, params: {from: ten}, every: 1h}", `parameter "from"`},
+		{"- {name: s, export: items, cron: '61 * * * *'}", `cron "61 * * * *"`},
+		{"- {name: s, export: items, every: 1h, timezone: Mars/Olympus}", "timezone"},
+	} {
+		_, err := ParseConfig([]byte(fmt.Sprintf(sqliteExports, 2, "database: sqlite:x.db\nschedules:\n  "+c.yaml)))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.yaml, err, c.want)
+		}
+	}
+	cfg, err := ParseConfig([]byte(fmt.Sprintf(sqliteExports, 2, "database: sqlite:x.db\nschedules: [{name: s, export: items, every: 1h}]")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(cfg, nil); err == nil || !strings.Contains(err.Error(), "schedules need jobs") {
+		t.Errorf("schedules without a queue: %v", err)
+	}
+}

@@ -117,6 +117,9 @@ func New(cfg *Config, log *slog.Logger) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if len(cfg.Schedules) > 0 && cfg.Jobs == "" {
+		return nil, errors.New("config: schedules need jobs: (a queue) and storage:")
+	}
 	slots := min(cfg.MaxConcurrent, max(1, cfg.MemoryBudgetMiB<<20/DownloadMemory))
 	s := &Server{cfg: cfg, dbs: map[string]*database{}, exports: map[string]*Export{},
 		slots: make(chan struct{}, slots), metrics: newMetrics(), log: log, hosts: allowedHosts(cfg),
