@@ -270,7 +270,7 @@ schedules:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(cfg, nil); err == nil || !strings.Contains(err.Error(), "schedules need jobs") {
+	if _, err := New(cfg, nil); err == nil || !strings.Contains(err.Error(), "schedules need a queue") {
 		t.Errorf("schedules without a queue: %v", err)
 	}
 }

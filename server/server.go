@@ -118,7 +118,7 @@ func New(cfg *Config, log *slog.Logger) (*Server, error) {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if len(cfg.Schedules) > 0 && cfg.Jobs == "" {
-		return nil, errors.New("config: schedules need jobs: (a queue) and storage:")
+		return nil, errors.New("config: schedules need a queue and a storage (jobs and storage)")
 	}
 	slots := min(cfg.MaxConcurrent, max(1, cfg.MemoryBudgetMiB<<20/DownloadMemory))
 	s := &Server{cfg: cfg, dbs: map[string]*database{}, exports: map[string]*Export{},
