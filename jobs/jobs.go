@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -60,6 +61,11 @@ type Request struct {
 	// a scheduled job runs for.
 	Schedule string `json:"schedule,omitempty"`
 	Slot     string `json:"slot,omitempty"`
+	// Keep is how long the job and its file are kept once finished
+	// (DefaultKeep when 0).
+	Keep time.Duration `json:"keep,omitempty"`
+	// Notify is told when the job ends.
+	Notify *Notify `json:"notify,omitempty"`
 }
 
 // Runner writes the workbook a request asks for into w and returns its
@@ -124,6 +130,9 @@ type Config struct {
 	// are), each ScheduleTick (default 1 s).
 	Schedules    []*Schedule
 	ScheduleTick time.Duration
+	// CleanupEvery is how often expired jobs and files are removed
+	// (default an hour).
+	CleanupEvery time.Duration
 	Log          *slog.Logger
 }
 
@@ -152,12 +161,13 @@ type Queue struct {
 	close  func()
 	worker string
 	// ownerIs is the SQL condition on a job's owner in the queue's dialect.
-	ownerIs   string
-	statsMu   sync.Mutex
-	stats     Stats
-	countSQL  string
-	schedules scheduleDB
-	stopSched context.CancelFunc
+	ownerIs       string
+	webhookClient *http.Client
+	statsMu       sync.Mutex
+	stats         Stats
+	countSQL      string
+	schedules     scheduleDB
+	stopSched     context.CancelFunc
 	// query runs SQL returning (text, integer) rows on the queue's
 	// database, for Counts.
 	query func(ctx context.Context, sql string) (map[string]int64, error)
@@ -224,6 +234,7 @@ type queueClient interface {
 	JobGet(ctx context.Context, id int64) (*rivertype.JobRow, error)
 	JobCancel(ctx context.Context, id int64) (*rivertype.JobRow, error)
 	JobList(ctx context.Context, params *river.JobListParams) (*river.JobListResult, error)
+	JobDelete(ctx context.Context, id int64) (*rivertype.JobRow, error)
 }
 
 // exportArgs are a job's arguments in the queue.
@@ -267,6 +278,9 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	if cfg.ScheduleTick <= 0 {
 		cfg.ScheduleTick = time.Second
 	}
+	if cfg.CleanupEvery <= 0 {
+		cfg.CleanupEvery = time.Hour
+	}
 	names := map[string]bool{}
 	for _, s := range cfg.Schedules {
 		if err := s.Check(); err != nil {
@@ -281,9 +295,11 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	host, _ := os.Hostname()
-	q := &Queue{cfg: cfg, worker: host + ":" + strconv.Itoa(os.Getpid())}
+	q := &Queue{cfg: cfg, worker: host + ":" + strconv.Itoa(os.Getpid()), webhookClient: &http.Client{Timeout: 20 * time.Second}}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &exportWorker{q: q})
+	river.AddWorker(workers, &webhookWorker{q: q})
+	river.AddWorker(workers, &cleanupWorker{q: q})
 	rc := &river.Config{
 		// River records the client's id as the job's worker: HOST:PID,
 		// and a suffix that keeps two clients of one process apart.
@@ -298,6 +314,10 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	}
 	if cfg.Workers > 0 {
 		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}}
+		// Expired jobs and files go every CleanupEvery, on the elected
+		// leader (removing is idempotent: a pass twice does no harm).
+		rc.PeriodicJobs = []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.CleanupEvery),
+			func() (river.JobArgs, *river.InsertOpts) { return cleanupArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})}
 	}
 	var err error
 	switch {
@@ -647,7 +667,11 @@ func (w *exportWorker) Work(ctx context.Context, job *river.Job[exportArgs]) err
 		if errors.As(err, &p) {
 			q.count(func(s *Stats) { s.Failed++; s.Seconds += elapsed })
 			river.RecordOutput(ctx, map[string]bool{"failed": true})
+			q.notify(ctx, job.ID, job.Args.Notify)
 			return river.JobCancel(errors.New(permanentPrefix + err.Error()))
+		}
+		if job.Attempt >= job.MaxAttempts && ctx.Err() == nil {
+			q.notify(ctx, job.ID, job.Args.Notify) // the last attempt: the job fails
 		}
 		q.count(func(s *Stats) {
 			switch {
@@ -663,6 +687,7 @@ func (w *exportWorker) Work(ctx context.Context, job *river.Job[exportArgs]) err
 		return err
 	}
 	q.count(func(s *Stats) { s.Done++; s.Seconds += elapsed; s.Bytes += size })
+	q.notify(ctx, job.ID, job.Args.Notify)
 	q.cfg.Log.Info("export job done", "job", job.ID, "export", job.Args.Export, "rows", rows, "bytes", size)
 	return river.RecordOutput(ctx, output{Rows: rows, Bytes: size})
 }

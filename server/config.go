@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -135,8 +137,11 @@ type Export struct {
 	// starts when the export ends; until then it is held in memory (1
 	// MiB) and then in a temporary file in temp_dir.
 	PasswordEnv string `yaml:"password_env" json:"-"`
-	rawDatabase string // as the file has it, for the permission warning
-	Encrypted   bool   `yaml:"-" json:"encrypted,omitempty"`
+	// Keep is how long this export's background jobs and their files are
+	// kept once finished (default 7d).
+	Keep        Duration `yaml:"keep" json:"-"`
+	rawDatabase string   // as the file has it, for the permission warning
+	Encrypted   bool     `yaml:"-" json:"encrypted,omitempty"`
 	// Table makes every sheet of the export an Excel table (banded rows,
 	// filter buttons, structured references) instead of a header row
 	// with an autofilter; a sheet's own table: true does it for that
@@ -180,8 +185,21 @@ type ScheduleConfig struct {
 	// RunAs is the identity the schedule's jobs belong to (default
 	// "schedule:NAME").
 	RunAs string `yaml:"run_as"`
+	// Keep is how long its jobs and files are kept (default: the
+	// export's keep, else 7d).
+	Keep Duration `yaml:"keep"`
+	// Notify: each finished job's JSON is POSTed to webhook, signed with
+	// HMAC-SHA256 under the secret in the environment variable
+	// secret_env (X-Sheetstream-Signature: sha256=HEX).
+	Notify *NotifyConfig `yaml:"notify"`
 
 	schedule *jobs.Schedule
+}
+
+// NotifyConfig is where a schedule's finished jobs are told.
+type NotifyConfig struct {
+	Webhook   string `yaml:"webhook"`
+	SecretEnv string `yaml:"secret_env"`
 }
 
 // checkSchedules reads the schedules: each names an export whose
@@ -218,8 +236,23 @@ func (cfg *Config) checkSchedules() error {
 		if owner == "" {
 			owner = "schedule:" + sc.Name
 		}
+		keep := time.Duration(sc.Keep)
+		if keep == 0 {
+			keep = time.Duration(e.Keep)
+		}
+		var notify *jobs.Notify
+		if n := sc.Notify; n != nil {
+			u, err := url.Parse(n.Webhook)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return fmt.Errorf("config: schedule %q: notify.webhook %q is not an http(s) URL", sc.Name, n.Webhook)
+			}
+			if n.SecretEnv != "" && os.Getenv(n.SecretEnv) == "" {
+				return fmt.Errorf("config: schedule %q: notify.secret_env names %s, which is not set", sc.Name, n.SecretEnv)
+			}
+			notify = &jobs.Notify{Webhook: n.Webhook, SecretEnv: n.SecretEnv}
+		}
 		js := &jobs.Schedule{Name: sc.Name, Cron: sc.Cron, Every: time.Duration(sc.Every), Location: loc, Key: sc.Key,
-			Request: jobs.Request{Export: e.Name, Params: sc.Params, Owner: owner, File: e.Name + ".xlsx"}}
+			Request: jobs.Request{Export: e.Name, Params: sc.Params, Owner: owner, File: e.Name + ".xlsx", Keep: keep, Notify: notify}}
 		if err := js.Check(); err != nil {
 			return fmt.Errorf("config: %w", err)
 		}
@@ -232,12 +265,24 @@ func (cfg *Config) checkSchedules() error {
 type Duration time.Duration
 
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
-	v, err := time.ParseDuration(n.Value)
+	v, err := parseDuration(n.Value)
 	if err != nil {
-		return fmt.Errorf("line %d: %q is not a duration such as 30s or 5m", n.Line, n.Value)
+		return fmt.Errorf("line %d: %q is not a duration such as 30s, 5m or 7d", n.Line, n.Value)
 	}
 	*d = Duration(v)
 	return nil
+}
+
+// parseDuration reads time.ParseDuration's forms and whole days, "30d".
+func parseDuration(s string) (time.Duration, error) {
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n < 0 || n > 100000 {
+			return 0, fmt.Errorf("%q is not a number of days", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	return time.ParseDuration(s)
 }
 
 var exportName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)

@@ -166,7 +166,7 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusBadRequest, "the Idempotency-Key header is not a text of at most 255 bytes")
 		return
 	}
-	j, err := s.jobs.Submit(r.Context(), jobs.Request{Export: e.Name, Params: query, File: e.Name + ".xlsx"}, key)
+	j, err := s.jobs.Submit(r.Context(), jobs.Request{Export: e.Name, Params: query, File: e.Name + ".xlsx", Keep: time.Duration(e.Keep)}, key)
 	if err != nil {
 		s.internalError(w, "the job could not be queued", err, "name", e.Name)
 		return

@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/sheetstream/sheetstream/internal/testenv"
+	"github.com/sheetstream/sheetstream/jobs"
 )
 
 // jobFixture serves the test shop with background exports on a SQLite
@@ -223,30 +226,40 @@ func TestJobsS3(t *testing.T) {
 // refused at load, and so are schedules without a queue.
 func TestSchedulesConfig(t *testing.T) {
 	dir := t.TempDir()
+	t.Setenv("SHEETSTREAM_TEST_HOOK_SECRET", "s3cret")
+	var hooks atomic.Int32
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if r.Header.Get(jobs.SignatureHeader) == jobs.Sign([]byte("s3cret"), body) && strings.Contains(string(body), `"schedule":"every-second"`) {
+			hooks.Add(1)
+		}
+	}))
+	defer hook.Close()
 	f := newFixture(t, 2, fmt.Sprintf(`jobs: sqlite:%s
 storage: file://%s
 schedules:
-  - {name: every-second, export: items, params: {from: "4999"}, every: 1s, key: 'items/{{.Time.Format "150405"}}.xlsx'}`,
-		filepath.Join(dir, "queue.db"), filepath.Join(dir, "files")))
-	var jobs []map[string]any
+  - {name: every-second, export: items, params: {from: "4999"}, every: 1s, key: 'items/{{.Time.Format "150405"}}.xlsx',
+     notify: {webhook: %q, secret_env: SHEETSTREAM_TEST_HOOK_SECRET}}`,
+		filepath.Join(dir, "queue.db"), filepath.Join(dir, "files"), hook.URL))
+	var done []map[string]any
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
 		_, body := f.get("/api/jobs?limit=100")
 		var list struct{ Jobs []map[string]any }
 		json.Unmarshal(body, &list)
-		jobs = jobs[:0]
+		done = done[:0]
 		for _, j := range list.Jobs {
 			if j["state"] == "done" {
-				jobs = append(jobs, j)
+				done = append(done, j)
 			}
 		}
-		if len(jobs) >= 2 {
+		if len(done) >= 2 {
 			break
 		}
 	}
-	if len(jobs) < 2 {
-		t.Fatalf("scheduled jobs done: %v", jobs)
+	if len(done) < 2 {
+		t.Fatalf("scheduled jobs done: %v", done)
 	}
-	for _, j := range jobs {
+	for _, j := range done {
 		slot, _ := time.Parse(time.RFC3339, fmt.Sprint(j["slot"]))
 		if j["schedule"] != "every-second" || slot.IsZero() || j["owner"] != "schedule:every-second" || j["rows"] != float64(4) {
 			t.Errorf("a scheduled job: %v", j)
@@ -255,7 +268,11 @@ schedules:
 			t.Errorf("its file by the key template: %v", err)
 		}
 	}
+	waitFor(t, "signed webhooks of the scheduled jobs", func() bool { return hooks.Load() >= 2 })
 	for _, c := range []struct{ yaml, want string }{
+		{"- {name: s, export: items, every: 1h, notify: {webhook: 'ftp://x'}}", "notify.webhook"},
+		{"- {name: s, export: items, every: 1h, notify: {webhook: 'http://x', secret_env: SHEETSTREAM_TEST_UNSET}}", "secret_env"},
+		{"- {name: s, export: items, every: 1h, keep: 3x}", "duration"},
 		{"- {name: s, export: nope, every: 1h}", `no export named "nope"`},
 		{"- {name: s, export: items, params: {from: ten}, every: 1h}", `parameter "from"`},
 		{"- {name: s, export: items, cron: '61 * * * *'}", `cron "61 * * * *"`},

@@ -1,0 +1,175 @@
+package jobs
+
+// What happens after a job: its webhook, and its removal once kept long
+// enough.
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+)
+
+// Notify is where a finished job is told: its JSON POSTed to Webhook,
+// signed with HMAC-SHA256 under the secret in the environment variable
+// SecretEnv, in the X-Sheetstream-Signature header as "sha256=HEX".
+type Notify struct {
+	Webhook   string `json:"webhook"`
+	SecretEnv string `json:"secret_env,omitempty"`
+}
+
+// SignatureHeader carries a webhook body's signature.
+const SignatureHeader = "X-Sheetstream-Signature"
+
+// Sign is the signature of body under secret, as SignatureHeader carries
+// it: a receiver computes it again and compares in constant time.
+func Sign(secret, body []byte) string {
+	mac := hmac.New(sha256.New, secret)
+	mac.Write(body)
+	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+// webhookArgs is a webhook delivery: a River job of its own, so that it
+// is retried with River's backoff, by any worker, after restarts.
+type webhookArgs struct {
+	Job    int64  `json:"job"`
+	Notify Notify `json:"notify"`
+}
+
+func (webhookArgs) Kind() string { return "sheetstream_webhook" }
+
+// webhookAttempts is how often a delivery is tried: River's backoff makes
+// that about a day and a half.
+const webhookAttempts = 12
+
+type webhookWorker struct {
+	river.WorkerDefaults[webhookArgs]
+	q *Queue
+}
+
+func (w *webhookWorker) Timeout(*river.Job[webhookArgs]) time.Duration { return 30 * time.Second }
+
+// Work posts the finished job's JSON; a job not final yet (its worker's
+// completion is written just after it queued this) is looked at again in
+// a second.
+func (w *webhookWorker) Work(ctx context.Context, job *river.Job[webhookArgs]) error {
+	row, err := w.q.client.JobGet(ctx, job.Args.Job)
+	if err != nil {
+		return err
+	}
+	if row.FinalizedAt == nil && row.State != rivertype.JobStateRetryable {
+		return river.JobSnooze(time.Second)
+	}
+	j, err := w.q.view(row)
+	if err != nil {
+		return river.JobCancel(err)
+	}
+	body, err := json.Marshal(j)
+	if err != nil {
+		return river.JobCancel(err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, job.Args.Notify.Webhook, bytes.NewReader(body))
+	if err != nil {
+		return river.JobCancel(fmt.Errorf("webhook %s: %w", job.Args.Notify.Webhook, err))
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "sheetstream")
+	if env := job.Args.Notify.SecretEnv; env != "" {
+		secret := os.Getenv(env)
+		if secret == "" {
+			return fmt.Errorf("webhook: %s, which holds its secret, is not set on this worker", env)
+		}
+		req.Header.Set(SignatureHeader, Sign([]byte(secret), body))
+	}
+	resp, err := w.q.webhookClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("webhook %s: %w", job.Args.Notify.Webhook, err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("webhook %s: %s", job.Args.Notify.Webhook, resp.Status)
+	}
+	return nil
+}
+
+// notify queues the webhook of a job that is ending.
+func (q *Queue) notify(ctx context.Context, jobID int64, n *Notify) {
+	if n == nil || n.Webhook == "" {
+		return
+	}
+	if _, err := q.client.Insert(context.WithoutCancel(ctx), webhookArgs{Job: jobID, Notify: *n},
+		&river.InsertOpts{MaxAttempts: webhookAttempts}); err != nil {
+		q.cfg.Log.Error("queueing a webhook", "job", jobID, "err", err)
+	}
+}
+
+// DefaultKeep is how long a job and its file are kept when its request
+// says nothing.
+const DefaultKeep = 7 * 24 * time.Hour
+
+// cleanupArgs is the periodic removal of expired jobs.
+type cleanupArgs struct{}
+
+func (cleanupArgs) Kind() string { return "sheetstream_cleanup" }
+
+type cleanupWorker struct {
+	river.WorkerDefaults[cleanupArgs]
+	q *Queue
+}
+
+func (w *cleanupWorker) Work(ctx context.Context, _ *river.Job[cleanupArgs]) error {
+	n, err := w.q.Cleanup(ctx, time.Now())
+	if n > 0 {
+		w.q.cfg.Log.Info("expired export jobs removed", "jobs", n)
+	}
+	return err
+}
+
+// Cleanup removes the finished jobs whose Request.Keep (DefaultKeep when
+// unset) has passed by now, with their files, and returns how many.
+func (q *Queue) Cleanup(ctx context.Context, now time.Time) (int, error) {
+	removed := 0
+	params := river.NewJobListParams().Kinds((exportArgs{}).Kind()).
+		States(rivertype.JobStateCompleted, rivertype.JobStateCancelled, rivertype.JobStateDiscarded).
+		OrderBy(river.JobListOrderByID, river.SortOrderAsc).First(200)
+	for {
+		res, err := q.client.JobList(ctx, params)
+		if err != nil {
+			return removed, err
+		}
+		for _, row := range res.Jobs {
+			var args exportArgs
+			if json.Unmarshal(row.EncodedArgs, &args) != nil || row.FinalizedAt == nil {
+				continue
+			}
+			keep := DefaultKeep
+			if args.Keep > 0 {
+				keep = args.Keep
+			}
+			if row.FinalizedAt.Add(keep).After(now) {
+				continue
+			}
+			if err := q.cfg.Storage.Delete(ctx, args.Key); err != nil {
+				return removed, err
+			}
+			if _, err := q.client.JobDelete(ctx, row.ID); err != nil && !errors.Is(err, river.ErrNotFound) {
+				return removed, err
+			}
+			removed++
+		}
+		if len(res.Jobs) == 0 || res.LastCursor == nil {
+			return removed, nil
+		}
+		params = params.After(res.LastCursor)
+	}
+}
