@@ -31,7 +31,8 @@ import (
 // processes and an API-only serve on one PostgreSQL queue, files to S3.
 // The worker running a job is killed with SIGKILL mid-export; another
 // rescues the job and completes it: one valid object, no incomplete
-// upload left. Eight jobs submitted at once all complete, valid.
+// upload left. Forty jobs submitted at once all complete, valid; a
+// schedule kept by all four processes makes one job per slot.
 func TestFleet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the fleet runs processes for a minute; the go pass runs it")
@@ -81,6 +82,8 @@ exports:
     sheets: [{name: Data, sql: SELECT * FROM t ORDER BY id}]
   - name: small
     sheets: [{name: Data, sql: SELECT * FROM t WHERE id <= 1000 ORDER BY id}]
+schedules:
+  - {name: tick, export: small, every: 2s}
 `, data, queueURL, "s3://"+bucket+"/"+prefix+"?"+s3Query)), 0o600)
 	env := append(os.Environ(), "AWS_ACCESS_KEY_ID="+os.Getenv("SHEETSTREAM_S3_ACCESS_KEY"),
 		"AWS_SECRET_ACCESS_KEY="+os.Getenv("SHEETSTREAM_S3_SECRET_KEY"), "AWS_REGION=us-east-1")
@@ -208,10 +211,10 @@ exports:
 		t.Errorf("the rescued job's object: %d rows, want %d", n, rows)
 	}
 
-	// Eight at once, on the two workers left.
+	// Forty at once, on the two workers left.
 	var ids []string
-	for i := range 8 {
-		ids = append(ids, submit([]string{"small", "big"}[i%4/3]))
+	for i := range 40 {
+		ids = append(ids, submit([]string{"big", "small"}[min(i%20, 1)])) // two big, 38 small
 	}
 	for _, id := range ids {
 		if j := waitDone(id, 2*time.Minute); j.State != "done" || countRows(j) != int(j.Rows) {
@@ -229,15 +232,49 @@ exports:
 		t.Fatal(err)
 	}
 	client := s3.NewFromConfig(cfg, func(o *s3.Options) { o.BaseEndpoint = aws.String(endpoint); o.UsePathStyle = true })
-	ups, err := client.ListMultipartUploads(context.Background(), &s3.ListMultipartUploadsInput{Bucket: &bucket, Prefix: aws.String(prefix + "/")})
+	// Stop the fleet (SIGTERM: running jobs finish or are cancelled, their
+	// uploads completed or aborted), then look at what it left.
+	defer func() {
+		for pid, w := range workers {
+			if pid != victim {
+				w.Process.Signal(syscall.SIGTERM)
+				w.Wait()
+			}
+		}
+		api.Process.Signal(syscall.SIGTERM)
+		api.Wait()
+		ups, err := client.ListMultipartUploads(context.Background(), &s3.ListMultipartUploadsInput{Bucket: &bucket, Prefix: aws.String(prefix + "/")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ups.Uploads) != 0 {
+			t.Errorf("%d incomplete uploads left after the fleet stopped", len(ups.Uploads))
+		}
+	}()
+	// The schedule made one job per slot across the four processes.
+	resp, err := http.Get(url + "/api/jobs?limit=100")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ups.Uploads) != 0 {
-		t.Errorf("%d incomplete uploads left", len(ups.Uploads))
+	var list struct{ Jobs []struct{ Schedule, Slot, State string } }
+	json.NewDecoder(resp.Body).Decode(&list)
+	resp.Body.Close()
+	slots := map[string]int{}
+	for _, j := range list.Jobs {
+		if j.Schedule == "tick" {
+			slots[j.Slot]++
+		}
+	}
+	if len(slots) < 5 {
+		t.Errorf("the 2 s schedule made %d slots' jobs over the test", len(slots))
+	}
+	for slot, n := range slots {
+		if n != 1 {
+			t.Errorf("slot %s: %d jobs across the fleet", slot, n)
+		}
 	}
 	objs, _ := client.ListObjectsV2(context.Background(), &s3.ListObjectsV2Input{Bucket: &bucket, Prefix: aws.String(prefix + "/")})
-	if len(objs.Contents) != 9 {
-		t.Errorf("%d objects, want 9", len(objs.Contents))
+	if len(objs.Contents) < 41 {
+		t.Errorf("%d objects, want the 41 jobs' at least", len(objs.Contents))
 	}
 }
