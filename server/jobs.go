@@ -129,6 +129,29 @@ func permanentError(err error) bool {
 	return false
 }
 
+// Jobs is the service's job queue: nil when the configuration has none.
+func (s *Server) Jobs() *jobs.Queue { return s.jobs }
+
+// SubmitJob queues the export name as a background job, its parameters
+// given as a query string gives them and checked as a request's are
+// (a *ParamError names what is wrong).
+func (s *Server) SubmitJob(ctx context.Context, name string, params map[string]string, idempotencyKey string) (jobs.Job, error) {
+	if s.jobs == nil {
+		return jobs.Job{}, errors.New("the configuration has no jobs: queue")
+	}
+	e := s.exports[name]
+	if e == nil {
+		return jobs.Job{}, fmt.Errorf("no export named %q", name)
+	}
+	if params == nil {
+		params = map[string]string{}
+	}
+	if _, err := e.values(params); err != nil {
+		return jobs.Job{}, err
+	}
+	return s.jobs.Submit(ctx, jobs.Request{Export: e.Name, Params: params, File: e.Name + ".xlsx", Keep: time.Duration(e.Keep)}, idempotencyKey)
+}
+
 // jobJSON is a job as the API shows it.
 type jobJSON struct {
 	jobs.Job

@@ -232,6 +232,17 @@ schedules:
 		t.Fatal(err)
 	}
 	client := s3.NewFromConfig(cfg, func(o *s3.Options) { o.BaseEndpoint = aws.String(endpoint); o.UsePathStyle = true })
+	// Straight to the queue, without the service.
+	direct := exec.Command(bin, "jobs", "submit", "small", "--config", cfgPath, "--wait")
+	direct.Env = env
+	if out, err := direct.Output(); err != nil || !strings.Contains(string(out), `"state":"done"`) {
+		t.Errorf("jobs submit --config --wait: %v %s", err, out)
+	}
+	bad := exec.Command(bin, "jobs", "submit", "small", "nope=1", "--config", cfgPath)
+	bad.Env = env
+	if out, err := bad.CombinedOutput(); err == nil || !strings.Contains(string(out), `"nope"`) {
+		t.Errorf("jobs submit --config with an unknown parameter: %v %s", err, out)
+	}
 	// Stop the fleet (SIGTERM: running jobs finish or are cancelled, their
 	// uploads completed or aborted), then look at what it left.
 	defer func() {

@@ -5,24 +5,29 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/sheetstream/sheetstream/jobs"
+	"github.com/sheetstream/sheetstream/server"
 	"github.com/spf13/cobra"
 )
 
 // jobsCmd drives a running service's background exports, for scripts:
 // each subcommand prints the job (or list) as JSON on standard output.
 func jobsCmd() *cobra.Command {
-	var service string
+	var service, config string
 	cmd := &cobra.Command{
-		Use:   "jobs submit|status|cancel|list --url URL",
+		Use:   "jobs submit|status|cancel|list (--url URL | --config FILE.yaml)",
 		Short: "Submit, follow, cancel and list a service's background exports",
 		Long: `Drive the background exports of a running sheetstream serve at --url (or
-SHEETSTREAM_URL), with the bearer token in SHEETSTREAM_TOKEN if it needs one.
+SHEETSTREAM_URL), with the bearer token in SHEETSTREAM_TOKEN if it needs one;
+or, with --config, the queue its configuration names, directly (no service
+needs to run; workers elsewhere run the jobs).
 Each subcommand prints JSON on standard output:
 
   sheetstream jobs submit orders since=2025-01-01 city=Oslo [--wait]
@@ -33,6 +38,7 @@ Each subcommand prints JSON on standard output:
 Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#jobs`,
 	}
 	cmd.PersistentFlags().StringVar(&service, "url", os.Getenv("SHEETSTREAM_URL"), "the service, such as http://127.0.0.1:8080 (default $SHEETSTREAM_URL)")
+	cmd.PersistentFlags().StringVar(&config, "config", "", "the service's configuration file: use its queue directly instead of --url")
 	var wait bool
 	var key string
 	submit := &cobra.Command{
@@ -47,6 +53,20 @@ Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#job
 					return fmt.Errorf("%q: give parameters as NAME=VALUE", a)
 				}
 				q.Add(name, value)
+			}
+			if config != "" {
+				return withQueue(cmd.Context(), config, func(srv *server.Server) error {
+					params := map[string]string{}
+					for name, vs := range q {
+						params[name] = vs[0]
+					}
+					j, err := srv.SubmitJob(cmd.Context(), args[0], params, key)
+					if err != nil || !wait {
+						printJSON(j, err == nil)
+						return err
+					}
+					return waitQueued(cmd.Context(), srv, j.ID)
+				})
 			}
 			hdr := http.Header{}
 			if key != "" {
@@ -71,6 +91,13 @@ Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#job
 		Short: "Print a job",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if config != "" {
+				return withQueue(cmd.Context(), config, func(srv *server.Server) error {
+					j, err := srv.Jobs().Get(cmd.Context(), args[0])
+					printJSON(j, err == nil)
+					return err
+				})
+			}
 			body, err := callService(cmd.Context(), service, "GET", "/api/jobs/"+url.PathEscape(args[0]), nil, nil)
 			os.Stdout.Write(body)
 			return err
@@ -81,6 +108,13 @@ Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#job
 		Short: "Cancel a queued or running job",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if config != "" {
+				return withQueue(cmd.Context(), config, func(srv *server.Server) error {
+					j, err := srv.Jobs().Cancel(cmd.Context(), args[0])
+					printJSON(j, err == nil)
+					return err
+				})
+			}
 			body, err := callService(cmd.Context(), service, "DELETE", "/api/jobs/"+url.PathEscape(args[0]), nil, nil)
 			os.Stdout.Write(body)
 			return err
@@ -92,6 +126,13 @@ Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#job
 		Short: "Print the newest jobs",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if config != "" {
+				return withQueue(cmd.Context(), config, func(srv *server.Server) error {
+					list, err := srv.Jobs().List(cmd.Context(), "", limit, "")
+					printJSON(map[string]any{"jobs": list}, err == nil)
+					return err
+				})
+			}
 			body, err := callService(cmd.Context(), service, "GET", fmt.Sprintf("/api/jobs?limit=%d", limit), nil, nil)
 			os.Stdout.Write(body)
 			return err
@@ -157,6 +198,56 @@ func waitJob(ctx context.Context, service, id string) error {
 		case "failed", "cancelled":
 			os.Stdout.Write(body)
 			return fmt.Errorf("job %s %s: %s", id, j.State, strings.TrimSpace(j.Error))
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// withQueue opens the queue a configuration names, without workers, for f.
+func withQueue(ctx context.Context, config string, f func(*server.Server) error) error {
+	cfg, err := server.LoadConfig(config)
+	if err != nil {
+		return err
+	}
+	if cfg.Jobs == "" {
+		return fmt.Errorf("%s: no jobs: queue", config)
+	}
+	none := 0
+	cfg.JobWorkers, cfg.Schedules = &none, nil
+	srv, err := server.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	return f(srv)
+}
+
+// printJSON prints v as JSON on standard output, if ok.
+func printJSON(v any, ok bool) {
+	if ok {
+		json.NewEncoder(os.Stdout).Encode(v)
+	}
+}
+
+// waitQueued polls a job in the queue until it ends, prints it, and
+// fails unless it is done.
+func waitQueued(ctx context.Context, srv *server.Server, id string) error {
+	for {
+		j, err := srv.Jobs().Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		switch j.State {
+		case jobs.Done:
+			printJSON(j, true)
+			return nil
+		case jobs.Failed, jobs.Cancelled:
+			printJSON(j, true)
+			return fmt.Errorf("job %s %s: %s", id, j.State, j.Error)
 		}
 		select {
 		case <-ctx.Done():
