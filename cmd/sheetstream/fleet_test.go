@@ -267,7 +267,9 @@ schedules:
 	if err != nil {
 		t.Fatal(err)
 	}
-	var list struct{ Jobs []struct{ Schedule, Slot, State string } }
+	var list struct {
+		Jobs []struct{ Schedule, Slot, State string }
+	}
 	json.NewDecoder(resp.Body).Decode(&list)
 	resp.Body.Close()
 	slots := map[string]int{}
