@@ -66,6 +66,16 @@ type Request struct {
 	Keep time.Duration `json:"keep,omitempty"`
 	// Notify is told when the job ends.
 	Notify *Notify `json:"notify,omitempty"`
+	// Caller is the identity the job runs as, for parameters bound to it.
+	Caller *Caller `json:"caller,omitempty"`
+}
+
+// Caller is what a job keeps of the identity that submitted it.
+type Caller struct {
+	Subject string            `json:"subject"`
+	Email   string            `json:"email,omitempty"`
+	Groups  []string          `json:"groups,omitempty"`
+	Claims  map[string]string `json:"claims,omitempty"`
 }
 
 // Runner writes the workbook a request asks for into w and returns its

@@ -177,7 +177,7 @@ stage_fuzz() {
   fuzz ./internal/numtext/ FuzzPlain 100000x
   fuzz ./internal/isotime/ FuzzParse 100000x
   fuzz ./server/ FuzzParseQuery 20000x
-  fuzz ./server/ FuzzBearer 20000x
+  fuzz ./auth/ FuzzAuthHeader 20000x
   fuzz ./storage/ FuzzCheckKey 50000x
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sheetstream/sheetstream/auth"
 	"github.com/sheetstream/sheetstream/jobs"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
@@ -116,6 +117,10 @@ type Config struct {
 	LinkTTL Duration `yaml:"link_ttl"`
 	// Schedules run exports as jobs at their slots (needs jobs:).
 	Schedules []*ScheduleConfig `yaml:"schedules"`
+	// Auth establishes identities (static tokens, a trusted proxy's
+	// headers); with it, each export answers only those its allow list
+	// names.
+	Auth auth.Config `yaml:"auth"`
 
 	// Warnings are what LoadConfig found unsafe but not wrong, such as a
 	// token in a file other users may read; serve logs them.
@@ -139,7 +144,11 @@ type Export struct {
 	PasswordEnv string `yaml:"password_env" json:"-"`
 	// Keep is how long this export's background jobs and their files are
 	// kept once finished (default 7d).
-	Keep        Duration `yaml:"keep" json:"-"`
+	Keep Duration `yaml:"keep" json:"-"`
+	// Allow names who may use the export when auth: is configured:
+	// "group:NAME", "user:SUBJECT-OR-EMAIL", "any" (any identity). Nobody
+	// when empty; the shared token may use every export.
+	Allow       []string `yaml:"allow" json:"-"`
 	rawDatabase string   // as the file has it, for the permission warning
 	Encrypted   bool     `yaml:"-" json:"encrypted,omitempty"`
 	// Table makes every sheet of the export an Excel table (banded rows,
@@ -222,7 +231,11 @@ func (cfg *Config) checkSchedules() error {
 		if sc.Params == nil {
 			sc.Params = map[string]string{}
 		}
-		if _, err := e.values(sc.Params); err != nil {
+		owner0 := sc.RunAs
+		if owner0 == "" {
+			owner0 = "schedule:" + sc.Name
+		}
+		if _, err := e.valuesFor(sc.Params, &bound{subject: owner0}); err != nil {
 			return fmt.Errorf("config: schedule %q: %w", sc.Name, err)
 		}
 		var loc *time.Location
@@ -252,7 +265,8 @@ func (cfg *Config) checkSchedules() error {
 			notify = &jobs.Notify{Webhook: n.Webhook, SecretEnv: n.SecretEnv}
 		}
 		js := &jobs.Schedule{Name: sc.Name, Cron: sc.Cron, Every: time.Duration(sc.Every), Location: loc, Key: sc.Key,
-			Request: jobs.Request{Export: e.Name, Params: sc.Params, Owner: owner, File: e.Name + ".xlsx", Keep: keep, Notify: notify}}
+			Request: jobs.Request{Export: e.Name, Params: sc.Params, Owner: owner, File: e.Name + ".xlsx", Keep: keep, Notify: notify,
+				Caller: &jobs.Caller{Subject: owner}}}
 		if err := js.Check(); err != nil {
 			return fmt.Errorf("config: %w", err)
 		}
@@ -522,5 +536,27 @@ func ParseConfigWithDatabase(b []byte, database string) (*Config, error) {
 	if err := cfg.checkSchedules(); err != nil {
 		return nil, err
 	}
+	if err := cfg.checkAllow(); err != nil {
+		return nil, err
+	}
 	return &cfg, nil
+}
+
+// checkAllow reads the exports' allow lists: each entry group:, user: or
+// any; with auth configured, some export must allow someone.
+func (cfg *Config) checkAllow() error {
+	allowed := false
+	for _, e := range cfg.Exports {
+		for _, a := range e.Allow {
+			kind, name, _ := strings.Cut(a, ":")
+			if !(a == "any" || (kind == "group" || kind == "user") && name != "") {
+				return fmt.Errorf("config: export %q: allow %q is not group:NAME, user:NAME or any", e.Name, a)
+			}
+			allowed = true
+		}
+	}
+	if cfg.Auth.Enabled() && !allowed {
+		return errors.New("config: auth is configured and no export allows anyone (allow: [group:NAME, user:NAME, any])")
+	}
+	return nil
 }

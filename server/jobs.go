@@ -67,7 +67,11 @@ func (s *Server) runJob(ctx context.Context, req jobs.Request, w io.Writer) (int
 	if e == nil {
 		return 0, jobs.Permanent(fmt.Errorf("no export named %q (the configuration changed?)", req.Export))
 	}
-	vals, err := e.values(req.Params)
+	var b *bound
+	if c := req.Caller; c != nil {
+		b = &bound{subject: c.Subject, email: c.Email, groups: c.Groups, claims: c.Claims}
+	}
+	vals, err := e.valuesFor(req.Params, b)
 	if err != nil {
 		return 0, jobs.Permanent(err)
 	}
@@ -189,7 +193,10 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusBadRequest, "the Idempotency-Key header is not a text of at most 255 bytes")
 		return
 	}
-	j, err := s.jobs.Submit(r.Context(), jobs.Request{Export: e.Name, Params: query, File: e.Name + ".xlsx", Keep: time.Duration(e.Keep)}, key)
+	id := identity(r)
+	j, err := s.jobs.Submit(r.Context(), jobs.Request{Export: e.Name, Params: query, File: e.Name + ".xlsx",
+		Keep: time.Duration(e.Keep), Owner: id.Subject,
+		Caller: &jobs.Caller{Subject: id.Subject, Email: id.Email, Groups: id.Groups, Claims: id.Claims}}, key)
 	if err != nil {
 		s.internalError(w, "the job could not be queued", err, "name", e.Name)
 		return
@@ -199,9 +206,13 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": j.ID, "state": j.State, "url": "/api/jobs/" + j.ID})
 }
 
-// job finds the job of the request's {id}, answering 404 itself.
+// job finds the job of the request's {id}, answering 404 itself: also
+// for another owner's job, unless the caller is an admin.
 func (s *Server) job(w http.ResponseWriter, r *http.Request) (jobs.Job, bool) {
 	j, err := s.jobs.Get(r.Context(), r.PathValue("id"))
+	if err == nil && !s.admin(r) && j.Owner != identity(r).Subject {
+		err = jobs.ErrNotFound
+	}
 	switch {
 	case errors.Is(err, jobs.ErrNotFound):
 		jsonError(w, http.StatusNotFound, "no such job")
@@ -255,7 +266,11 @@ func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	list, err := s.jobs.List(r.Context(), "", limit+1, query["after"])
+	owner := identity(r).Subject
+	if s.admin(r) {
+		owner = "" // every owner's
+	}
+	list, err := s.jobs.List(r.Context(), owner, limit+1, query["after"])
 	if errors.Is(err, jobs.ErrNotFound) {
 		jsonError(w, http.StatusBadRequest, `parameter "after": no such job`)
 		return

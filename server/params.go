@@ -21,6 +21,50 @@ type Param struct {
 	Description string `yaml:"description" json:"description,omitempty"`
 	// Choices limits a text parameter to these values.
 	Choices []string `yaml:"choices" json:"choices,omitempty"`
+	// From binds the parameter to the caller's identity instead of the
+	// query string: "subject", "email", "groups" (a list: an array on
+	// PostgreSQL, JSON text elsewhere) or "claim:NAME". Such a parameter
+	// is never taken from the query string, and a caller whose identity
+	// lacks it is refused (403).
+	From string `yaml:"from" json:"from,omitempty"`
+}
+
+// ErrIdentityLacks: the caller's identity has no value for a parameter
+// bound to it (answer 403).
+var ErrIdentityLacks = errors.New("the caller's identity lacks a value the export needs")
+
+// bound is where identity-bound parameters take their values: the
+// identity's subject, email, groups and claims.
+type bound struct {
+	subject, email string
+	groups         []string
+	claims         map[string]string
+}
+
+// value is p's value from the identity.
+func (b *bound) value(p *Param) (any, error) {
+	var v string
+	switch {
+	case b == nil:
+	case p.From == "subject":
+		v = b.subject
+	case p.From == "email":
+		v = b.email
+	case p.From == "groups":
+		if b.groups == nil {
+			return []string{}, nil
+		}
+		return b.groups, nil
+	case strings.HasPrefix(p.From, "claim:"):
+		v = b.claims[strings.TrimPrefix(p.From, "claim:")]
+	}
+	if v == "" {
+		return nil, fmt.Errorf("parameter %q: %w (%s)", p.Name, ErrIdentityLacks, p.From)
+	}
+	if err := checkText(p.Name, v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 var paramTypes = map[string]string{
@@ -45,6 +89,16 @@ func (p *Param) check() error {
 	if p.Default != "" {
 		if _, err := p.parse(p.Default); err != nil {
 			return fmt.Errorf("default of %w", err)
+		}
+	}
+	if p.From != "" {
+		switch {
+		case p.From == "subject", p.From == "email", p.From == "groups", strings.HasPrefix(p.From, "claim:") && len(p.From) > len("claim:"):
+		default:
+			return fmt.Errorf("parameter %q: from %q is not subject, email, groups or claim:NAME", p.Name, p.From)
+		}
+		if p.Type != "text" || p.Default != "" || len(p.Choices) > 0 {
+			return fmt.Errorf("parameter %q: a parameter from the identity is text, with no default or choices", p.Name)
 		}
 	}
 	return nil
@@ -134,6 +188,11 @@ func (p *Param) parse(s string) (any, error) {
 // values reads every parameter of an export from a query string, with
 // defaults; unknown names are refused so a typo is not silently ignored.
 func (e *Export) values(q map[string]string, reserved ...string) (map[string]any, error) {
+	return e.valuesFor(q, nil, reserved...)
+}
+
+// valuesFor is values with the identity-bound parameters taken from b.
+func (e *Export) valuesFor(q map[string]string, b *bound, reserved ...string) (map[string]any, error) {
 	known := map[string]bool{}
 	for _, r := range reserved {
 		known[r] = true
@@ -141,6 +200,17 @@ func (e *Export) values(q map[string]string, reserved ...string) (map[string]any
 	out := map[string]any{}
 	for _, p := range e.Params {
 		known[p.Name] = true
+		if p.From != "" {
+			if _, given := q[p.Name]; given {
+				return nil, &ParamError{p.Name, fmt.Sprintf("is set from the caller's identity (%s) and cannot be given", p.From)}
+			}
+			v, err := b.value(p)
+			if err != nil {
+				return nil, err
+			}
+			out[p.Name] = v
+			continue
+		}
 		s, given := q[p.Name]
 		if !given || s == "" {
 			if p.Required && p.Default == "" {

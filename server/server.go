@@ -38,7 +38,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/subtle"
 	"database/sql"
 	"embed"
 	"encoding/json"
@@ -60,6 +59,7 @@ import (
 
 	"golang.org/x/net/netutil"
 
+	"github.com/sheetstream/sheetstream/auth"
 	"github.com/sheetstream/sheetstream/jobs"
 	"github.com/sheetstream/sheetstream/storage"
 
@@ -100,6 +100,7 @@ type Server struct {
 
 	jobs  *jobs.Queue     // background exports, if configured
 	store storage.Storage // where their files go
+	authn *auth.Authenticator
 }
 
 // database is a configured database and the connections exports may
@@ -125,6 +126,11 @@ func New(cfg *Config, log *slog.Logger) (*Server, error) {
 		slots: make(chan struct{}, slots), metrics: newMetrics(), log: log, hosts: allowedHosts(cfg),
 		token: []byte(cfg.Token)}
 	s.shutdown, s.cut = context.WithCancel(context.Background())
+	authn, err := auth.New(cfg.Auth, cfg.Token)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	s.authn = authn
 	for _, e := range cfg.Exports {
 		if s.dbs[e.Database] == nil {
 			db, err := sqlsheet.OpenReadOnly(e.Database)
@@ -157,7 +163,7 @@ func New(cfg *Config, log *slog.Logger) (*Server, error) {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
-	mux.HandleFunc("GET /metrics", s.auth(s.metrics.serve))
+	mux.HandleFunc("GET /metrics", s.auth(s.adminOnly(s.metrics.serve)))
 	mux.HandleFunc("GET /api/exports", s.auth(s.list))
 	mux.HandleFunc("GET /api/exports/{name}/preview", s.auth(s.preview))
 	mux.HandleFunc("GET /exports/{file}", s.auth(s.download))
@@ -269,38 +275,85 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-// auth checks the bearer token, when one is configured.
+// auth establishes who is asking and hands the request on with the
+// identity in its context, or answers 401. Without a token and without
+// auth: (a loopback service), everyone has every right.
 func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
-	if s.cfg.Token == "" {
-		return h
-	}
 	return func(w http.ResponseWriter, r *http.Request) {
-		if !s.authorized(r) {
+		id, err := s.identify(r)
+		if err != nil {
 			s.metrics.refused("token")
+			s.log.Warn("request refused: no valid credentials", "path", r.URL.Path, "remote", r.RemoteAddr, "err", err)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="sheetstream"`)
-			jsonError(w, http.StatusUnauthorized, "a valid bearer token is required")
+			jsonError(w, http.StatusUnauthorized, "valid credentials are required (a bearer token)")
+			return
+		}
+		h(w, r.WithContext(context.WithValue(r.Context(), identityKey{}, id)))
+	}
+}
+
+// boundOf is what identity-bound parameters read of an identity.
+func boundOf(id *auth.Identity) *bound {
+	return &bound{subject: id.Subject, email: id.Email, groups: id.Groups, claims: id.Claims}
+}
+
+// identityKey keys the request's identity in its context.
+type identityKey struct{}
+
+// identity is the identity auth established for r.
+func identity(r *http.Request) *auth.Identity {
+	id, _ := r.Context().Value(identityKey{}).(*auth.Identity)
+	if id == nil {
+		return &auth.Identity{Subject: "anonymous", Method: "none"}
+	}
+	return id
+}
+
+// identify establishes r's identity: with neither a token nor auth:
+// configured, an anonymous one with every right.
+func (s *Server) identify(r *http.Request) (*auth.Identity, error) {
+	if len(s.token) == 0 && !s.cfg.Auth.Enabled() {
+		return &auth.Identity{Subject: "anonymous", Method: "none", All: true}, nil
+	}
+	return s.authn.Authenticate(r)
+}
+
+// admin says whether r's identity may see every job and the service's
+// details: the shared token, an admin group, or an open service.
+func (s *Server) admin(r *http.Request) bool {
+	id := identity(r)
+	return id.All || s.cfg.Auth.IsAdmin(id)
+}
+
+// allowed says whether the identity may use export e: everyone may
+// without auth:, else those its allow list names.
+func (s *Server) allowed(id *auth.Identity, e *Export) bool {
+	if id.All || !s.cfg.Auth.Enabled() {
+		return true
+	}
+	for _, a := range e.Allow {
+		kind, name, _ := strings.Cut(a, ":")
+		switch {
+		case a == "any":
+			return true
+		case kind == "user" && (name == id.Subject || id.Email != "" && name == id.Email):
+			return true
+		case kind == "group" && id.InGroup(name):
+			return true
+		}
+	}
+	return false
+}
+
+// adminOnly answers 404 to identities that are not admins.
+func (s *Server) adminOnly(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !s.admin(r) {
+			jsonError(w, http.StatusNotFound, "not found")
 			return
 		}
 		h(w, r)
 	}
-}
-
-// authorized says whether r carries the configured token (always, when
-// there is none): "Authorization: Bearer TOKEN", the scheme in any case
-// (RFC 7235), the token compared in constant time.
-func (s *Server) authorized(r *http.Request) bool {
-	return len(s.token) == 0 || bearerMatches(r.Header.Get("Authorization"), s.token)
-}
-
-// bearerMatches says whether an Authorization header carries the bearer
-// token want.
-func bearerMatches(header string, want []byte) bool {
-	scheme, token, ok := strings.Cut(header, " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return false
-	}
-	token = strings.TrimLeft(token, " ")
-	return subtle.ConstantTimeCompare([]byte(token), want) == 1
 }
 
 // crossSite says whether a request comes from a page of another site: a
@@ -362,10 +415,11 @@ type health struct {
 
 const healthTTL = 2 * time.Second
 
-// healthz answers liveness to anyone; with the token (or when none is
-// configured) it also checks that every database answers.
+// healthz answers liveness to anyone; to an admin (the shared token, an
+// admin group, or anyone when no credentials are configured) it also
+// checks that every database, the queue and the storage answer.
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
-	if !s.authorized(r) {
+	if id, err := s.identify(r); err != nil || !id.All && !s.cfg.Auth.IsAdmin(id) {
 		w.Header().Set("Content-Type", "text/plain")
 		io.WriteString(w, "ok\n")
 		return
@@ -405,8 +459,15 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) list(w http.ResponseWriter, r *http.Request) {
+	id := identity(r)
+	visible := []*Export{}
+	for _, e := range s.cfg.Exports {
+		if s.allowed(id, e) {
+			visible = append(visible, e)
+		}
+	}
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]any{"exports": s.cfg.Exports, "jobs": s.jobs != nil})
+	json.NewEncoder(w).Encode(map[string]any{"exports": visible, "jobs": s.jobs != nil})
 }
 
 // wait takes a token from a semaphore (a send on sem) before the
@@ -459,7 +520,9 @@ func (s *Server) busy(w http.ResponseWriter, msg string) {
 // string, strictly, answering 404 or 400 itself.
 func (s *Server) lookup(w http.ResponseWriter, r *http.Request, name string, reserved ...string) (*Export, map[string]any, map[string]string, bool) {
 	e := s.exports[name]
-	if e == nil {
+	if e == nil || !s.allowed(identity(r), e) {
+		// An export the caller may not use is answered as one that does
+		// not exist: its name is not disclosed.
 		jsonError(w, http.StatusNotFound, fmt.Sprintf("no export named %q", name))
 		return nil, nil, nil, false
 	}
@@ -468,7 +531,11 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request, name string, res
 		jsonError(w, http.StatusBadRequest, err.Error())
 		return nil, nil, nil, false
 	}
-	vals, err := e.values(query, reserved...)
+	vals, err := e.valuesFor(query, boundOf(identity(r)), reserved...)
+	if errors.Is(err, ErrIdentityLacks) {
+		jsonError(w, http.StatusForbidden, err.Error())
+		return nil, nil, nil, false
+	}
 	if err != nil {
 		jsonError(w, http.StatusBadRequest, err.Error())
 		return nil, nil, nil, false
@@ -485,11 +552,18 @@ func (s *Server) run(ctx context.Context, e *Export, vals map[string]any, w *xls
 	queries := make([]sqlsheet.Query, len(e.Sheets))
 	for i, sh := range e.Sheets {
 		sqlText, args := sh.query.render(engine == sqlsheet.EnginePostgres, vals)
-		if engine == sqlsheet.EngineSQLite {
-			for j, a := range args {
-				if t, ok := a.(time.Time); ok {
+		for j, a := range args {
+			switch v := a.(type) {
+			case time.Time:
+				if engine == sqlsheet.EngineSQLite {
 					// SQLite keeps dates as ISO text.
-					args[j] = strings.TrimSuffix(t.Format("2006-01-02 15:04:05"), " 00:00:00")
+					args[j] = strings.TrimSuffix(v.Format("2006-01-02 15:04:05"), " 00:00:00")
+				}
+			case []string:
+				// Groups: an array on PostgreSQL, JSON text elsewhere.
+				if engine != sqlsheet.EnginePostgres {
+					b, _ := json.Marshal(v)
+					args[j] = string(b)
 				}
 			}
 		}

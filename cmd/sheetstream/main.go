@@ -38,7 +38,7 @@ func rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(exportCmd(), importCmd(), convertCmd(), catCmd(), infoCmd(), serveCmd(), workerCmd(), migrateCmd(), jobsCmd())
+	root.AddCommand(exportCmd(), importCmd(), convertCmd(), catCmd(), infoCmd(), serveCmd(), workerCmd(), migrateCmd(), jobsCmd(), tokenCmd())
 	return root
 }
 

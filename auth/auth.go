@@ -1,0 +1,234 @@
+// Package auth tells the service who is asking: static API tokens (the
+// configuration holds only their SHA-256), identities a trusted proxy
+// vouches for in headers (oauth2-proxy, Pomerium, a company's gateway),
+// and the service's one shared token. The service decides what an
+// identity may do (an export's allow list, a job's owner); this package
+// only establishes it.
+package auth
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+)
+
+// Identity is who a request comes from.
+type Identity struct {
+	// Subject identifies the caller ("token:ci", "alice@example.com").
+	Subject string   `json:"subject"`
+	Email   string   `json:"email,omitempty"`
+	Groups  []string `json:"groups,omitempty"`
+	// Claims are further attributes (from a proxy header or a token's
+	// configuration), by name.
+	Claims map[string]string `json:"claims,omitempty"`
+	// Method says how it was established: token, proxy or shared.
+	Method string `json:"method"`
+	// All: the service's shared token, which has every right.
+	All bool `json:"-"`
+}
+
+// InGroup says whether the identity is in group g.
+func (id *Identity) InGroup(g string) bool {
+	for _, x := range id.Groups {
+		if x == g {
+			return true
+		}
+	}
+	return false
+}
+
+// Token is a static API token: the configuration holds its SHA-256.
+type Token struct {
+	Name   string   `yaml:"name"`
+	SHA256 string   `yaml:"sha256"`
+	Groups []string `yaml:"groups"`
+	// Claims give the token's identity attributes for parameters bound to
+	// them (from: claim:NAME).
+	Claims map[string]string `yaml:"claims"`
+	// Email, when set, is the token's identity's email.
+	Email string `yaml:"email"`
+
+	sum [32]byte
+}
+
+// Proxy trusts identity headers from the peers in Trusted only.
+type Proxy struct {
+	UserHeader   string   `yaml:"user_header"`   // such as X-Forwarded-User
+	EmailHeader  string   `yaml:"email_header"`  // such as X-Forwarded-Email
+	GroupsHeader string   `yaml:"groups_header"` // comma-separated groups
+	Trusted      []string `yaml:"trusted"`       // CIDRs of the proxies
+
+	trusted []netip.Prefix
+}
+
+// Config is the service's auth: section, with the shared token of its
+// token: key.
+type Config struct {
+	Tokens      []*Token `yaml:"tokens"`
+	Proxy       *Proxy   `yaml:"proxy"`
+	AdminGroups []string `yaml:"admin_groups"`
+}
+
+// Enabled says whether any identity method is configured beyond the
+// shared token.
+func (c *Config) Enabled() bool { return c != nil && (len(c.Tokens) > 0 || c.Proxy != nil) }
+
+// Errors of Authenticate.
+var (
+	// ErrNoCredentials: the request carries none (answer 401).
+	ErrNoCredentials = errors.New("no credentials")
+	// ErrInvalid: credentials that do not check out (answer 401).
+	ErrInvalid = errors.New("invalid credentials")
+)
+
+// Authenticator establishes identities.
+type Authenticator struct {
+	cfg    Config
+	shared []byte
+}
+
+// New checks the configuration: token hashes, proxy headers and CIDRs.
+func New(cfg Config, sharedToken string) (*Authenticator, error) {
+	names := map[string]bool{}
+	for i, t := range cfg.Tokens {
+		if t == nil || t.Name == "" || strings.ContainsAny(t.Name, " \t\r\n") {
+			return nil, fmt.Errorf("auth: token %d: a name without spaces", i+1)
+		}
+		if names[t.Name] {
+			return nil, fmt.Errorf("auth: token %q is named twice", t.Name)
+		}
+		names[t.Name] = true
+		b, err := hex.DecodeString(t.SHA256)
+		if err != nil || len(b) != 32 {
+			return nil, fmt.Errorf("auth: token %q: sha256 is not 64 hex digits (sheetstream token new prints one)", t.Name)
+		}
+		copy(t.sum[:], b)
+	}
+	if p := cfg.Proxy; p != nil {
+		if p.UserHeader == "" || len(p.Trusted) == 0 {
+			return nil, errors.New("auth: proxy needs user_header and trusted (the proxies' addresses)")
+		}
+		for _, c := range p.Trusted {
+			prefix, err := netip.ParsePrefix(c)
+			if err != nil {
+				addr, err2 := netip.ParseAddr(c)
+				if err2 != nil {
+					return nil, fmt.Errorf("auth: proxy.trusted: %q is not an address or CIDR", c)
+				}
+				prefix = netip.PrefixFrom(addr, addr.BitLen())
+			}
+			p.trusted = append(p.trusted, prefix.Masked())
+		}
+	}
+	return &Authenticator{cfg: cfg, shared: []byte(sharedToken)}, nil
+}
+
+// Authenticate establishes who r comes from: a bearer token (a static
+// token, or the shared one), or a trusted proxy's headers. Headers from a
+// peer outside proxy.trusted are an error, never ignored: a client that
+// sends them is trying something.
+func (a *Authenticator) Authenticate(r *http.Request) (*Identity, error) {
+	if p := a.cfg.Proxy; p != nil && r.Header.Get(p.UserHeader) != "" {
+		if !p.isTrusted(r.RemoteAddr) {
+			return nil, fmt.Errorf("%w: %s from %s, which is not a trusted proxy", ErrInvalid, p.UserHeader, r.RemoteAddr)
+		}
+		id := &Identity{Subject: strings.TrimSpace(r.Header.Get(p.UserHeader)), Method: "proxy"}
+		if p.EmailHeader != "" {
+			id.Email = strings.TrimSpace(r.Header.Get(p.EmailHeader))
+		}
+		if p.GroupsHeader != "" {
+			for _, g := range strings.Split(r.Header.Get(p.GroupsHeader), ",") {
+				if g = strings.TrimSpace(g); g != "" {
+					id.Groups = append(id.Groups, g)
+				}
+			}
+		}
+		return id, nil
+	}
+	header := r.Header.Get("Authorization")
+	if header == "" {
+		return nil, ErrNoCredentials
+	}
+	token, ok := BearerToken(header)
+	if !ok {
+		return nil, fmt.Errorf("%w: the Authorization header is not a bearer token", ErrInvalid)
+	}
+	if len(a.shared) > 0 && subtle.ConstantTimeCompare([]byte(token), a.shared) == 1 {
+		return &Identity{Subject: "shared-token", Method: "shared", All: true}, nil
+	}
+	sum := sha256.Sum256([]byte(token))
+	var found *Token
+	for _, t := range a.cfg.Tokens {
+		// Every token compared, in constant time: which one matched, or
+		// whether any did, does not show in the time taken.
+		if subtle.ConstantTimeCompare(sum[:], t.sum[:]) == 1 {
+			found = t
+		}
+	}
+	if found == nil {
+		return nil, fmt.Errorf("%w: unknown token", ErrInvalid)
+	}
+	return &Identity{Subject: "token:" + found.Name, Email: found.Email, Groups: found.Groups, Claims: found.Claims, Method: "token"}, nil
+}
+
+// BearerToken reads "Bearer TOKEN" (the scheme in any case, RFC 7235).
+func BearerToken(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimLeft(token, " ")
+	return token, token != ""
+}
+
+func (p *Proxy) isTrusted(remote string) bool {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		host = remote
+	}
+	addr, err := netip.ParseAddr(host)
+	if err != nil {
+		return false
+	}
+	addr = addr.Unmap()
+	for _, prefix := range p.trusted {
+		if prefix.Contains(addr) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsAdmin says whether the identity is in one of the admin groups (or
+// holds the shared token).
+func (c *Config) IsAdmin(id *Identity) bool {
+	if id == nil {
+		return false
+	}
+	if id.All {
+		return true
+	}
+	for _, g := range c.AdminGroups {
+		if id.InGroup(g) {
+			return true
+		}
+	}
+	return false
+}
+
+// NewToken makes a random API token and the SHA-256 the configuration
+// keeps of it.
+func NewToken() (token, sum string) {
+	b := make([]byte, 32)
+	rand.Read(b)
+	token = "sst_" + hex.EncodeToString(b)
+	h := sha256.Sum256([]byte(token))
+	return token, hex.EncodeToString(h[:])
+}

@@ -1,0 +1,104 @@
+package auth
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func newAuth(t testing.TB) (*Authenticator, string) {
+	token, sum := NewToken()
+	a, err := New(Config{
+		Tokens: []*Token{{Name: "ci", SHA256: sum, Groups: []string{"finance"}, Claims: map[string]string{"region": "north"}}},
+		Proxy:  &Proxy{UserHeader: "X-Forwarded-User", EmailHeader: "X-Forwarded-Email", GroupsHeader: "X-Forwarded-Groups", Trusted: []string{"10.0.0.0/8", "::1"}},
+	}, "s3cret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, token
+}
+
+func request(remote string, hdr ...string) *http.Request {
+	r, _ := http.NewRequest("GET", "http://x/api/exports", nil)
+	r.RemoteAddr = remote
+	for i := 0; i+1 < len(hdr); i += 2 {
+		r.Header.Set(hdr[i], hdr[i+1])
+	}
+	return r
+}
+
+// TestAuthenticate: static tokens by their hash, the shared token, a
+// trusted proxy's headers; refusals for everything else.
+func TestAuthenticate(t *testing.T) {
+	a, token := newAuth(t)
+	for _, c := range []struct {
+		r       *http.Request
+		subject string
+		all     bool
+		groups  string
+	}{
+		{request("1.2.3.4:5", "Authorization", "Bearer "+token), "token:ci", false, "finance"},
+		{request("1.2.3.4:5", "Authorization", "bearer "+token), "token:ci", false, "finance"},
+		{request("1.2.3.4:5", "Authorization", "Bearer s3cret"), "shared-token", true, ""},
+		{request("10.1.2.3:5", "X-Forwarded-User", "alice", "X-Forwarded-Email", "alice@example.com", "X-Forwarded-Groups", "sales, north"), "alice", false, "sales,north"},
+		{request("[::1]:5", "X-Forwarded-User", "bob"), "bob", false, ""},
+	} {
+		id, err := a.Authenticate(c.r)
+		if err != nil || id.Subject != c.subject || id.All != c.all || strings.Join(id.Groups, ",") != c.groups {
+			t.Errorf("%v: %+v %v", c.r.Header, id, err)
+		}
+	}
+	if id, _ := a.Authenticate(request("1.2.3.4:5", "Authorization", "Bearer "+token)); id.Claims["region"] != "north" {
+		t.Errorf("the token's claims: %v", id.Claims)
+	}
+	for _, c := range []struct {
+		r    *http.Request
+		want error
+	}{
+		{request("1.2.3.4:5"), ErrNoCredentials},
+		{request("1.2.3.4:5", "Authorization", "Bearer "+token[:len(token)-1]), ErrInvalid},
+		{request("1.2.3.4:5", "Authorization", "Bearer "+token+"0"), ErrInvalid},
+		{request("1.2.3.4:5", "Authorization", "Bearer s3creT"), ErrInvalid},
+		{request("1.2.3.4:5", "Authorization", "Basic czNjcmV0"), ErrInvalid},
+		{request("1.2.3.4:5", "Authorization", "Bearer"), ErrInvalid},
+		{request("1.2.3.4:5", "X-Forwarded-User", "mallory"), ErrInvalid}, // not from a proxy
+		{request("11.0.0.1:5", "X-Forwarded-User", "mallory", "Authorization", "Bearer s3cret"), ErrInvalid},
+	} {
+		if id, err := a.Authenticate(c.r); !errors.Is(err, c.want) {
+			t.Errorf("%v from %s: %+v %v, want %v", c.r.Header, c.r.RemoteAddr, id, err, c.want)
+		}
+	}
+	for _, bad := range []Config{
+		{Tokens: []*Token{{Name: "a", SHA256: "abc"}}},
+		{Tokens: []*Token{{Name: "a b", SHA256: strings.Repeat("0", 64)}}},
+		{Tokens: []*Token{{Name: "a", SHA256: strings.Repeat("0", 64)}, {Name: "a", SHA256: strings.Repeat("1", 64)}}},
+		{Proxy: &Proxy{UserHeader: "X-User"}},
+		{Proxy: &Proxy{UserHeader: "X-User", Trusted: []string{"nowhere"}}},
+	} {
+		if _, err := New(bad, ""); err == nil {
+			t.Errorf("%+v: accepted", bad)
+		}
+	}
+}
+
+// FuzzAuthHeader: no Authorization header passes but the exact tokens (the
+// scheme in any case, spaces after it), and none panics.
+func FuzzAuthHeader(f *testing.F) {
+	a, token := newAuth(f)
+	for _, s := range []string{"Bearer s3cret", "bearer s3cret", "Bearer  s3cret", "Bearer", "Bearer ", "Basic czNjcmV0", "s3cret",
+		"Bearer s3cret\x00", "BEARER s3cre", "Bearer s3cretx", " Bearer s3cret", "Bearer\ts3cret", "Bearer " + token, "Bearer " + token[:20]} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, header string) {
+		r := request("1.2.3.4:5")
+		r.Header["Authorization"] = []string{header}
+		id, err := a.Authenticate(r)
+		scheme, rest, ok := strings.Cut(header, " ")
+		rest = strings.TrimLeft(rest, " ")
+		should := ok && strings.EqualFold(scheme, "bearer") && (rest == "s3cret" || rest == token)
+		if (err == nil) != should {
+			t.Fatalf("Authenticate(%q) = %+v, %v; want accepted %v", header, id, err, should)
+		}
+	})
+}
