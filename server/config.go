@@ -121,6 +121,10 @@ type Config struct {
 	// headers); with it, each export answers only those its allow list
 	// names.
 	Auth auth.Config `yaml:"auth"`
+	// AuditLog, when set, is a file the audit trail is appended to, one
+	// JSON line per download, preview, job and refused request, each
+	// synced to disk (the log has every record too).
+	AuditLog string `yaml:"audit_log"`
 
 	// Warnings are what LoadConfig found unsafe but not wrong, such as a
 	// token in a file other users may read; serve logs them.

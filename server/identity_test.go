@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -45,6 +46,7 @@ func TestIdentities(t *testing.T) {
 	cfg, err := ParseConfig([]byte(fmt.Sprintf(`database: sqlite:%s
 jobs: sqlite:%s
 storage: file://%s
+audit_log: %s
 auth:
   admin_groups: [ops]
   proxy: {user_header: X-Forwarded-User, groups_header: X-Forwarded-Groups, trusted: [10.0.0.0/8]}
@@ -62,7 +64,7 @@ exports:
     allow: [any]
     params: [{name: groups, from: groups}, {name: who, from: subject}]
     sheets: [{name: G, sql: "SELECT value AS grp, :who AS who FROM json_each(:groups)"}]
-`, dbPath, filepath.Join(dir, "q.db"), filepath.Join(dir, "files"), strings.Join(entries, "\n"))))
+`, dbPath, filepath.Join(dir, "q.db"), filepath.Join(dir, "files"), filepath.Join(dir, "audit.jsonl"), strings.Join(entries, "\n"))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,6 +157,19 @@ exports:
 	}
 	if resp, _ := f.get("/metrics", as("ops")...); resp.StatusCode != 200 {
 		t.Errorf("/metrics for ops: %d", resp.StatusCode)
+	}
+	// The audit trail: a line per download, job and refusal, never a token.
+	trail, _ := os.ReadFile(filepath.Join(dir, "audit.jsonl"))
+	for _, want := range []string{`"event":"download","subject":"token:alice"`, `"event":"refused","subject":"token:alice","auth":"token","export":"payroll","outcome":"404 not allowed"`,
+		`"event":"job","subject":"token:alice"`, `"event":"refused","subject":"-"`, `"outcome":"403 `} {
+		if !strings.Contains(string(trail), want) {
+			t.Errorf("the audit trail lacks %s", want)
+		}
+	}
+	for _, token := range tokens {
+		if strings.Contains(string(trail), token) || strings.Contains(f.log.String(), token) {
+			t.Error("a token reached the audit trail or the log")
+		}
 	}
 	// A configuration that turns auth on and allows nobody is refused.
 	_, err = ParseConfig([]byte("database: sqlite:x.db\nauth: {tokens: [{name: a, sha256: " + strings.Repeat("0", 64) + "}]}\nexports: [{name: a, sheets: [{sql: SELECT 1}]}]"))

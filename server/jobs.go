@@ -202,6 +202,7 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.Info("export job queued", "job", j.ID[:strings.IndexByte(j.ID, '-')], "export", e.Name)
+	s.audit(w, r, auditRecord{Event: "job", Export: e.Name, Job: j.ID[:strings.IndexByte(j.ID, '-')], Params: query, Outcome: "queued"})
 	w.Header().Set("Location", "/api/jobs/"+j.ID)
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": j.ID, "state": j.State, "url": "/api/jobs/" + j.ID})
 }
@@ -317,6 +318,7 @@ func (s *Server) jobFile(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "the file could not be linked", err)
 		return
 	}
+	s.audit(w, r, auditRecord{Event: "job_file", Export: j.Export, Job: j.ID[:strings.IndexByte(j.ID, '-')], Bytes: j.Bytes, Outcome: "ok"})
 	if _, asked := query["link"]; asked {
 		// For the page: a signed link it can open, or "" when the file
 		// comes from here (with the page's token).

@@ -27,6 +27,8 @@ type Param struct {
 	// is never taken from the query string, and a caller whose identity
 	// lacks it is refused (403).
 	From string `yaml:"from" json:"from,omitempty"`
+	// Secret keeps the value out of the audit trail.
+	Secret bool `yaml:"secret" json:"-"`
 }
 
 // ErrIdentityLacks: the caller's identity has no value for a parameter

@@ -100,7 +100,8 @@ type Server struct {
 
 	jobs  *jobs.Queue     // background exports, if configured
 	store storage.Storage // where their files go
-	authn *auth.Authenticator
+	authn    *auth.Authenticator
+	auditLog *auditFile // audit_log, if configured
 }
 
 // database is a configured database and the connections exports may
@@ -131,6 +132,11 @@ func New(cfg *Config, log *slog.Logger) (*Server, error) {
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	s.authn = authn
+	if cfg.AuditLog != "" {
+		if s.auditLog, err = openAudit(cfg.AuditLog); err != nil {
+			return nil, err
+		}
+	}
 	for _, e := range cfg.Exports {
 		if s.dbs[e.Database] == nil {
 			db, err := sqlsheet.OpenReadOnly(e.Database)
@@ -284,6 +290,7 @@ func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
 		if err != nil {
 			s.metrics.refused("token")
 			s.log.Warn("request refused: no valid credentials", "path", r.URL.Path, "remote", r.RemoteAddr, "err", err)
+			s.audit(w, r, auditRecord{Event: "refused", Subject: "-", Outcome: "401 " + r.Method + " " + r.URL.Path})
 			w.Header().Set("WWW-Authenticate", `Bearer realm="sheetstream"`)
 			jsonError(w, http.StatusUnauthorized, "valid credentials are required (a bearer token)")
 			return
@@ -520,6 +527,9 @@ func (s *Server) busy(w http.ResponseWriter, msg string) {
 // string, strictly, answering 404 or 400 itself.
 func (s *Server) lookup(w http.ResponseWriter, r *http.Request, name string, reserved ...string) (*Export, map[string]any, map[string]string, bool) {
 	e := s.exports[name]
+	if e != nil && !s.allowed(identity(r), e) {
+		s.audit(w, r, auditRecord{Event: "refused", Export: name, Outcome: "404 not allowed"})
+	}
 	if e == nil || !s.allowed(identity(r), e) {
 		// An export the caller may not use is answered as one that does
 		// not exist: its name is not disclosed.
@@ -533,6 +543,7 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request, name string, res
 	}
 	vals, err := e.valuesFor(query, boundOf(identity(r)), reserved...)
 	if errors.Is(err, ErrIdentityLacks) {
+		s.audit(w, r, auditRecord{Event: "refused", Export: e.Name, Outcome: "403 " + err.Error()})
 		jsonError(w, http.StatusForbidden, err.Error())
 		return nil, nil, nil, false
 	}
@@ -747,6 +758,15 @@ var errShutdown = errors.New("the service is shutting down")
 // failed write, errNothingMade or errShutdown.
 func (s *Server) finishDownload(w http.ResponseWriter, r *http.Request, e *Export, cw *clientWriter, st sqlsheet.Stats, err, cause error, elapsed time.Duration) {
 	attrs := []any{"name", e.Name, "rows", st.Rows, "bytes", cw.n, "duration", elapsed}
+	outcome := "ok"
+	switch {
+	case cause != nil:
+		outcome = "ended: " + cause.Error()
+	case err != nil:
+		outcome = "failed (the error log has why)"
+	}
+	query, _ := parseQuery(r.URL.RawQuery)
+	s.audit(w, r, auditRecord{Event: "download", Export: e.Name, Params: query, Rows: st.Rows, Bytes: cw.n, Outcome: outcome})
 	// An answer after a long query needs a write deadline of its own: the
 	// one set when the request came may have passed.
 	cw.rc.SetWriteDeadline(time.Now().Add(cw.timeout))
@@ -866,6 +886,7 @@ func (s *Server) preview(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "the preview failed", err, "name", e.Name)
 		return
 	}
+	s.audit(w, r, auditRecord{Event: "preview", Export: e.Name, Params: query, Rows: st.Rows, Outcome: "ok"})
 	w.Header().Set("Content-Type", "application/json")
 	if err := writePreview(r.Context(), w, wb, st.Partial); err != nil {
 		// The JSON has begun: end the transfer so that the client sees
