@@ -98,8 +98,8 @@ type Server struct {
 	shutdown context.Context
 	cut      context.CancelFunc
 
-	jobs  *jobs.Queue     // background exports, if configured
-	store storage.Storage // where their files go
+	jobs     *jobs.Queue     // background exports, if configured
+	store    storage.Storage // where their files go
 	authn    *auth.Authenticator
 	auditLog *auditFile // audit_log, if configured
 }
