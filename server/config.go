@@ -125,6 +125,9 @@ type Config struct {
 	// JSON line per download, preview, job and refused request, each
 	// synced to disk (the log has every record too).
 	AuditLog string `yaml:"audit_log"`
+	// RateLimit bounds what one identity may start (0: no bound; the
+	// shared token and an open service are not bounded).
+	RateLimit RateLimit `yaml:"rate_limit"`
 
 	// Warnings are what LoadConfig found unsafe but not wrong, such as a
 	// token in a file other users may read; serve logs them.

@@ -43,7 +43,7 @@ func TestIdentities(t *testing.T) {
 		}
 		entries = append(entries, fmt.Sprintf("    - {name: %s, sha256: %s, groups: [%s]%s}", c.name, sum, c.groups, claims))
 	}
-	cfg, err := ParseConfig([]byte(fmt.Sprintf(`database: sqlite:%s
+	cfgText := []byte(fmt.Sprintf(`database: sqlite:%s
 jobs: sqlite:%s
 storage: file://%s
 audit_log: %s
@@ -64,11 +64,8 @@ exports:
     allow: [any]
     params: [{name: groups, from: groups}, {name: who, from: subject}]
     sheets: [{name: G, sql: "SELECT value AS grp, :who AS who FROM json_each(:groups)"}]
-`, dbPath, filepath.Join(dir, "q.db"), filepath.Join(dir, "files"), filepath.Join(dir, "audit.jsonl"), strings.Join(entries, "\n"))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := serve(t, cfg)
+`, dbPath, filepath.Join(dir, "q.db"), filepath.Join(dir, "files"), filepath.Join(dir, "audit.jsonl"), strings.Join(entries, "\n")))
+	f := serve(t, mustParse(t, string(cfgText)))
 	as := func(who string) []string { return []string{"Authorization", "Bearer " + tokens[who]} }
 	names := func(who string) []string {
 		_, body := f.get("/api/exports", as(who)...)
@@ -171,6 +168,22 @@ exports:
 			t.Error("a token reached the audit trail or the log")
 		}
 	}
+	// Limits per identity: a third download within the minute is a 429.
+	limited := serve(t, mustParse(t, strings.Replace(string(cfgText), "audit_log:", "rate_limit: {downloads_per_minute: 2, jobs_per_hour: 1}\naudit_log:", 1)))
+	for i, want := range []int{200, 200, 429} {
+		resp, _ := limited.get("/exports/my-sales.xlsx", as("alice")...)
+		if resp.StatusCode != want || want == 429 && resp.Header.Get("Retry-After") == "" {
+			t.Errorf("alice's download %d: %d, want %d", i+1, resp.StatusCode, want)
+		}
+	}
+	if resp, _ := limited.get("/exports/my-sales.xlsx", as("bob")...); resp.StatusCode != 200 {
+		t.Errorf("bob's own allowance: %d", resp.StatusCode)
+	}
+	for i, want := range []int{202, 429} {
+		if resp, _ := limited.do("POST", "/api/exports/my-sales/jobs", as("bob")...); resp.StatusCode != want {
+			t.Errorf("bob's job %d: %d, want %d", i+1, resp.StatusCode, want)
+		}
+	}
 	// A configuration that turns auth on and allows nobody is refused.
 	_, err = ParseConfig([]byte("database: sqlite:x.db\nauth: {tokens: [{name: a, sha256: " + strings.Repeat("0", 64) + "}]}\nexports: [{name: a, sheets: [{sql: SELECT 1}]}]"))
 	if err == nil || !strings.Contains(err.Error(), "no export allows anyone") {
@@ -193,3 +206,12 @@ func (f *fixture) waitJobAs(id string, hdr []string) map[string]any {
 }
 
 func sleep() { time.Sleep(50 * time.Millisecond) }
+
+func mustParse(t *testing.T, text string) *Config {
+	t.Helper()
+	cfg, err := ParseConfig([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}

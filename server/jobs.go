@@ -188,6 +188,9 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if s.limited(w, r, "job") {
+		return
+	}
 	key := r.Header.Get("Idempotency-Key")
 	if len(key) > 255 || checkText("Idempotency-Key", key) != nil {
 		jsonError(w, http.StatusBadRequest, "the Idempotency-Key header is not a text of at most 255 bytes")

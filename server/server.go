@@ -102,6 +102,7 @@ type Server struct {
 	store    storage.Storage // where their files go
 	authn    *auth.Authenticator
 	auditLog *auditFile // audit_log, if configured
+	limits   limiters
 }
 
 // database is a configured database and the connections exports may
@@ -705,6 +706,9 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 		downloadHeaders(w.Header(), e)
 		return
 	}
+	if s.limited(w, r, "download") {
+		return
+	}
 	release, ok := s.admit(w, r, e)
 	if !ok {
 		return
@@ -856,6 +860,9 @@ func (s *Server) preview(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method == http.MethodHead {
 		w.Header().Set("Content-Type", "application/json")
+		return
+	}
+	if s.limited(w, r, "download") {
 		return
 	}
 	release, ok := s.admit(w, r, e)
