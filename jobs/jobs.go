@@ -141,7 +141,7 @@ type Config struct {
 	Schedules    []*Schedule
 	ScheduleTick time.Duration
 	// CleanupEvery is how often expired jobs and files are removed
-	// (default an hour).
+	// (default an hour; negative: never, but by calling Cleanup).
 	CleanupEvery time.Duration
 	Log          *slog.Logger
 }
@@ -288,7 +288,7 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	if cfg.ScheduleTick <= 0 {
 		cfg.ScheduleTick = time.Second
 	}
-	if cfg.CleanupEvery <= 0 {
+	if cfg.CleanupEvery == 0 {
 		cfg.CleanupEvery = time.Hour
 	}
 	names := map[string]bool{}
@@ -326,8 +326,10 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}}
 		// Expired jobs and files go every CleanupEvery, on the elected
 		// leader (removing is idempotent: a pass twice does no harm).
-		rc.PeriodicJobs = []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.CleanupEvery),
-			func() (river.JobArgs, *river.InsertOpts) { return cleanupArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})}
+		if cfg.CleanupEvery > 0 {
+			rc.PeriodicJobs = []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.CleanupEvery),
+				func() (river.JobArgs, *river.InsertOpts) { return cleanupArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})}
+		}
 	}
 	var err error
 	switch {

@@ -64,6 +64,9 @@ func (w *webhookWorker) Timeout(*river.Job[webhookArgs]) time.Duration { return 
 // a second.
 func (w *webhookWorker) Work(ctx context.Context, job *river.Job[webhookArgs]) error {
 	row, err := w.q.client.JobGet(ctx, job.Args.Job)
+	if errors.Is(err, river.ErrNotFound) {
+		return river.JobCancel(fmt.Errorf("job %d is gone (removed after its keep)", job.Args.Job))
+	}
 	if err != nil {
 		return err
 	}

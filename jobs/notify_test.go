@@ -47,7 +47,7 @@ func TestWebhookAndCleanup(t *testing.T) {
 	folder, _ := storage.OpenFolder(t.TempDir())
 	run := &fakeRun{}
 	q, err := Open(context.Background(), Config{Queue: "sqlite:" + filepath.Join(t.TempDir(), "q.db"), Storage: folder,
-		Workers: 2, Run: run.run, FetchPoll: 50 * time.Millisecond})
+		Workers: 2, Run: run.run, FetchPoll: 50 * time.Millisecond, CleanupEvery: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestWebhookAndCleanup(t *testing.T) {
 	for _, id := range []string{done.ID, failed.ID, kept.ID} {
 		wait(t, q, id)
 	}
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(40 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		mu.Lock()
 		n := len(got)
 		mu.Unlock()
