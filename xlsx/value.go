@@ -425,7 +425,8 @@ func (v *Value) UnmarshalBinary(data []byte) error {
 			return nil, true
 		}
 		size, n := binary.Uvarint(data)
-		if n <= 0 || size > uint64(len(data)-n) {
+		// AppendBinary writes a field only when it holds something.
+		if n <= 0 || size == 0 || size > uint64(len(data)-n) {
 			return nil, false
 		}
 		f := data[n : n+int(size) : n+int(size)]
