@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -159,11 +160,20 @@ func (s *Server) SubmitJob(ctx context.Context, name string, params map[string]s
 // jobJSON is a job as the API shows it.
 type jobJSON struct {
 	jobs.Job
+	// ErrorID names, for the server's log, the error a failed attempt
+	// reported.
+	ErrorID  string `json:"error_id,omitempty"`
 	Download string `json:"download,omitempty"`
 }
 
+// errorIDIn finds the error id runJob put in a job's error.
+var errorIDIn = regexp.MustCompile(`\(error_id ([0-9a-f]+);`)
+
 func (s *Server) jobView(j jobs.Job) jobJSON {
 	v := jobJSON{Job: j}
+	if m := errorIDIn.FindStringSubmatch(j.Error); m != nil {
+		v.ErrorID = m[1]
+	}
 	if j.State == jobs.Done {
 		v.Download = "/api/jobs/" + j.ID + "/file"
 	}

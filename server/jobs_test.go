@@ -114,7 +114,8 @@ func TestJobsAPI(t *testing.T) {
 	var failing struct{ ID string }
 	json.Unmarshal(b3, &failing)
 	fj := f.waitJob(failing.ID)
-	if fj["state"] != "failed" || fj["attempts"] != float64(1) || !strings.Contains(fj["error"].(string), "error_id") || fj["download"] != nil {
+	if fj["state"] != "failed" || fj["attempts"] != float64(1) || !strings.Contains(fj["error"].(string), "error_id") || fj["download"] != nil ||
+		fj["error_id"] == nil || !strings.Contains(f.log.String(), "error_id="+fj["error_id"].(string)) {
 		t.Errorf("a failing export: %v", fj)
 	}
 	if resp, body := f.get("/api/jobs/" + sub.ID + "/file?link"); resp.StatusCode != 200 || string(body) != "{\"url\":\"\"}\n" {
