@@ -16,20 +16,7 @@ import (
 // playwright-core: it fills a parameter, previews, downloads, and the
 // downloaded file is read with openpyxl.
 func TestWebPage(t *testing.T) {
-	modules := testenv.Get(t, "SHEETSTREAM_NODE_MODULES", "installs playwright-core and Debian's chromium")
-	pyread.Python(t)
-	f := newFixture(t, 4, "")
-	out := t.TempDir()
-	cmd := exec.Command("node", filepath.Join("testdata", "browser.cjs"), f.url+"/", out)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
-	stdout, err := cmd.Output()
-	if err != nil {
-		msg := ""
-		if ee, ok := err.(*exec.ExitError); ok {
-			msg = string(ee.Stderr)
-		}
-		t.Fatalf("browser: %v\n%s", err, msg)
-	}
+	stdout := runBrowser(t, "browser.cjs", func() *fixture { return newFixture(t, 4, "") })
 	var r struct {
 		Title, Filename, Saved, Status, NumberAlign string
 		PreviewRows                                 int
@@ -68,20 +55,7 @@ func TestWebPage(t *testing.T) {
 // the Recent exports list follows it to done without a reload, and its
 // file downloads from there, under the page's Content-Security-Policy.
 func TestWebPageJobs(t *testing.T) {
-	modules := testenv.Get(t, "SHEETSTREAM_NODE_MODULES", "installs playwright-core and Debian's chromium")
-	pyread.Python(t)
-	f := jobFixture(t, "")
-	out := t.TempDir()
-	cmd := exec.Command("node", filepath.Join("testdata", "browser_jobs.cjs"), f.url+"/", out)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
-	stdout, err := cmd.Output()
-	if err != nil {
-		msg := ""
-		if ee, ok := err.(*exec.ExitError); ok {
-			msg = string(ee.Stderr)
-		}
-		t.Fatalf("browser: %v\n%s", err, msg)
-	}
+	stdout := runBrowser(t, "browser_jobs.cjs", func() *fixture { return jobFixture(t, "") })
 	var r struct {
 		FirstState, State, Rows, Params, Filename, Saved string
 		Reloads                                          int
@@ -97,4 +71,25 @@ func TestWebPageJobs(t *testing.T) {
 	if len(items) != 4 || items[1][0].String() != "n:4996" || items[3][0].String() != "n:5000" {
 		t.Errorf("the downloaded job's rows: %v", items)
 	}
+}
+
+// runBrowser serves a fixture and drives its page with the playwright
+// script in testdata, which saves downloads into a folder of its own;
+// it returns the script's JSON report.
+func runBrowser(t *testing.T, script string, fixtureFor func() *fixture) []byte {
+	t.Helper()
+	modules := testenv.Get(t, "SHEETSTREAM_NODE_MODULES", "installs playwright-core and Debian's chromium")
+	pyread.Python(t)
+	f := fixtureFor()
+	cmd := exec.Command("node", filepath.Join("testdata", script), f.url+"/", t.TempDir())
+	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
+	stdout, err := cmd.Output()
+	if err != nil {
+		msg := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			msg = string(ee.Stderr)
+		}
+		t.Fatalf("browser: %v\n%s", err, msg)
+	}
+	return stdout
 }

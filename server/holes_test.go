@@ -15,13 +15,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/sheetstream/sheetstream/internal/testenv"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 )
 
@@ -142,33 +140,9 @@ func TestPreviewBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := serve(t, cfg)
-	runtime.GC()
-	var before runtime.MemStats
-	runtime.ReadMemStats(&before)
-	var peak atomic.Uint64
-	stop := make(chan struct{})
-	var sampling sync.WaitGroup
-	sampling.Add(1)
-	go func() {
-		defer sampling.Done()
-		var m runtime.MemStats
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-			runtime.ReadMemStats(&m)
-			if m.HeapInuse > peak.Load() {
-				peak.Store(m.HeapInuse)
-			}
-		}
-	}()
-	resp, body := f.get("/api/exports/wide/preview?limit=1000")
-	close(stop)
-	sampling.Wait()
-	var after runtime.MemStats
-	runtime.ReadMemStats(&after)
+	var resp *http.Response
+	var body []byte
+	grew, alloc := testenv.HeapGrowth(func() { resp, body = f.get("/api/exports/wide/preview?limit=1000") })
 	var got struct {
 		Columns   []string
 		Rows      [][]*previewCell
@@ -190,10 +164,10 @@ func TestPreviewBounded(t *testing.T) {
 			}
 		}
 	}
-	if grew := int64(peak.Load()) - int64(before.HeapInuse); grew > 64<<20 {
+	if grew > 64<<20 {
 		t.Errorf("the heap grew by %d MiB during the preview", grew>>20)
 	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 200<<20 {
+	if alloc > 200<<20 {
 		t.Errorf("the preview allocated %d MiB", alloc>>20)
 	}
 	resp, body = f.get("/api/exports/small/preview?limit=1000")

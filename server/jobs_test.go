@@ -28,21 +28,6 @@ func jobFixture(t *testing.T, store string) *fixture {
 	return newFixture(t, 2, fmt.Sprintf("jobs: sqlite:%s\nstorage: %q\njob_timeout: 30s", filepath.Join(dir, "queue.db"), store))
 }
 
-func (f *fixture) do(method, path string, hdr ...string) (*http.Response, []byte) {
-	f.t.Helper()
-	req, _ := http.NewRequest(method, f.url+path, nil)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp, body
-}
-
 // waitJob polls a job until it ends.
 func (f *fixture) waitJob(id string) map[string]any {
 	f.t.Helper()

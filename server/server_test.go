@@ -127,7 +127,14 @@ exports:
 
 func (f *fixture) get(path string, hdr ...string) (*http.Response, []byte) {
 	f.t.Helper()
-	req, _ := http.NewRequest("GET", f.url+path, nil)
+	return f.do("GET", path, hdr...)
+}
+
+// do sends a request of method to path with the headers given as name,
+// value pairs, and reads the whole answer.
+func (f *fixture) do(method, path string, hdr ...string) (*http.Response, []byte) {
+	f.t.Helper()
+	req, _ := http.NewRequest(method, f.url+path, nil)
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}

@@ -10,10 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -308,40 +305,21 @@ func TestPutMemory(t *testing.T) {
 	s := openTestS3(t)
 	const size = 64 << 20
 	chunk := data(64 << 10)
-	runtime.GC()
-	var before runtime.MemStats
-	runtime.ReadMemStats(&before)
-	var peak atomic.Uint64
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		var m runtime.MemStats
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(5 * time.Millisecond):
-				runtime.ReadMemStats(&m)
-				if m.HeapInuse > peak.Load() {
-					peak.Store(m.HeapInuse)
+	var n int64
+	var err error
+	grew, _ := testenv.HeapGrowth(func() {
+		n, err = s.Put(context.Background(), "big.xlsx", func(w io.Writer) error {
+			for written := 0; written < size; written += len(chunk) {
+				if _, err := w.Write(chunk); err != nil {
+					return err
 				}
 			}
-		}
+			return nil
+		})
 	})
-	n, err := s.Put(context.Background(), "big.xlsx", func(w io.Writer) error {
-		for written := 0; written < size; written += len(chunk) {
-			if _, err := w.Write(chunk); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	close(stop)
-	wg.Wait()
 	if err != nil || n != size {
 		t.Fatalf("Put: %d %v", n, err)
 	}
-	grew := int64(peak.Load()) - int64(before.HeapInuse)
 	t.Logf("heap grew by %.1f MiB for a %d MiB upload", float64(grew)/(1<<20), size>>20)
 	if grew > 24<<20 {
 		t.Errorf("the heap grew by %d MiB for a %d MiB upload", grew>>20, size>>20)

@@ -7,7 +7,9 @@ package testenv
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 )
 
 // readers are the independent readers and programs outside Go that tests
@@ -72,4 +74,32 @@ func shared(t testing.TB, name string) string {
 		t.Skip(msg)
 	}
 	return dir
+}
+
+// HeapGrowth runs f and returns by how much the heap in use grew above
+// what it was before f, at its peak (sampled every 5 ms), and the bytes
+// allocated meanwhile: what a test of bounded memory asserts on.
+func HeapGrowth(f func()) (peak int64, allocated uint64) {
+	runtime.GC()
+	var before, m runtime.MemStats
+	runtime.ReadMemStats(&before)
+	high := before.HeapInuse
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			runtime.ReadMemStats(&m)
+			high = max(high, m.HeapInuse)
+		}
+	}()
+	f()
+	close(stop)
+	<-done
+	runtime.ReadMemStats(&m)
+	return int64(max(high, m.HeapInuse)) - int64(before.HeapInuse), m.TotalAlloc - before.TotalAlloc
 }
