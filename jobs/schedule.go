@@ -32,6 +32,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/robfig/cron/v3"
@@ -235,7 +236,7 @@ func (s pgSchedules) next(ctx context.Context, name string) (string, int64, bool
 	var spec string
 	var at int64
 	err := s.pool.QueryRow(ctx, "SELECT spec, next_run_at FROM sheetstream_schedule WHERE name = $1", name).Scan(&spec, &at)
-	if err != nil && err.Error() == "no rows in result set" {
+	if errors.Is(err, pgx.ErrNoRows) {
 		return "", 0, false, nil
 	}
 	return spec, at, err == nil, err
