@@ -238,11 +238,11 @@ func (cfg *Config) checkSchedules() error {
 		if sc.Params == nil {
 			sc.Params = map[string]string{}
 		}
-		owner0 := sc.RunAs
-		if owner0 == "" {
-			owner0 = "schedule:" + sc.Name
+		owner := sc.RunAs
+		if owner == "" {
+			owner = "schedule:" + sc.Name
 		}
-		if _, err := e.valuesFor(sc.Params, &bound{subject: owner0}); err != nil {
+		if _, err := e.valuesFor(sc.Params, &bound{subject: owner}); err != nil {
 			return fmt.Errorf("config: schedule %q: %w", sc.Name, err)
 		}
 		var loc *time.Location
@@ -251,10 +251,6 @@ func (cfg *Config) checkSchedules() error {
 			if loc, err = time.LoadLocation(sc.Timezone); err != nil {
 				return fmt.Errorf("config: schedule %q: timezone: %w", sc.Name, err)
 			}
-		}
-		owner := sc.RunAs
-		if owner == "" {
-			owner = "schedule:" + sc.Name
 		}
 		keep := time.Duration(sc.Keep)
 		if keep == 0 {
