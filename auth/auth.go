@@ -1,12 +1,15 @@
-// Package auth tells the service who is asking: static API tokens (the
-// configuration holds only their SHA-256), identities a trusted proxy
-// vouches for in headers (oauth2-proxy, Pomerium, a company's gateway),
-// and the service's one shared token. The service decides what an
+// Package auth tells the service who is asking: bearer tokens of an
+// OpenID Connect issuer (checked against its published keys), the page's
+// login through that issuer (a signed session cookie), static API tokens
+// (the configuration holds only their SHA-256), identities a trusted
+// proxy vouches for in headers (oauth2-proxy, Pomerium, a company's
+// gateway), and the service's one shared token. The service decides what an
 // identity may do (an export's allow list, a job's owner); this package
 // only establishes it.
 package auth
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -16,7 +19,9 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"os"
 	"strings"
+	"time"
 )
 
 // Identity is who a request comes from.
@@ -28,10 +33,13 @@ type Identity struct {
 	// Claims are further attributes (from a proxy header or a token's
 	// configuration), by name.
 	Claims map[string]string `json:"claims,omitempty"`
-	// Method says how it was established: token, proxy or shared.
+	// Method says how it was established: token, oidc (a bearer token
+	// of the issuer), session (the page's login), proxy or shared.
 	Method string `json:"method"`
 	// All: the service's shared token, which has every right.
 	All bool `json:"-"`
+
+	csrf string // a session's CSRF token
 }
 
 // InGroup says whether the identity is in group g.
@@ -74,11 +82,14 @@ type Config struct {
 	Tokens      []*Token `yaml:"tokens"`
 	Proxy       *Proxy   `yaml:"proxy"`
 	AdminGroups []string `yaml:"admin_groups"`
+	OIDC        *OIDC    `yaml:"oidc"`
 }
 
 // Enabled says whether any identity method is configured beyond the
 // shared token.
-func (c *Config) Enabled() bool { return c != nil && (len(c.Tokens) > 0 || c.Proxy != nil) }
+func (c *Config) Enabled() bool {
+	return c != nil && (len(c.Tokens) > 0 || c.Proxy != nil || c.OIDC != nil)
+}
 
 // Errors of Authenticate.
 var (
@@ -92,10 +103,22 @@ var (
 type Authenticator struct {
 	cfg    Config
 	shared []byte
+	oidc   *oidcAuth
+	sealer sealer
+	now    func() time.Time
+	// Warnings are what New found unsafe but not wrong.
+	Warnings []string
 }
 
-// New checks the configuration: token hashes, proxy headers and CIDRs.
+// New checks the configuration (token hashes, proxy headers and CIDRs)
+// and, with oidc:, reads the issuer's discovery document and keys: an
+// issuer that does not answer within 20 seconds is an error.
 func New(cfg Config, sharedToken string) (*Authenticator, error) {
+	return newAt(cfg, sharedToken, time.Now)
+}
+
+// newAt is New with a clock, for tests of expiry.
+func newAt(cfg Config, sharedToken string, now func() time.Time) (*Authenticator, error) {
 	names := map[string]bool{}
 	for i, t := range cfg.Tokens {
 		if t == nil || t.Name == "" || strings.ContainsAny(t.Name, " \t\r\n") {
@@ -127,11 +150,51 @@ func New(cfg Config, sharedToken string) (*Authenticator, error) {
 			p.trusted = append(p.trusted, prefix.Masked())
 		}
 	}
-	return &Authenticator{cfg: cfg, shared: []byte(sharedToken)}, nil
+	a := &Authenticator{cfg: cfg, shared: []byte(sharedToken), now: now}
+	if cfg.OIDC != nil {
+		o, err := newOIDC(context.Background(), *cfg.OIDC, now)
+		if err != nil {
+			return nil, err
+		}
+		a.oidc = o
+		if err := a.sessionKey(); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// KeyFetches counts the fetches of the OIDC issuer's keys (0 without
+// oidc:).
+func (a *Authenticator) KeyFetches() int64 {
+	if a.oidc == nil {
+		return 0
+	}
+	return a.oidc.keys.fetches.Load()
+}
+
+// sessionKey sets the key that signs the page's cookies.
+func (a *Authenticator) sessionKey() error {
+	if env := a.oidc.cfg.SessionKeyEnv; env != "" {
+		key := os.Getenv(env)
+		if len(key) < 32 {
+			return fmt.Errorf("auth: oidc.session_key_env: %s must hold at least 32 characters (it holds %d)", env, len(key))
+		}
+		a.sealer.key = []byte(key)
+		return nil
+	}
+	a.sealer.key = make([]byte, 32)
+	rand.Read(a.sealer.key)
+	if a.LoginEnabled() {
+		a.Warnings = append(a.Warnings, "auth.oidc: no session_key_env: page logins end when the service restarts, and are not shared by several instances")
+	}
+	return nil
 }
 
 // Authenticate establishes who r comes from: a bearer token (a static
-// token, or the shared one), or a trusted proxy's headers. Headers from a
+// token, the shared one, or a JWT of the OIDC issuer), the page's session
+// cookie (which must bring its CSRF token on a request that changes
+// something: ErrCSRF), or a trusted proxy's headers. Headers from a
 // peer outside proxy.trusted are an error, never ignored: a client that
 // sends them is trying something.
 func (a *Authenticator) Authenticate(r *http.Request) (*Identity, error) {
@@ -154,6 +217,9 @@ func (a *Authenticator) Authenticate(r *http.Request) (*Identity, error) {
 	}
 	header := r.Header.Get("Authorization")
 	if header == "" {
+		if id, err := a.sessionIdentity(r); id != nil || err != nil {
+			return id, err
+		}
 		return nil, ErrNoCredentials
 	}
 	token, ok := BearerToken(header)
@@ -173,6 +239,13 @@ func (a *Authenticator) Authenticate(r *http.Request) (*Identity, error) {
 		}
 	}
 	if found == nil {
+		if a.oidc != nil && strings.Count(token, ".") == 2 {
+			id, _, err := a.oidc.verify(r.Context(), a.oidc.bearer, token)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+			}
+			return id, nil
+		}
 		return nil, fmt.Errorf("%w: unknown token", ErrInvalid)
 	}
 	return &Identity{Subject: "token:" + found.Name, Email: found.Email, Groups: found.Groups, Claims: found.Claims, Method: "token"}, nil

@@ -84,16 +84,26 @@ staticcheck_tool() {
   fi
 }
 
-# Throwaway PostgreSQL, MariaDB and S3 (versitygw) servers, stopped when
-# the tests end.
+# Throwaway PostgreSQL, MariaDB, S3 (versitygw) and OpenID Connect
+# (Keycloak) servers, stopped when the tests end. Keycloak takes the
+# longest to start (about 30 s), so it starts first, beside the others.
 servers_started=
 start_servers() {
   [ -z "$servers_started" ] || return 0
-  echo "== starting PostgreSQL, MariaDB and an S3 server"
+  echo "== starting PostgreSQL, MariaDB, an S3 server and Keycloak"
+  kc_env=$(mktemp)
+  ./scripts/keycloak.sh >"$kc_env" &
+  kc_pid=$!
   eval "$(./scripts/postgres.sh)"
   eval "$(./scripts/mysql.sh)"
   eval "$(./scripts/s3.sh)"
-  trap './scripts/postgres.sh stop "$SHEETSTREAM_PG_DIR"; ./scripts/mysql.sh stop "$SHEETSTREAM_MYSQL_DIR"; ./scripts/s3.sh stop "$SHEETSTREAM_S3_DIR"' EXIT
+  trap './scripts/postgres.sh stop "$SHEETSTREAM_PG_DIR"; ./scripts/mysql.sh stop "$SHEETSTREAM_MYSQL_DIR"; ./scripts/s3.sh stop "$SHEETSTREAM_S3_DIR"; [ -z "${SHEETSTREAM_KEYCLOAK_DIR:-}" ] || ./scripts/keycloak.sh stop "$SHEETSTREAM_KEYCLOAK_DIR"' EXIT
+  if ! wait "$kc_pid"; then
+    echo "Keycloak did not start" >&2
+    exit 1
+  fi
+  eval "$(cat "$kc_env")"
+  rm -f "$kc_env"
   servers_started=1
 }
 

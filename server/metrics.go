@@ -31,6 +31,37 @@ type metrics struct {
 	seconds   map[string]float64
 	refusals  map[string]int64 // by reason: body, cross-site, token
 	jobs      jobsSource       // nil without jobs
+
+	authTime   histogram    // the authentication step of each request
+	keyFetches func() int64 // of the OIDC issuer's keys; nil without oidc:
+}
+
+// histogram is a Prometheus histogram of durations.
+type histogram struct {
+	counts [len(authBuckets) + 1]atomic.Int64
+	nanos  atomic.Int64
+}
+
+// authBuckets bound the authentication step's durations: a check from
+// cache takes microseconds; one that fetches the issuer's keys, tens of
+// milliseconds.
+var authBuckets = [...]float64{0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.01, 0.1, 1}
+
+func (h *histogram) observe(d time.Duration) {
+	i := sort.SearchFloat64s(authBuckets[:], d.Seconds())
+	h.counts[i].Add(1)
+	h.nanos.Add(int64(d))
+}
+
+func (h *histogram) write(b *strings.Builder, name, help string) {
+	fmt.Fprintf(b, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name)
+	var n int64
+	for i, le := range authBuckets {
+		n += h.counts[i].Load()
+		fmt.Fprintf(b, "%s_bucket{le=\"%g\"} %d\n", name, le, n)
+	}
+	n += h.counts[len(authBuckets)].Load()
+	fmt.Fprintf(b, "%s_bucket{le=\"+Inf\"} %d\n%s_sum %g\n%s_count %d\n", name, n, name, float64(h.nanos.Load())/1e9, name, n)
 }
 
 func newMetrics() *metrics {
@@ -119,6 +150,10 @@ func (m *metrics) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if m.jobs != nil {
 		writeJobMetrics(&b, r.Context(), m.jobs)
+	}
+	m.authTime.write(&b, "sheetstream_auth_seconds", "Time taken to establish who a request comes from (token, session, proxy headers), refusals included.")
+	if m.keyFetches != nil {
+		fmt.Fprintf(&b, "# HELP sheetstream_oidc_key_fetches_total Fetches of the OIDC issuer's signing keys (at start, for a key not held, and hourly).\n# TYPE sheetstream_oidc_key_fetches_total counter\nsheetstream_oidc_key_fetches_total %d\n", m.keyFetches())
 	}
 	w.Write([]byte(b.String()))
 }

@@ -133,6 +133,12 @@ func New(cfg *Config, log *slog.Logger) (*Server, error) {
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	s.authn = authn
+	for _, w := range authn.Warnings {
+		log.Warn(w)
+	}
+	if cfg.Auth.OIDC != nil {
+		s.metrics.keyFetches = authn.KeyFetches
+	}
 	if cfg.AuditLog != "" {
 		if s.auditLog, err = openAudit(cfg.AuditLog); err != nil {
 			return nil, err
@@ -179,8 +185,14 @@ func New(cfg *Config, log *slog.Logger) (*Server, error) {
 	mux.HandleFunc("GET /api/jobs/{id}", s.withJobs(s.getJob))
 	mux.HandleFunc("DELETE /api/jobs/{id}", s.withJobs(s.cancelJob))
 	mux.HandleFunc("GET /api/jobs/{id}/file", s.withJobs(s.jobFile))
+	mux.HandleFunc("GET /api/session", s.auth(s.session))
+	mux.HandleFunc("GET /auth/login", s.authn.Login)
+	mux.HandleFunc("GET /auth/callback", s.loginCallback)
+	mux.HandleFunc("POST /auth/logout", s.auth(s.logout))
 	web, _ := fs.Sub(webFS, "web")
-	mux.Handle("GET /", http.FileServerFS(web))
+	files := http.FileServerFS(web)
+	mux.Handle("GET /", files)
+	mux.HandleFunc("GET /{$}", s.page(files))
 	s.mux = mux
 	return s, nil
 }
@@ -265,7 +277,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NewResponseController(w).SetReadDeadline(time.Now())
 		return
 	}
-	if r.URL.Path != "/" && !isStatic(r.URL.Path) && crossSite(r) {
+	if r.URL.Path != "/" && !isStatic(r.URL.Path) && !loginStep(r) && crossSite(r) {
 		// A page of another site cannot read what it starts here, but it
 		// would spend an export slot and the database's time.
 		s.metrics.refused("cross-site")
@@ -287,7 +299,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // auth: (a loopback service), everyone has every right.
 func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
 		id, err := s.identify(r)
+		s.metrics.authTime.observe(time.Since(start))
+		if errors.Is(err, auth.ErrCSRF) {
+			s.metrics.refused("csrf")
+			s.log.Warn("request refused: no CSRF token", "path", r.URL.Path, "remote", r.RemoteAddr)
+			s.audit(w, r, auditRecord{Event: "refused", Subject: "-", Outcome: "403 csrf " + r.Method + " " + r.URL.Path})
+			jsonError(w, http.StatusForbidden, "this request changes something and lacks the page's CSRF token (X-CSRF-Token); reload the page")
+			return
+		}
 		if err != nil {
 			s.metrics.refused("token")
 			s.log.Warn("request refused: no valid credentials", "path", r.URL.Path, "remote", r.RemoteAddr, "err", err)
@@ -379,6 +400,14 @@ func crossSite(r *http.Request) bool {
 	}
 	u, err := url.Parse(origin)
 	return err != nil || u.Host == "" || !strings.EqualFold(u.Host, r.Host)
+}
+
+// loginStep says whether r is a step of the page's login that another
+// site (the issuer) sends the browser to: a GET, which changes nothing
+// but the login's own cookies, and whose callback is bound to the
+// browser that started it by its state cookie and PKCE.
+func loginStep(r *http.Request) bool {
+	return r.Method == http.MethodGet && (r.URL.Path == "/auth/login" || r.URL.Path == "/auth/callback")
 }
 
 // isStatic says whether path is one of the page's own files, which any

@@ -5,9 +5,15 @@ const el = (tag, props = {}, ...kids) => {
   for (const k of kids) e.append(k);
   return e;
 };
+// A token typed into the page goes in the Authorization header; a login
+// through the issuer is a session cookie, whose CSRF token goes on every
+// request (the service checks it on those that change something).
+let csrfToken = "";
 const headers = () => {
   const t = sessionStorage.getItem("sheetstream-token");
-  return t ? { Authorization: "Bearer " + t } : {};
+  const h = t ? { Authorization: "Bearer " + t } : {};
+  if (csrfToken) h["X-CSRF-Token"] = csrfToken;
+  return h;
 };
 $("#auth").addEventListener("submit", ev => {
   ev.preventDefault();
@@ -181,7 +187,26 @@ async function refreshJobs() {
   if (jobs.some(j => j.state === "queued" || j.state === "running")) jobsTimer = setTimeout(refreshJobs, 1000);
 }
 
+// whoAmI shows who the page is signed in as, with a way out.
+async function whoAmI() {
+  const resp = await fetch("api/session", { headers: headers() });
+  if (!resp.ok) return;
+  const me = await resp.json();
+  csrfToken = me.csrf_token || "";
+  if (!me.logout) return;
+  const out = el("button", { type: "button", className: "secondary", id: "logout", textContent: "Log out" });
+  out.addEventListener("click", async () => {
+    const r = await fetch("auth/logout", { method: "POST", headers: headers() });
+    if (!r.ok) { $("#exports").textContent = await errorText(r); return; }
+    const { logout_url } = await r.json();
+    window.location.assign(logout_url);
+  });
+  $("#me").replaceChildren(el("span", { id: "me-name", textContent: "Signed in as " + (me.email || me.subject) }), out);
+  $("#me").hidden = false;
+}
+
 async function load() {
+  await whoAmI();
   const list = $("#exports");
   const resp = await fetch("api/exports", { headers: headers() });
   if (resp.status === 401) {
