@@ -340,3 +340,70 @@ func subjectOf(t *testing.T, token string) string {
 	json.Unmarshal(b, &claims)
 	return claims.Sub
 }
+
+// TestWebPageLogin: the page's login end to end in Chromium through
+// Keycloak's login form: log in, see only the allowed exports, download,
+// run one in the background, log out (at Keycloak too).
+func TestWebPageLogin(t *testing.T) {
+	kc := keycloak.Get(t)
+	var audit string
+	stdout := runBrowser(t, "browser_login.cjs", func() *fixture {
+		f, a := oidcFixture(t, kc)
+		audit = a
+		return f
+	})
+	var r struct {
+		LoginPage, BackAt, Me, Filename, Saved, JobState, AfterLogout, Revisit string
+		Exports, CookiesAfter, CSPViolations                                  []string
+		Cookies                                                               []struct {
+			Name     string
+			HTTPOnly bool `json:"httpOnly"`
+			SameSite string
+		}
+	}
+	if err := json.Unmarshal(stdout, &r); err != nil {
+		t.Fatalf("report %s: %v", stdout, err)
+	}
+	if !strings.HasSuffix(r.LoginPage, "/protocol/openid-connect/auth") || r.Me != "Signed in as alice@example.com" {
+		t.Errorf("login: %+v", r)
+	}
+	if got := strings.Join(r.Exports, " "); got != "my-sales pg-sales pg-groups" {
+		t.Errorf("alice's page lists %q", got)
+	}
+	if r.Filename != "my-sales.xlsx" || r.JobState != "done" {
+		t.Errorf("download and job: %+v", r)
+	}
+	if rows := readBook(t, mustRead(t, r.Saved))["Sales"]; len(rows) != 11 || !strings.Contains(rows[1], "|north|") {
+		t.Errorf("alice's file: %v", rows)
+	}
+	found := false
+	for _, c := range r.Cookies {
+		if c.Name == "sheetstream_session" {
+			found = c.HTTPOnly && c.SameSite == "Lax"
+		}
+	}
+	if !found {
+		t.Errorf("the session cookie in the browser: %+v", r.Cookies)
+	}
+	if !strings.HasSuffix(r.AfterLogout, "/protocol/openid-connect/auth") || slices.Contains(r.CookiesAfter, "sheetstream_session") ||
+		!strings.HasSuffix(r.Revisit, "/protocol/openid-connect/auth") {
+		t.Errorf("logout: %+v", r)
+	}
+	if len(r.CSPViolations) != 0 {
+		t.Errorf("Content-Security-Policy violations: %q", r.CSPViolations)
+	}
+	trail, _ := os.ReadFile(audit)
+	for _, want := range []string{`"event":"login"`, `"event":"download"`, `"auth":"session","export":"my-sales"`, `"event":"logout"`} {
+		if !strings.Contains(string(trail), want) {
+			t.Errorf("the audit trail lacks %s", want)
+		}
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
