@@ -354,8 +354,8 @@ func TestWebPageLogin(t *testing.T) {
 	})
 	var r struct {
 		LoginPage, BackAt, Me, Filename, Saved, JobState, AfterLogout, Revisit string
-		Exports, CookiesAfter, CSPViolations                                  []string
-		Cookies                                                               []struct {
+		Exports, CookiesAfter, CSPViolations                                   []string
+		Cookies                                                                []struct {
 			Name     string
 			HTTPOnly bool `json:"httpOnly"`
 			SameSite string
