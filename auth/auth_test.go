@@ -1,10 +1,17 @@
 package auth
 
 import (
+	"crypto/rand"
+	"crypto/rsa"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/coreos/go-oidc/v3/oidc"
+	jose "github.com/go-jose/go-jose/v4"
 )
 
 func newAuth(t testing.TB) (*Authenticator, string) {
@@ -83,11 +90,18 @@ func TestAuthenticate(t *testing.T) {
 }
 
 // FuzzAuthHeader: no Authorization header passes but the exact tokens (the
-// scheme in any case, spaces after it), and none panics.
+// scheme in any case, spaces after it), and none panics. JWT-shaped
+// headers reach an issuer's verification (an issuer whose key the test
+// holds: a JWT passes only if it is the one the test signed).
 func FuzzAuthHeader(f *testing.F) {
 	a, token := newAuth(f)
+	jwt := withTestIssuer(f, a)
+	h, p, sig := splitJWT(f, jwt)
 	for _, s := range []string{"Bearer s3cret", "bearer s3cret", "Bearer  s3cret", "Bearer", "Bearer ", "Basic czNjcmV0", "s3cret",
-		"Bearer s3cret\x00", "BEARER s3cre", "Bearer s3cretx", " Bearer s3cret", "Bearer\ts3cret", "Bearer " + token, "Bearer " + token[:20]} {
+		"Bearer s3cret\x00", "BEARER s3cre", "Bearer s3cretx", " Bearer s3cret", "Bearer\ts3cret", "Bearer " + token, "Bearer " + token[:20],
+		"Bearer " + jwt, "Bearer " + jwt[:len(jwt)-3], "Bearer " + h + "." + p + ".", "Bearer " + h + ".." + sig,
+		"Bearer " + segment(`{"alg":"none"}`) + "." + p + ".", "Bearer " + segment(`{"alg":"HS256","kid":"k1"}`) + "." + p + "." + sig,
+		"Bearer " + h + "." + p + "." + sig + "." + sig, "Bearer e30.e30.e30"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, header string) {
@@ -96,9 +110,26 @@ func FuzzAuthHeader(f *testing.F) {
 		id, err := a.Authenticate(r)
 		scheme, rest, ok := strings.Cut(header, " ")
 		rest = strings.TrimLeft(rest, " ")
-		should := ok && strings.EqualFold(scheme, "bearer") && (rest == "s3cret" || rest == token)
+		should := ok && strings.EqualFold(scheme, "bearer") && (rest == "s3cret" || rest == token || rest == jwt)
 		if (err == nil) != should {
 			t.Fatalf("Authenticate(%q) = %+v, %v; want accepted %v", header, id, err, should)
 		}
 	})
+}
+
+// withTestIssuer gives a an issuer whose one key, k1, the test holds
+// (no discovery: its keys are set here), and returns a token it signed.
+func withTestIssuer(t testing.TB, a *Authenticator) string {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &oidcAuth{cfg: OIDC{SubjectClaim: "sub", EmailClaim: "email", GroupsClaim: "groups", Leeway: 30 * time.Second}, now: time.Now}
+	o.keys = &keySet{url: "http://127.0.0.1:1/keys", client: http.DefaultClient, refetchEvery: time.Hour, now: time.Now,
+		keys: []jose.JSONWebKey{{Key: &key.PublicKey, KeyID: "k1", Algorithm: "RS256", Use: "sig"}}, fetched: time.Now()}
+	o.bearer = oidc.NewVerifier("https://issuer.test", o.keys, &oidc.Config{ClientID: "sheetstream", SupportedSigningAlgs: []string{"RS256"}})
+	a.oidc = o
+	claims := fmt.Sprintf(`{"iss":"https://issuer.test","aud":"sheetstream","sub":"fuzz","exp":%d,"iat":%d}`,
+		time.Now().Add(24*time.Hour).Unix(), time.Now().Unix())
+	return signed(t, key, "k1", segment(claims))
 }
