@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sheetstream/sheetstream/auth"
 	"github.com/sheetstream/sheetstream/internal/testenv"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 )
@@ -103,6 +104,11 @@ func TestCheckListener(t *testing.T) {
 		{Config{}, "192.168.1.10:8080", false},
 		{Config{Token: "t"}, "0.0.0.0:8080", true},
 		{Config{Public: true}, "0.0.0.0:8080", true},
+		// Identities instead of the shared token: behind an issuer, or
+		// with API tokens, there is no shared token to set.
+		{Config{Auth: auth.Config{OIDC: &auth.OIDC{Issuer: "https://id.example.com"}}}, "0.0.0.0:8080", true},
+		{Config{Auth: auth.Config{Tokens: []*auth.Token{{Name: "ci"}}}}, "[::]:8080", true},
+		{Config{Auth: auth.Config{Proxy: &auth.Proxy{UserHeader: "X-User"}}}, "0.0.0.0:8080", true},
 	} {
 		err := c.cfg.CheckListener(addr(c.addr))
 		if (err == nil) != c.ok || err != nil && !strings.Contains(err.Error(), "public: true") {

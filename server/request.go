@@ -92,7 +92,7 @@ func (s *Server) hostAllowed(host string) bool {
 // service has no token and the configuration does not say public: true.
 // Without a token anyone who reaches the port reads every export.
 func (cfg *Config) CheckListener(addr net.Addr) error {
-	if cfg.Token != "" || cfg.Public {
+	if cfg.Token != "" || cfg.Public || cfg.Auth.Enabled() {
 		return nil
 	}
 	tcp, ok := addr.(*net.TCPAddr)
@@ -100,7 +100,7 @@ func (cfg *Config) CheckListener(addr net.Addr) error {
 		return nil
 	}
 	return errors.New("refusing to listen on " + addr.String() + " without a token: other machines could read every export. " +
-		"Set token or token_env, listen on 127.0.0.1, or set public: true to serve without one on purpose")
+		"Set token or token_env, or auth (oidc, tokens or proxy), listen on 127.0.0.1, or set public: true to serve without one on purpose")
 }
 
 // errorID names one error in the log, for a client's report.

@@ -36,6 +36,8 @@ reference: https://github.com/sheetstream/sheetstream/blob/main/docs/service.md#
   GET /healthz, GET /metrics             health check and Prometheus metrics
   POST /api/exports/NAME/jobs?param=...  the export as a background job (with jobs: and storage:)
   GET /api/jobs, GET|DELETE /api/jobs/ID, GET /api/jobs/ID/file
+  GET /api/session                       who the caller is (and the page's CSRF token)
+  GET /auth/login, POST /auth/logout     the page's login through auth.oidc's issuer
 
 With --demo it creates the demo shop's database (as "export --demo" does)
 and serves the exports of examples/exports.yaml over it, or those of
@@ -44,8 +46,9 @@ in a SQLite file beside the demo database and their files go to a folder
 there.
 
 It listens on 127.0.0.1:8080 unless the file or --listen says otherwise. An
-address other machines reach needs a token (token or token_env), or
-public: true in the file to serve without one on purpose.
+address other machines reach needs a token (token or token_env) or auth:
+(an OpenID Connect issuer, API tokens or a trusted proxy), or public: true
+in the file to serve without one on purpose.
 SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 		Args: cobra.NoArgs,
 		Example: `  sheetstream serve --demo
@@ -87,7 +90,7 @@ SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 				ln.Close()
 				return err
 			}
-			if cfg.Token == "" && !ln.Addr().(*net.TCPAddr).IP.IsLoopback() {
+			if cfg.Token == "" && !cfg.Auth.Enabled() && !ln.Addr().(*net.TCPAddr).IP.IsLoopback() {
 				log.Warn("serving without a token on purpose (public: true): anyone who reaches this address reads every export", "listen", ln.Addr().String())
 			}
 			hs := srv.HTTPServer()
