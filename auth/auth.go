@@ -240,7 +240,7 @@ func (a *Authenticator) Authenticate(r *http.Request) (*Identity, error) {
 	}
 	if found == nil {
 		if a.oidc != nil && strings.Count(token, ".") == 2 {
-			id, _, err := a.oidc.verify(r.Context(), a.oidc.bearer, token)
+			id, err := a.oidc.bearerIdentity(r.Context(), token)
 			if err != nil {
 				return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 			}

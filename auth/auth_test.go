@@ -95,7 +95,7 @@ func TestAuthenticate(t *testing.T) {
 // holds: a JWT passes only if it is the one the test signed).
 func FuzzAuthHeader(f *testing.F) {
 	a, token := newAuth(f)
-	jwt := withTestIssuer(f, a)
+	jwt := withTestIssuer(f, a, 24*time.Hour)
 	h, p, sig := splitJWT(f, jwt)
 	for _, s := range []string{"Bearer s3cret", "bearer s3cret", "Bearer  s3cret", "Bearer", "Bearer ", "Basic czNjcmV0", "s3cret",
 		"Bearer s3cret\x00", "BEARER s3cre", "Bearer s3cretx", " Bearer s3cret", "Bearer\ts3cret", "Bearer " + token, "Bearer " + token[:20],
@@ -119,17 +119,76 @@ func FuzzAuthHeader(f *testing.F) {
 
 // withTestIssuer gives a an issuer whose one key, k1, the test holds
 // (no discovery: its keys are set here), and returns a token it signed.
-func withTestIssuer(t testing.TB, a *Authenticator) string {
+func withTestIssuer(t testing.TB, a *Authenticator, life time.Duration) string {
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := &oidcAuth{cfg: OIDC{SubjectClaim: "sub", EmailClaim: "email", GroupsClaim: "groups", Leeway: 30 * time.Second}, now: time.Now}
-	o.keys = &keySet{url: "http://127.0.0.1:1/keys", client: http.DefaultClient, refetchEvery: time.Hour, now: time.Now,
-		keys: []jose.JSONWebKey{{Key: &key.PublicKey, KeyID: "k1", Algorithm: "RS256", Use: "sig"}}, fetched: time.Now()}
-	o.bearer = oidc.NewVerifier("https://issuer.test", o.keys, &oidc.Config{ClientID: "sheetstream", SupportedSigningAlgs: []string{"RS256"}})
+	o := &oidcAuth{cfg: OIDC{SubjectClaim: "sub", EmailClaim: "email", GroupsClaim: "groups", Leeway: 30 * time.Second}, now: a.now}
+	o.keys = &keySet{url: "http://127.0.0.1:1/keys", client: http.DefaultClient, refetchEvery: time.Hour, now: a.now,
+		keys: []jose.JSONWebKey{{Key: &key.PublicKey, KeyID: "k1", Algorithm: "RS256", Use: "sig"}}, fetched: a.now()}
+	o.bearer = oidc.NewVerifier("https://issuer.test", o.keys, &oidc.Config{ClientID: "sheetstream", SupportedSigningAlgs: []string{"RS256"},
+		Now: func() time.Time { return a.now().Add(-o.cfg.Leeway) }})
 	a.oidc = o
 	claims := fmt.Sprintf(`{"iss":"https://issuer.test","aud":"sheetstream","sub":"fuzz","exp":%d,"iat":%d}`,
-		time.Now().Add(24*time.Hour).Unix(), time.Now().Unix())
+		a.now().Add(life).Unix(), a.now().Unix())
 	return signed(t, key, "k1", segment(claims))
+}
+
+// BenchmarkAuthenticateOIDC: the authentication step for an issuer's
+// RS256 token whose key is held (the common case: keys are fetched once).
+func BenchmarkAuthenticateOIDC(b *testing.B) {
+	a, _ := newAuth(b)
+	r := request("1.2.3.4:5", "Authorization", "Bearer "+withTestIssuer(b, a, time.Hour))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := a.Authenticate(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAuthenticateToken: the same for a static API token.
+func BenchmarkAuthenticateToken(b *testing.B) {
+	a, token := newAuth(b)
+	r := request("1.2.3.4:5", "Authorization", "Bearer "+token)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := a.Authenticate(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAuthenticateOIDCFirst: a token's first request, verified in
+// full (RS256 with a 2048-bit key).
+func BenchmarkAuthenticateOIDCFirst(b *testing.B) {
+	a, _ := newAuth(b)
+	r := request("1.2.3.4:5", "Authorization", "Bearer "+withTestIssuer(b, a, time.Hour))
+	b.ReportAllocs()
+	for b.Loop() {
+		a.oidc.verified.entries = nil
+		if _, err := a.Authenticate(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestVerifiedTokenExpires: a token verified once (and so cached) is
+// refused after its exp (plus the leeway).
+func TestVerifiedTokenExpires(t *testing.T) {
+	a, _ := newAuth(t)
+	clock := time.Now()
+	a.now = func() time.Time { return clock }
+	jwt := withTestIssuer(t, a, time.Minute)
+	for i := range 2 {
+		if id, err := a.Authenticate(bearer(jwt)); err != nil || id.Subject != "fuzz" {
+			t.Fatalf("request %d: %+v %v", i+1, id, err)
+		}
+	}
+	// Within the cache's five minutes, past the token's minute.
+	clock = clock.Add(time.Minute + 31*time.Second)
+	if id, err := a.Authenticate(bearer(jwt)); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "expired") {
+		t.Errorf("after exp: %+v %v", id, err)
+	}
 }

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
@@ -67,6 +69,66 @@ type oidcAuth struct {
 	endSess  string // end_session_endpoint, if the issuer has one
 	secret   string
 	now      func() time.Time
+	verified verifiedCache
+}
+
+// verifiedCache remembers bearer tokens already verified, by their
+// SHA-256, until they expire, for at most verifiedFor: a client sends the
+// same token with every request until it renews it, and an RSA
+// verification costs ~100 µs of CPU where a lookup costs well under one.
+// A key the issuer withdraws stops a token it signed within verifiedFor.
+type verifiedCache struct {
+	mu      sync.Mutex
+	entries map[[32]byte]verifiedToken
+}
+
+type verifiedToken struct {
+	id      *Identity
+	expires time.Time // the token's exp, plus the leeway
+	until   time.Time // when the entry goes
+}
+
+const (
+	verifiedFor = 5 * time.Minute
+	maxVerified = 10000 // entries; at the limit the cache starts again
+)
+
+func (c *verifiedCache) get(sum [32]byte, now time.Time) *Identity {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[sum]
+	if !ok {
+		return nil
+	}
+	if now.After(e.until) || now.After(e.expires) {
+		delete(c.entries, sum)
+		return nil
+	}
+	return e.id
+}
+
+func (c *verifiedCache) put(sum [32]byte, e verifiedToken) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil || len(c.entries) >= maxVerified {
+		c.entries = make(map[[32]byte]verifiedToken)
+	}
+	c.entries[sum] = e
+}
+
+// bearerIdentity checks a bearer token (or finds it checked already).
+func (o *oidcAuth) bearerIdentity(ctx context.Context, raw string) (*Identity, error) {
+	sum := sha256.Sum256([]byte(raw))
+	now := o.now()
+	if id := o.verified.get(sum, now); id != nil {
+		return id, nil
+	}
+	id, tok, err := o.verify(ctx, o.bearer, raw)
+	if err != nil {
+		return nil, err
+	}
+	o.verified.put(sum, verifiedToken{id: id, expires: tok.Expiry.Add(o.cfg.Leeway), until: now.Add(verifiedFor)})
+	return id, nil
 }
 
 // newOIDC reads the issuer's discovery document and keys.
