@@ -14,6 +14,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -124,11 +125,14 @@ func TestOIDCRefusals(t *testing.T) {
 	if id, err := b.Authenticate(bearer(token)); err != nil || id.Subject != "token:ci" {
 		t.Errorf("the static token beside the issuer: %+v %v", id, err)
 	}
-	// Fifty tokens naming made-up keys: one refetch at most in the
-	// interval (the first fetch was at start).
+	// Fifty tokens naming made-up keys, at once: one refetch at most in
+	// the interval (the first fetch was at start).
+	var wg sync.WaitGroup
 	for i := range 50 {
-		a.Authenticate(bearer(signed(t, mine, fmt.Sprintf("garbage-%d", i), payload)))
+		garbage := signed(t, mine, fmt.Sprintf("garbage-%d", i), payload)
+		wg.Go(func() { a.Authenticate(bearer(garbage)) })
 	}
+	wg.Wait()
 	if got := a.oidc.keys.fetches.Load(); got > 2 {
 		t.Errorf("%d fetches of the issuer's keys for 50 unknown kids within 10s, want at most 2", got)
 	}
