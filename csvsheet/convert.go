@@ -26,6 +26,9 @@ type Options struct {
 	MaxRecordSize int
 	// NoInfer keeps every field as text.
 	NoInfer bool
+	// Kinds fix the columns' types, by position (columns past it are
+	// guessed): a second pass after a RetypeError gives its Kinds here.
+	Kinds []Kind
 	// NoHeader treats the first row as data rather than a header.
 	NoHeader bool
 	// Sheet names the sheet ("Sheet1" when empty). Rows past Excel's limit
@@ -78,6 +81,7 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 
 	var (
 		header []xlsx.Cell
+		names  []string // the header's texts, for messages
 		sheet  *xlsx.Sheet
 		cells  []xlsx.Cell
 	)
@@ -103,6 +107,45 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 		}
 		return sheet.WriteRow(header)
 	}
+	typer := newColumnTyper(opts)
+	writeRow := func(record []string, line int) error {
+		if sheet == nil || sheet.LastRow() >= perSheet {
+			if err := newSheet(); err != nil {
+				return err
+			}
+		}
+		cells = slices.Grow(cells[:0], len(record))[:len(record)]
+		for i, f := range record {
+			if !typer.typeField(&cells[i], i, f) {
+				return typer.contradiction(i, record, line, names)
+			}
+		}
+		if err := sheet.WriteRow(cells); err != nil {
+			return fmt.Errorf("line %d: %w", line, err)
+		}
+		st.Rows++
+		if st.Rows%progressEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if opts.Progress != nil {
+				opts.Progress(st.Rows)
+			}
+		}
+		return nil
+	}
+	var guess [][]string // the first rows, held while the columns' types are guessed
+	var guessLines []int // and their lines
+	flushGuess := func() error {
+		typer.decide()
+		for i, rec := range guess {
+			if err := writeRow(rec, guessLines[i]); err != nil {
+				return err
+			}
+		}
+		guess, guessLines = nil, nil
+		return nil
+	}
 	for first := true; ; first = false {
 		record, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -118,32 +161,34 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 				// with ReuseRecord: keeping them is safe.
 				header[i] = xlsx.String(f).WithStyle(bold)
 			}
+			names = slices.Clone(record)
 			if err := newSheet(); err != nil {
 				return st, err
 			}
 			continue
 		}
-		if sheet == nil || sheet.LastRow() >= perSheet {
-			if err := newSheet(); err != nil {
-				return st, err
+		line, _ := cr.FieldPos(0)
+		if typer.guessing() {
+			typer.observe(record)
+			guess, guessLines = append(guess, slices.Clone(record)), append(guessLines, line)
+			if len(guess) < guessRows {
+				continue
 			}
+			err = flushGuess()
+		} else {
+			err = writeRow(record, line)
 		}
-		cells = slices.Grow(cells[:0], len(record))[:len(record)]
-		for i, f := range record {
-			typeField(&cells[i], f, opts.NoInfer)
+		var retype *RetypeError
+		if errors.As(err, &retype) {
+			return st, typer.scanRest(ctx, cr, retype)
 		}
-		if err := sheet.WriteRow(cells); err != nil {
-			line, _ := cr.FieldPos(0)
-			return st, fmt.Errorf("line %d: %w", line, err)
+		if err != nil {
+			return st, err
 		}
-		st.Rows++
-		if st.Rows%progressEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return st, err
-			}
-			if opts.Progress != nil {
-				opts.Progress(st.Rows)
-			}
+	}
+	if typer.guessing() {
+		if err := flushGuess(); err != nil {
+			return st, err
 		}
 	}
 	if sheet == nil {

@@ -315,3 +315,91 @@ func TestMaxRecordSize(t *testing.T) {
 		t.Errorf("Convert: %v, want ErrRecordTooLong naming record 3", err)
 	}
 }
+
+// readCells reads a converted workbook's first sheet as typed text,
+// "n:" numbers, "s:" text, "d:" dates, "b:" booleans.
+func readCells(t *testing.T, book []byte) [][]string {
+	t.Helper()
+	wb, err := xlsx.NewReader(bytes.NewReader(book), int64(len(book)), xlsx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := wb.Rows(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]string
+	for rows.Next() {
+		var line []string
+		for _, c := range rows.Row().Cells {
+			line = append(line, c.Type().String()[:1]+":"+c.String())
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// TestConvertTypesColumns: a column is one type, decided by its fields
+// together: codes that look like numbers in exponent notation stay text
+// among other codes, and alone; exponent numbers among plain numbers are
+// numbers; a leading zero makes the column text; null markers do not
+// turn numbers to text.
+func TestConvertTypesColumns(t *testing.T) {
+	in := "code,elev,ratio,zip,alone\n00M,12,1.5,10001,1E5\n0E0,NA,2.5e-3,02134,2E8\nABQ,5355,3,60601,\n0E8,,1e5,94105,0E0\n"
+	book, _, err := convert(t, in, csvsheet.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(readCells(t, book)[1:])
+	want := "[[s:00M n:12 n:1.5 s:10001 s:1E5] [s:0E0 s:NA n:0.0025 s:02134 s:2E8] [s:ABQ n:5355 n:3 s:60601] [s:0E8 n:100000 s:94105 s:0E0]]"
+	if got != want {
+		t.Errorf("cells:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestConvertRetypes: a field past the first guess that contradicts its
+// column's type makes Convert read on and answer a RetypeError with
+// every column's type; the second pass with them gives one type per
+// column.
+func TestConvertRetypes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id,code,amount,day\n")
+	for i := range 6000 {
+		code, amount, day := fmt.Sprint(i*7), fmt.Sprintf("%d.5", i), "2024-01-02"
+		if i == 5500 {
+			code = "X-1"
+		}
+		if i == 5900 {
+			day = "soon"
+		}
+		fmt.Fprintf(&b, "%d,%s,%s,%s\n", i, code, amount, day)
+	}
+	_, _, err := convert(t, b.String(), csvsheet.Options{})
+	var re *csvsheet.RetypeError
+	if !errors.As(err, &re) || !errors.Is(err, csvsheet.ErrRetype) || re.Line != 5502 || re.Column != `"code"` || re.Field != "X-1" ||
+		fmt.Sprint(re.Kinds) != "[number text number text]" || !strings.Contains(err.Error(), "where its first rows held numbers") {
+		t.Fatalf("first pass: %v (%+v)", err, re)
+	}
+	book, st, err := convert(t, b.String(), csvsheet.Options{Kinds: re.Kinds})
+	if err != nil || st.Rows != 6000 {
+		t.Fatalf("second pass: %v %+v", err, st)
+	}
+	rows := readCells(t, book)
+	if got := fmt.Sprint(rows[1], rows[5501], rows[5901]); got != "[n:0 s:0 n:0.5 s:2024-01-02] [n:5500 s:X-1 n:5500.5 s:2024-01-02] [n:5900 s:41300 n:5900.5 s:soon]" {
+		t.Errorf("second pass: %s", got)
+	}
+	// A column empty in the first rows takes its first value's type.
+	b.Reset()
+	b.WriteString("a,b\n")
+	for i := range 5100 {
+		v := ""
+		if i >= 5050 {
+			v = fmt.Sprint(i)
+		}
+		fmt.Fprintf(&b, "%d,%s\n", i, v)
+	}
+	book, _, err = convert(t, b.String(), csvsheet.Options{})
+	if rows := readCells(t, book); err != nil || fmt.Sprint(rows[5052]) != "[n:5051 n:5051]" {
+		t.Errorf("a late column: %v %v", err, rows[5052])
+	}
+}

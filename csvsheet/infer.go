@@ -45,30 +45,34 @@ func typeField(dst *xlsx.Cell, f string, noInfer bool) {
 	infer(dst, f)
 }
 
-// infer is Infer storing into dst: a cell is a large value, and Convert
-// fills each row's cells in place. A plain decimal becomes a Decimal cell,
-// written into the file as it is.
-func infer(dst *xlsx.Cell, s string) {
+// infer is Infer storing into dst, and saying which kind of cell it made:
+// a cell is a large value, and Convert fills each row's cells in place. A
+// plain decimal becomes a Decimal cell, written into the file as it is.
+func infer(dst *xlsx.Cell, s string) Kind {
 	if s == "" {
 		*dst = xlsx.Cell{}
-		return
+		return KindEmpty
 	}
 	switch c := s[0]; {
 	case c == '-' || c == '+' || c == '.' || '0' <= c && c <= '9':
-		if inferNumber(dst, s) || inferTime(dst, s) {
-			return
+		if inferNumber(dst, s) {
+			return KindNumber
+		}
+		if k := inferTime(dst, s); k != KindEmpty {
+			return k
 		}
 	case c == 't' || c == 'T' || c == 'f' || c == 'F':
 		if len(s) == 4 && strings.EqualFold(s, "true") {
 			*dst = xlsx.Bool(true)
-			return
+			return KindBool
 		}
 		if len(s) == 5 && strings.EqualFold(s, "false") {
 			*dst = xlsx.Bool(false)
-			return
+			return KindBool
 		}
 	}
 	*dst = xlsx.String(s)
+	return KindText
 }
 
 func inferNumber(dst *xlsx.Cell, s string) bool {
@@ -171,7 +175,9 @@ func hasPointOrExponent(s string) bool {
 	return false
 }
 
-func inferTime(dst *xlsx.Cell, s string) bool {
+// inferTime makes an ISO 8601 date, date-time or time of day a cell, and
+// says which (KindEmpty: none of them).
+func inferTime(dst *xlsx.Cell, s string) Kind {
 	switch t, kind := isotime.Parse(s); kind {
 	case isotime.Date:
 		*dst = xlsx.Date(t)
@@ -179,8 +185,9 @@ func inferTime(dst *xlsx.Cell, s string) bool {
 		*dst = xlsx.Time(t)
 	case isotime.Clock:
 		*dst = xlsx.TimeOfDay(t)
+		return KindTime
 	default:
-		return false
+		return KindEmpty
 	}
-	return true
+	return KindDate
 }

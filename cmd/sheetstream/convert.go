@@ -37,9 +37,10 @@ func convertCmd() *cobra.Command {
 lines (.csv, .tsv, .jsonl), as "sheetstream cat" prints them.
 
 The input format comes from IN's extension (.csv, .tsv, .tab) or --delimiter;
-"-" reads stdin (a workbook if it is one, else CSV) and writes stdout. Numbers, booleans and ISO 8601
-dates become typed cells unless --no-infer is given; the header row is bold
-and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.
+"-" reads stdin (a workbook if it is one, else CSV) and writes stdout. Each column
+is typed by its fields together (numbers, booleans, ISO 8601 dates, else
+text: codes such as 0E0 among other codes stay text) unless --no-infer is
+given; the header row is bold and frozen. Rows past Excel's limit continue on "Sheet1 (2)" and so on.
 
 Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#convert`,
 		Args: cobra.ExactArgs(2),
@@ -75,27 +76,13 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	if err != nil {
 		return err
 	}
-	var src io.Reader = stdin
-	var size int64
-	var head []byte // the text's start, for checkCommas
-	if in == "-" {
-		head, _ = stdin.Peek(64 << 10)
-	} else {
-		file, err := os.Open(in)
-		if err != nil {
-			return err
-		}
-		defer file.Close()
-		if fi, err := file.Stat(); err == nil {
-			size = fi.Size()
-		}
-		src = file
-		head = make([]byte, 64<<10)
-		n, _ := file.ReadAt(head, 0)
-		head = head[:n]
+	src, err := openText(in, stdin, !f.noInfer)
+	if err != nil {
+		return err
 	}
+	defer src.close()
 	if f.delimiter == "" && comma == ',' {
-		if err := checkCommas(inputName(in), head); err != nil {
+		if err := checkCommas(inputName(in), src.head); err != nil {
 			return err
 		}
 	}
@@ -103,26 +90,126 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	if err != nil {
 		return err
 	}
-	bar := newProgress(size, "converting", true)
+	opts := csvsheet.Options{
+		Comma: comma, Encoding: f.encoding, NoInfer: f.noInfer, NoHeader: f.noHeader, Sheet: f.sheet, ExcelTable: f.excelTable,
+		MaxRecordSize: f.maxRecordMiB << 20,
+	}
+	// Standard output takes the workbook only once it is whole: a second
+	// pass starts it again.
+	dst, toStdout := out, out == "-"
+	if toStdout {
+		tmp, err := os.CreateTemp("", "sheetstream-convert-*.xlsx")
+		if err != nil {
+			return err
+		}
+		tmp.Close()
+		defer os.Remove(tmp.Name())
+		dst = tmp.Name()
+	}
 	var st csvsheet.Stats
-	err = writeWorkbook(out, xlsx.Options{Password: secret}, func(w *xlsx.Writer) error {
-		var err error
-		st, err = csvsheet.Convert(ctx, countingReader(src, bar), w, csvsheet.Options{
-			Comma: comma, Encoding: f.encoding, NoInfer: f.noInfer, NoHeader: f.noHeader, Sheet: f.sheet, ExcelTable: f.excelTable,
-			MaxRecordSize: f.maxRecordMiB << 20,
+	for pass := 1; ; pass++ {
+		r, err := src.reader(pass)
+		if err != nil {
+			return err
+		}
+		bar := newProgress(src.size, "converting", true)
+		err = writeWorkbook(dst, xlsx.Options{Password: secret}, func(w *xlsx.Writer) error {
+			var err error
+			st, err = csvsheet.Convert(ctx, countingReader(r, bar), w, opts)
+			return err
 		})
-		return err
-	})
-	if bar != nil {
-		bar.Finish()
+		if bar != nil {
+			bar.Finish()
+		}
+		var retype *csvsheet.RetypeError
+		if pass == 1 && errors.As(err, &retype) {
+			// One column holds what its first rows did not show: the
+			// whole file was read for every column's type; convert
+			// again with them.
+			fmt.Fprintf(os.Stderr, "sheetstream: %s: %v; converting again with each column typed by all its rows\n", inputName(in), retype)
+			opts.Kinds = retype.Kinds
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", inputName(in), withRecordHint(err))
+		}
+		break
 	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", in, withRecordHint(err))
+	if toStdout {
+		return copyToStdout(dst)
 	}
-	if out != "-" {
-		fmt.Fprintf(os.Stderr, "wrote %s: %d rows in %d sheet(s)\n", out, st.Rows, len(st.Sheets))
-	}
+	fmt.Fprintf(os.Stderr, "wrote %s: %d rows in %d sheet(s)\n", out, st.Rows, len(st.Sheets))
 	return nil
+}
+
+// textInput is convert's text input, which a second pass reads again: a
+// file from its start, standard input from a spool of what the first
+// pass read.
+type textInput struct {
+	file  *os.File  // the file, or the spool of standard input
+	stdin io.Reader // standard input, for the first pass
+	spool bool
+	size  int64
+	head  []byte // the text's start, for checkCommas
+}
+
+func openText(in string, stdin *bufio.Reader, spool bool) (*textInput, error) {
+	if in == "-" {
+		t := &textInput{stdin: stdin}
+		t.head, _ = stdin.Peek(64 << 10)
+		if spool {
+			f, err := os.CreateTemp("", "sheetstream-stdin-*.csv")
+			if err != nil {
+				return nil, err
+			}
+			os.Remove(f.Name()) // unlinked: gone when closed
+			t.file, t.spool = f, true
+		}
+		return t, nil
+	}
+	file, err := os.Open(in)
+	if err != nil {
+		return nil, err
+	}
+	t := &textInput{file: file}
+	if fi, err := file.Stat(); err == nil {
+		t.size = fi.Size()
+	}
+	t.head = make([]byte, 64<<10)
+	n, _ := file.ReadAt(t.head, 0)
+	t.head = t.head[:n]
+	return t, nil
+}
+
+// reader is the text from its start, for pass 1 or 2.
+func (t *textInput) reader(pass int) (io.Reader, error) {
+	switch {
+	case t.stdin != nil && pass == 1 && t.spool:
+		return io.TeeReader(t.stdin, t.file), nil
+	case t.stdin != nil && pass == 1:
+		return t.stdin, nil
+	}
+	if _, err := t.file.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return t.file, nil
+}
+
+func (t *textInput) close() {
+	if t.file != nil {
+		t.file.Close()
+	}
+}
+
+// copyToStdout sends a finished file to standard output.
+func copyToStdout(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(os.Stdout, f)
+	return err
 }
 
 // withRecordHint says, after a record over the limit, how to raise it.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -183,4 +185,70 @@ func TestVersionAndMissingDatabase(t *testing.T) {
 	if _, err := os.Stat(typo); !os.IsNotExist(err) {
 		t.Errorf("the export created %s", typo)
 	}
+}
+
+// TestConvertRetypesColumns: a column whose first rows look like numbers
+// and whose later rows are codes is text throughout, from a file and
+// from standard input (a second pass; stdout gets the workbook once it is
+// whole), and stderr says why; airport codes like 0E0 stay text.
+func TestConvertRetypesColumns(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("ident,elevation\n")
+	for i := range 6000 {
+		fmt.Fprintf(&b, "%d,%d\n", 1000+i, i)
+	}
+	b.WriteString("0E0,35\n0E8,NA\nABQ,5355\n")
+	in := filepath.Join(dir, "airports.csv")
+	os.WriteFile(in, []byte(b.String()), 0o644)
+	check := func(name string, book []byte, stderr string) {
+		t.Helper()
+		path := filepath.Join(dir, name+".xlsx")
+		os.WriteFile(path, book, 0o644)
+		csvOut, err := exec.Command(bin, "cat", path, "--format", "csv").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(csvOut) != b.String() {
+			t.Errorf("%s: the CSV back differs from the CSV in (%d bytes, want %d)", name, len(csvOut), b.Len())
+		}
+		cells, err := exec.Command(bin, "cat", path, "--format", "jsonl", "--cells").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		typed := map[string]int{}
+		for _, line := range strings.Split(strings.TrimSpace(string(cells)), "\n") {
+			var c struct {
+				Row, Col int
+				Type     string
+			}
+			json.Unmarshal([]byte(line), &c)
+			if c.Row > 1 {
+				typed[fmt.Sprint(c.Col, c.Type)]++
+			}
+		}
+		if fmt.Sprint(typed) != "map[1string:6003 2number:6002 2string:1]" {
+			t.Errorf("%s: cells by column and type: %v", name, typed)
+		}
+		if !strings.Contains(stderr, `line 6004: column "ident" holds "ABQ", where its first rows held numbers`) {
+			t.Errorf("%s: stderr %q", name, stderr)
+		}
+	}
+	var stderr strings.Builder
+	cmd := exec.Command(bin, "convert", in, filepath.Join(dir, "file.xlsx"))
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("convert: %v %s", err, stderr.String())
+	}
+	book, _ := os.ReadFile(filepath.Join(dir, "file.xlsx"))
+	check("file", book, stderr.String())
+	stderr.Reset()
+	cmd = exec.Command(bin, "convert", "-", "-")
+	cmd.Stdin, cmd.Stderr = strings.NewReader(b.String()), &stderr
+	book, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("convert - -: %v %s", err, stderr.String())
+	}
+	check("stdin", book, stderr.String())
 }
