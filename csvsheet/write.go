@@ -3,6 +3,7 @@ package csvsheet
 import (
 	"bufio"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"unicode/utf8"
@@ -22,7 +23,7 @@ const (
 	// TSV is CSV with tabs.
 	TSV
 	// JSONL writes one object per row:
-	// {"sheet":"Data","row":1,"values":[1,"a",true,null,"2024-02-29T00:00:00"]}.
+	// {"sheet":"Data","row":1,"values":[1,"a",true,null,"2024-02-29"]}.
 	JSONL
 	// JSONLCells writes one object per non-empty cell:
 	// {"sheet":"Data","row":1,"col":2,"type":"number","value":1.5}.
@@ -61,6 +62,14 @@ type WriteOptions struct {
 	// since it changes the text. Numbers, dates and booleans are never
 	// changed; JSON lines are not affected.
 	EscapeFormulas bool
+	// Head and Tail, when above zero, write only the first or the last so
+	// many rows (rows with data, the header among them unless Records).
+	Head, Tail int
+	// Records, with JSONL, takes the first row as the header and writes
+	// each row after it as one object keyed by the header's names:
+	// {"name":"Lisbon","orders":6588}. A column without a name is keyed
+	// by its letter; a name taken twice gets _2, _3...
+	Records bool
 }
 
 // Write writes the rows of one sheet to w in the given format. Numbers
@@ -73,97 +82,243 @@ func Write(ctx context.Context, w io.Writer, rows *xlsx.Rows, f Format) (WriteSt
 
 // WriteWith is Write with options.
 func WriteWith(ctx context.Context, w io.Writer, rows *xlsx.Rows, opts WriteOptions) (WriteStats, error) {
-	f := opts.Format
-	bw := bufio.NewWriterSize(w, 256<<10)
-	sheet := appendJSONString(nil, rows.Sheet().Name)
-	var st WriteStats
-	var line []byte
-	last := 0  // the last row written, for the gaps of CSV
-	width := 0 // the most fields a CSV record had so far
+	rw := &rowWriter{opts: opts, bw: bufio.NewWriterSize(w, 256<<10), sheet: appendJSONString(nil, rows.Sheet().Name)}
+	if opts.Format > JSONLCells {
+		return rw.st, fmt.Errorf("csvsheet: unknown format %d", opts.Format)
+	}
+	var tail *tailRing
+	if opts.Tail > 0 {
+		tail = &tailRing{max: opts.Tail}
+	}
+	n := 0
 	for rows.Next() {
-		if st.Rows%4096 == 0 {
+		if n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return st, err
+				return rw.st, err
 			}
 		}
 		row := rows.Row()
-		st.Rows++
-		st.Cells += len(row.Cells)
-		line = line[:0]
-		switch f {
-		case CSV, TSV:
-			sep := byte(',')
-			if f == TSV {
-				sep = '\t'
-			}
-			if last > 0 {
-				for ; last+1 < row.Num; last++ {
-					line = append(line, '\n')
-				}
-			}
-			last = row.Num
-			col := 1
-			for i := range row.Cells {
-				c := &row.Cells[i]
-				for ; col < c.Col(); col++ {
-					line = append(line, sep)
-				}
-				line = appendField(line, c, sep, opts.EscapeFormulas)
-			}
-			// Pad to the widest record so far (usually the header), so
-			// that readers expecting rectangles get them.
-			for ; col < width; col++ {
-				line = append(line, sep)
-			}
-			width = col
-			line = append(line, '\n')
-		case JSONL:
-			line = append(line, `{"sheet":`...)
-			line = append(line, sheet...)
-			line = append(line, `,"row":`...)
-			line = appendInt(line, row.Num)
-			line = append(line, `,"values":[`...)
-			col := 1
-			for i := range row.Cells {
-				c := &row.Cells[i]
-				for ; col < c.Col(); col++ {
-					line = append(line, "null,"...)
-				}
-				line = appendJSONValue(line, c)
-				line = append(line, ',')
-				col++
-			}
-			line[len(line)-1] = ']'
-			line = append(line, "}\n"...)
-		case JSONLCells:
-			for i := range row.Cells {
-				c := &row.Cells[i]
-				if c.Type() == xlsx.TypeEmpty {
-					continue
-				}
-				line = append(line, `{"sheet":`...)
-				line = append(line, sheet...)
-				line = append(line, `,"row":`...)
-				line = appendInt(line, row.Num)
-				line = append(line, `,"col":`...)
-				line = appendInt(line, c.Col())
-				line = append(line, `,"type":"`...)
-				line = append(line, c.Type().String()...)
-				line = append(line, `","value":`...)
-				line = appendJSONValue(line, c)
-				line = append(line, "}\n"...)
-			}
-		default:
-			return st, fmt.Errorf("csvsheet: unknown format %d", f)
+		if opts.Records && rw.names == nil {
+			rw.header(row)
+			continue
 		}
-		if _, err := bw.Write(line); err != nil {
-			return st, err
+		if opts.Head > 0 && n >= opts.Head {
+			break
+		}
+		n++
+		if tail != nil {
+			if err := tail.add(row); err != nil {
+				return rw.st, err
+			}
+			continue
+		}
+		if err := rw.write(row); err != nil {
+			return rw.st, err
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return st, err
+		return rw.st, err
 	}
-	return st, bw.Flush()
+	if tail != nil {
+		if err := tail.each(rw.write); err != nil {
+			return rw.st, err
+		}
+	}
+	return rw.st, rw.bw.Flush()
+}
+
+// rowWriter writes rows in one format.
+type rowWriter struct {
+	opts  WriteOptions
+	bw    *bufio.Writer
+	sheet []byte // the sheet's name as a JSON string
+	st    WriteStats
+	line  []byte
+	last  int      // the last row written, for the gaps of CSV
+	width int      // the most fields a CSV record had so far
+	names [][]byte // Records: the header's names as JSON strings, by column
+}
+
+// header takes a row as the names of Records' keys: a cell's text, the
+// column's letter where it has none, and a suffix for a name already
+// taken.
+func (rw *rowWriter) header(row xlsx.Row) {
+	rw.names = [][]byte{}
+	seen := map[string]bool{}
+	name := func(col int, text string) {
+		for len(rw.names) < col {
+			rw.names = append(rw.names, nil)
+		}
+		if text == "" {
+			text = xlsx.ColumnName(col)
+		}
+		for base, i := text, 2; seen[text]; i++ {
+			text = fmt.Sprintf("%s_%d", base, i)
+		}
+		seen[text] = true
+		rw.names[col-1] = appendJSONString(nil, text)
+	}
+	for i := range row.Cells {
+		c := &row.Cells[i]
+		name(c.Col(), string(AppendCellText(nil, c)))
+	}
+	for i := range rw.names {
+		if rw.names[i] == nil {
+			name(i+1, "")
+		}
+	}
+}
+
+func (rw *rowWriter) write(row xlsx.Row) error {
+	rw.st.Rows++
+	rw.st.Cells += len(row.Cells)
+	line := rw.line[:0]
+	switch f := rw.opts.Format; {
+	case f == JSONL && rw.opts.Records:
+		line = append(line, '{')
+		for i := range row.Cells {
+			c := &row.Cells[i]
+			if c.Type() == xlsx.TypeEmpty {
+				continue
+			}
+			if c.Col() > len(rw.names) {
+				line = appendJSONString(line, xlsx.ColumnName(c.Col()))
+			} else {
+				line = append(line, rw.names[c.Col()-1]...)
+			}
+			line = append(line, ':')
+			line = appendJSONValue(line, c)
+			line = append(line, ',')
+		}
+		if len(line) > 1 {
+			line = line[:len(line)-1]
+		}
+		line = append(line, "}\n"...)
+	case f == CSV, f == TSV:
+		sep := byte(',')
+		if f == TSV {
+			sep = '\t'
+		}
+		if rw.last > 0 {
+			for ; rw.last+1 < row.Num; rw.last++ {
+				line = append(line, '\n')
+			}
+		}
+		rw.last = row.Num
+		col := 1
+		for i := range row.Cells {
+			c := &row.Cells[i]
+			for ; col < c.Col(); col++ {
+				line = append(line, sep)
+			}
+			line = appendField(line, c, sep, rw.opts.EscapeFormulas)
+		}
+		// Pad to the widest record so far (usually the header), so
+		// that readers expecting rectangles get them.
+		for ; col < rw.width; col++ {
+			line = append(line, sep)
+		}
+		rw.width = col
+		line = append(line, '\n')
+	case f == JSONL:
+		line = append(line, `{"sheet":`...)
+		line = append(line, rw.sheet...)
+		line = append(line, `,"row":`...)
+		line = appendInt(line, row.Num)
+		line = append(line, `,"values":[`...)
+		col := 1
+		for i := range row.Cells {
+			c := &row.Cells[i]
+			for ; col < c.Col(); col++ {
+				line = append(line, "null,"...)
+			}
+			line = appendJSONValue(line, c)
+			line = append(line, ',')
+			col++
+		}
+		line[len(line)-1] = ']'
+		line = append(line, "}\n"...)
+	case f == JSONLCells:
+		for i := range row.Cells {
+			c := &row.Cells[i]
+			if c.Type() == xlsx.TypeEmpty {
+				continue
+			}
+			line = append(line, `{"sheet":`...)
+			line = append(line, rw.sheet...)
+			line = append(line, `,"row":`...)
+			line = appendInt(line, row.Num)
+			line = append(line, `,"col":`...)
+			line = appendInt(line, c.Col())
+			line = append(line, `,"type":"`...)
+			line = append(line, c.Type().String()...)
+			line = append(line, `","value":`...)
+			line = appendJSONValue(line, c)
+			line = append(line, "}\n"...)
+		}
+	}
+	rw.line = line
+	_, err := rw.bw.Write(line)
+	return err
+}
+
+// tailRing keeps the last rows, each in xlsx.Value's binary form: the
+// reader reuses a row's memory for the next.
+type tailRing struct {
+	max  int
+	rows [][]byte
+	next int
+}
+
+func (t *tailRing) add(row xlsx.Row) error {
+	var b []byte
+	if len(t.rows) == t.max {
+		b = t.rows[t.next][:0]
+	}
+	b = binary.AppendUvarint(b, uint64(row.Num))
+	b = binary.AppendUvarint(b, uint64(len(row.Cells)))
+	for i := range row.Cells {
+		start := len(b)
+		b = append(b, 0, 0, 0, 0)
+		var err error
+		if b, err = row.Cells[i].AppendBinary(b); err != nil {
+			return err
+		}
+		binary.LittleEndian.PutUint32(b[start:], uint32(len(b)-start-4))
+	}
+	if len(t.rows) < t.max {
+		t.rows = append(t.rows, b)
+		return nil
+	}
+	t.rows[t.next] = b
+	t.next = (t.next + 1) % t.max
+	return nil
+}
+
+// each calls fn with the rows kept, oldest first.
+func (t *tailRing) each(fn func(xlsx.Row) error) error {
+	var row xlsx.Row
+	for i := range len(t.rows) {
+		b := t.rows[(t.next+i)%len(t.rows)]
+		num, n := binary.Uvarint(b)
+		b = b[n:]
+		count, n := binary.Uvarint(b)
+		b = b[n:]
+		row.Num, row.Cells = int(num), row.Cells[:0]
+		for range count {
+			size := binary.LittleEndian.Uint32(b)
+			var v xlsx.Value
+			if err := v.UnmarshalBinary(b[4 : 4+size]); err != nil {
+				return err
+			}
+			row.Cells = append(row.Cells, v)
+			b = b[4+size:]
+		}
+		if err := fn(row); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func appendInt(dst []byte, n int) []byte {
@@ -186,6 +341,9 @@ func appendInt(dst []byte, n int) []byte {
 // apostrophe in front and is quoted.
 func appendField(dst []byte, c *xlsx.Value, sep byte, escape bool) []byte {
 	t := c.Type()
+	if t == xlsx.TypeDate {
+		return appendDate(dst, c, ' ')
+	}
 	if t != xlsx.TypeString && t != xlsx.TypeError {
 		return c.AppendText(dst)
 	}
@@ -242,10 +400,41 @@ func appendJSONValue(dst []byte, c *xlsx.Value) []byte {
 		return appendJSONBytes(dst, c.Bytes())
 	case xlsx.TypeDate:
 		dst = append(dst, '"')
-		dst = c.AppendText(dst)
+		dst = appendDate(dst, c, 'T')
 		return append(dst, '"')
 	}
 	return append(dst, "null"...)
+}
+
+// appendDate writes a date cell as what it holds: a day alone as
+// 2024-02-29 (so that a CSV's dates come back as they went in), a time of
+// day as 13:45:00, a date-time as 2024-02-29 13:45:00 with sep between
+// ('T' in JSON), with milliseconds only when there are any.
+func appendDate(dst []byte, c *xlsx.Value, sep byte) []byte {
+	t := c.Time()
+	switch {
+	case c.DateOnly():
+		return t.AppendFormat(dst, "2006-01-02")
+	case !c.TimeOfDay():
+		dst = t.AppendFormat(dst, "2006-01-02")
+		dst = append(dst, sep)
+	}
+	dst = t.AppendFormat(dst, "15:04:05")
+	if ms := t.Nanosecond() / 1e6; ms != 0 {
+		dst = append(dst, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
+	}
+	return dst
+}
+
+// AppendCellText appends a cell's text as CSV writes it, unquoted:
+// numbers in their shortest exact form, dates as appendDate writes them
+// (a date-time with a space), booleans as TRUE and FALSE, text and error
+// codes as they are.
+func AppendCellText(dst []byte, c *xlsx.Value) []byte {
+	if c.Type() == xlsx.TypeDate {
+		return appendDate(dst, c, ' ')
+	}
+	return c.AppendText(dst)
 }
 
 // appendJSONString appends s as a JSON string.

@@ -6,17 +6,24 @@ type fmtClass uint8
 
 const (
 	fmtNumber   fmtClass = iota
-	fmtDate              // day, month or year, maybe with a time
+	fmtDate              // day, month or year, no time of day
 	fmtTime              // time of day only
 	fmtDuration          // elapsed time: [h]:mm:ss and the like
+	fmtDateTime          // a day and a time of day
 )
+
+// isDate says whether a format shows a date, or a time of day: the reader
+// types such cells as dates.
+func (c fmtClass) isDate() bool { return c == fmtDate || c == fmtTime || c == fmtDateTime }
 
 // builtinClass classifies the number formats Excel does not store in the
 // file: 14-22 and 45-47 everywhere, 27-36 and 50-58 in East Asian
 // locales, 71-81 in Thai ones (ECMA-376 Part 1, 18.8.30).
 func builtinClass(id int) fmtClass {
 	switch {
-	case id >= 14 && id <= 17, id == 22, id >= 27 && id <= 31, id >= 34 && id <= 36,
+	case id == 22:
+		return fmtDateTime
+	case id >= 14 && id <= 17, id >= 27 && id <= 31, id >= 34 && id <= 36,
 		id >= 50 && id <= 58, id >= 71 && id <= 76, id >= 78 && id <= 81:
 		return fmtDate
 	case id >= 18 && id <= 21, id == 45, id == 47, id == 32, id == 33, id == 77:
@@ -34,7 +41,9 @@ func builtinClass(id int) fmtClass {
 // duration. The era letters of East Asian calendars (e, g, b) are not
 // taken as dates, as most readers do not.
 func classifyFormat(code string) fmtClass {
-	var date, clock, elapsed bool
+	// hourOrSecond: an h, an s or AM/PM, which make a date format a
+	// date-time one (an m alone may be a month or minutes).
+	var date, clock, elapsed, hourOrSecond bool
 	for i := 0; i < len(code); i++ {
 		c := code[i]
 		switch c {
@@ -66,14 +75,14 @@ func classifyFormat(code string) fmtClass {
 			date = date || !nearClock(code, i)
 			clock = clock || nearClock(code, i)
 		case 'h', 'H', 's', 'S':
-			clock = true
+			clock, hourOrSecond = true, true
 		case 'A', 'a':
 			// AM/PM and A/P mark a clock.
 			if hasPrefixFold(code[i:], "am/pm") {
-				clock = true
+				clock, hourOrSecond = true, true
 				i += len("am/pm") - 1
 			} else if hasPrefixFold(code[i:], "a/p") {
-				clock = true
+				clock, hourOrSecond = true, true
 				i += len("a/p") - 1
 			}
 		}
@@ -81,6 +90,8 @@ func classifyFormat(code string) fmtClass {
 	switch {
 	case elapsed:
 		return fmtDuration
+	case date && hourOrSecond:
+		return fmtDateTime
 	case date:
 		return fmtDate
 	case clock:

@@ -159,7 +159,8 @@ func FuzzValueBinary(f *testing.F) {
 	for _, v := range []Value{{col: 1, typ: TypeNumber, num: 1.5}, {col: 3, typ: TypeString, text: []byte("x")},
 		{col: 16384, typ: TypeDate, class: fmtTime, date1904: true, num: 0.5, formula: []byte("NOW()")},
 		{col: 48, typ: TypeNumber, num: math.NaN()},
-		{col: 2, typ: TypeDate, class: fmtDate, num: 45306, text: []byte("2024-01-15"), typed: true}} {
+		{col: 2, typ: TypeDate, class: fmtDate, num: 45306, text: []byte("2024-01-15"), typed: true},
+		{col: 4, typ: TypeDate, class: fmtDateTime, num: 45306.5}, {col: 5, typ: TypeDate, class: fmtDateTime, num: 45306.5, text: []byte("x"), typed: true}} {
 		b, _ := v.AppendBinary(nil)
 		f.Add(b)
 	}

@@ -341,6 +341,9 @@ func odsValue(c *chunk, ev ods.Event) (Value, bool, error) {
 			break
 		}
 		v.typ, v.num, v.class = TypeDate, serial, fmtDate
+		if kind == isotime.DateTime {
+			v.class = fmtDateTime
+		}
 	case "time":
 		days, ok := odsDuration(string(ev.Value))
 		if !ok {

@@ -463,8 +463,10 @@ func (p *sheetParser) typeValue(v *Value, typ, text []byte, hasV, hasIS bool) er
 		switch {
 		case kind == isotime.Clock:
 			v.typ, v.num, v.class = TypeDate, timeFraction(t), fmtTime
-		case kind != isotime.None && ok:
+		case kind == isotime.Date && ok:
 			v.typ, v.num, v.class = TypeDate, serial, fmtDate
+		case kind != isotime.None && ok:
+			v.typ, v.num, v.class = TypeDate, serial, fmtDateTime
 		default:
 			v.typ, v.text = TypeString, text
 		}
@@ -479,7 +481,7 @@ func (p *sheetParser) typeNumber(v *Value, f float64) {
 	v.typ, v.num = TypeNumber, f
 	if v.style != 0 {
 		v.class = p.styles.class(int(v.style))
-		if (v.class == fmtDate || v.class == fmtTime) && validSerial(f, p.date1904) {
+		if v.class.isDate() && validSerial(f, p.date1904) {
 			v.typ = TypeDate
 		}
 	}

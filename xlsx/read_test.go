@@ -313,7 +313,8 @@ func TestClassifyFormat(t *testing.T) {
 		"General": fmtNumber, "0.00": fmtNumber, "0.00E+00": fmtNumber, `#,##0 "days"`: fmtNumber, `0.0\m`: fmtNumber,
 		"[Red]0.00": fmtNumber, "@": fmtNumber, "yyyy-mm-dd": fmtDate, "d-mmm-yy": fmtDate, "[$-409]mmmm d, yyyy;@": fmtDate,
 		"mm:ss": fmtTime, "h:mm AM/PM": fmtTime, "hh:mm:ss.000": fmtTime, "[h]:mm:ss": fmtDuration, "[mm]:ss": fmtDuration,
-		"yyyy/mm/dd\\ hh:mm:ss;@": fmtDate, "mmm": fmtDate, `"Date: "0`: fmtNumber, "[HH]": fmtDuration,
+		"yyyy/mm/dd\\ hh:mm:ss;@": fmtDateTime, "mmm": fmtDate, "yyyy-mm-dd hh:mm:ss": fmtDateTime, "m/d/yy h:mm AM/PM": fmtDateTime,
+		"[$-409]d-mmm-yy h:mm": fmtDateTime, `"Date: "0`: fmtNumber, "[HH]": fmtDuration,
 	} {
 		if got := classifyFormat(code); got != want {
 			t.Errorf("classifyFormat(%q) = %d, want %d", code, got, want)

@@ -102,6 +102,13 @@ func (v *Value) TimeOfDay() bool {
 	return v.typ == TypeDate && (v.class == fmtTime || (v.num >= 0 && v.num < 1))
 }
 
+// DateOnly reports whether a date cell holds a day without a time of
+// day: its format shows no clock, and its serial is a whole day (a date
+// format over a serial with a fraction still has a time to tell).
+func (v *Value) DateOnly() bool {
+	return v.typ == TypeDate && v.class == fmtDate && v.num == math.Trunc(v.num)
+}
+
 // Elapsed reports whether a number cell's format shows an elapsed time
 // such as [h]:mm:ss; Duration converts it.
 func (v *Value) Elapsed() bool { return v.typ == TypeNumber && v.class == fmtDuration }
@@ -320,10 +327,11 @@ func (v *Value) SetCell(col int, c *Cell) {
 			v.typ, v.text = TypeString, []byte(c.t.Format("2006-01-02T15:04:05.999999999"))
 			break
 		}
+		v.typ, v.class, v.num = TypeDate, fmtDateTime, serial
 		if k == kindDate {
 			serial = math.Floor(serial) // the day alone, as the writer stores it
+			v.class, v.num = fmtDate, serial
 		}
-		v.typ, v.class, v.num = TypeDate, fmtDate, serial
 	case kindTimeOfDay:
 		v.typ, v.class, v.num = TypeDate, fmtTime, timeFraction(c.t)
 	case kindDuration:
@@ -344,10 +352,14 @@ func stringBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), le
 // keeps rows between passes over a sheet (a spool file) instead of
 // reading the sheet again; UnmarshalBinary reads it back.
 func (v *Value) AppendBinary(b []byte) ([]byte, error) {
-	flags := byte(v.typ) | byte(v.class)<<3
-	if v.typed {
-		// A type no cell has marks a typed value; its type follows.
-		flags = byte(typedMark) | byte(v.class)<<3
+	// The flags byte: the type (3 bits), the format's class (2 bits),
+	// date1904, text, formula. A value with source text (typed) or of a
+	// class past 3 marks its type typedMark and carries a byte more: the
+	// type, the typed bit, the class's third bit.
+	extended := v.typed || v.class > 3
+	flags := byte(v.typ) | byte(v.class&3)<<3
+	if extended {
+		flags = byte(typedMark) | byte(v.class&3)<<3
 	}
 	if v.date1904 {
 		flags |= 1 << 5
@@ -359,8 +371,12 @@ func (v *Value) AppendBinary(b []byte) ([]byte, error) {
 		flags |= 1 << 7
 	}
 	b = append(b, flags)
-	if v.typed {
-		b = append(b, byte(v.typ))
+	if extended {
+		ext := byte(v.typ) | byte(v.class>>2)<<4
+		if v.typed {
+			ext |= 1 << 3
+		}
+		b = append(b, ext)
 	}
 	b = binary.AppendUvarint(b, uint64(v.col))
 	b = binary.AppendUvarint(b, uint64(v.style))
@@ -379,7 +395,8 @@ func (v *Value) AppendBinary(b []byte) ([]byte, error) {
 }
 
 // typedMark stands in AppendBinary's type bits for a value with source
-// text (SetSourceText), whose type follows in a byte of its own.
+// text (SetSourceText), or of a format class past 3, whose type follows
+// in a byte of its own.
 const typedMark CellType = 7
 
 // errValueBinary reports bytes that AppendBinary did not write.
@@ -395,11 +412,16 @@ func (v *Value) UnmarshalBinary(data []byte) error {
 	data = data[1:]
 	*v = Value{typ: CellType(flags & 7), class: fmtClass(flags >> 3 & 3), date1904: flags&(1<<5) != 0}
 	if v.typ == typedMark {
-		if len(data) == 0 || CellType(data[0]) > TypeDate || CellType(data[0]) == TypeString ||
-			CellType(data[0]) == TypeError || CellType(data[0]) == TypeEmpty || flags&(1<<6) == 0 {
+		if len(data) == 0 || data[0]&0xE0 != 0 {
 			return errValueBinary
 		}
-		v.typ, v.typed = CellType(data[0]), true
+		ext := data[0]
+		v.typ, v.typed = CellType(ext&7), ext&(1<<3) != 0
+		v.class |= fmtClass(ext>>4&1) << 2
+		if v.typed && (v.typ == TypeString || v.typ == TypeError || v.typ == TypeEmpty || flags&(1<<6) == 0) ||
+			!v.typed && v.class <= 3 || v.class > fmtDateTime {
+			return errValueBinary
+		}
 		data = data[1:]
 	}
 	col, n := binary.Uvarint(data)

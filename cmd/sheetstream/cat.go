@@ -7,7 +7,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -20,6 +19,8 @@ func catCmd() *cobra.Command {
 		sheet, format string
 		cells, all    bool
 		escape        bool
+		records       bool
+		head, tail    int
 		workers       int
 		pw            password
 	)
@@ -31,11 +32,14 @@ or 1-based index; --all-sheets prints them all). "-" reads the workbook from
 standard input. Workbooks are read in the format their bytes are, whatever
 their name: .xlsx/.xlsm, .xlsb, .xls (Excel 97-2003 and 5.0/95) and .ods.
 
-Formats: table (aligned, for a terminal), csv, tsv, jsonl (one object per row:
-{"sheet","row","values"}). With --cells --format jsonl, one object per
-non-empty cell: {"sheet","row","col","type","value"}, type one of number,
-string, bool, date, error. Numbers are printed in their shortest exact form,
-dates as ISO 8601 (2024-02-29T00:00:00; a time of day as 13:45:00).`,
+Formats: table (aligned, for a terminal: fitted to its width, numbers as
+Excel shows them, to 15 significant digits), csv, tsv, jsonl (one object per
+row: {"sheet","row","values"}; with --records, one object per row keyed by
+the header). With --cells --format jsonl, one object per non-empty cell:
+{"sheet","row","col","type","value"}, type one of number, string, bool,
+date, error. CSV, TSV and JSON print numbers in their shortest exact form and
+dates as what they hold: 2024-02-29 for a day, 2024-02-29 13:45:00 for a
+date-time (2024-02-29T13:45:00 in JSON), 13:45:00 for a time of day.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := csvsheet.CSV
@@ -51,6 +55,12 @@ dates as ISO 8601 (2024-02-29T00:00:00; a time of day as 13:45:00).`,
 					return fmt.Errorf("--cells needs --format jsonl")
 				}
 				f = csvsheet.JSONLCells
+			}
+			if records && (format != "jsonl" || cells) {
+				return fmt.Errorf("--records needs --format jsonl (without --cells)")
+			}
+			if head < 0 || tail < 0 || head > 0 && tail > 0 {
+				return fmt.Errorf("give --head N or --tail N (N > 0), not both")
 			}
 			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{Workers: workers}, os.Stdin, &pw)
 			if err != nil {
@@ -69,7 +79,8 @@ dates as ISO 8601 (2024-02-29T00:00:00; a time of day as 13:45:00).`,
 					}
 					fmt.Fprintf(out, "# %s\n", s.Name)
 				}
-				if err := catSheet(cmd.Context(), out, wb, s, csvsheet.WriteOptions{Format: f, EscapeFormulas: escape}, table); err != nil {
+				opts := csvsheet.WriteOptions{Format: f, EscapeFormulas: escape, Head: head, Tail: tail, Records: records}
+				if err := catSheet(cmd.Context(), out, wb, s, opts, table); err != nil {
 					return err
 				}
 			}
@@ -80,6 +91,9 @@ dates as ISO 8601 (2024-02-29T00:00:00; a time of day as 13:45:00).`,
 	cmd.Flags().StringVar(&format, "format", "table", "table, csv, tsv or jsonl")
 	cmd.Flags().BoolVar(&cells, "cells", false, "with --format jsonl: one object per non-empty cell")
 	cmd.Flags().BoolVar(&all, "all-sheets", false, "print every worksheet")
+	cmd.Flags().IntVar(&head, "head", 0, "print only the first N rows")
+	cmd.Flags().IntVar(&tail, "tail", 0, "print only the last N rows")
+	cmd.Flags().BoolVar(&records, "records", false, `with --format jsonl: one object per row after the first, keyed by the first row's names ({"city":"Lisbon","orders":6588})`)
 	cmd.Flags().IntVar(&workers, "workers", 0, "parsing goroutines (0: one per CPU)")
 	cmd.Flags().BoolVar(&escape, "escape-formulas", false, escapeFormulasHelp)
 	pw.readFlags(cmd)
@@ -132,92 +146,10 @@ func catSheet(ctx context.Context, w io.Writer, wb *xlsx.Workbook, s xlsx.SheetI
 	}
 	defer rows.Close()
 	if table {
-		return writeTable(w, rows)
+		return writeTable(w, rows, opts.Head, opts.Tail)
 	}
 	_, err = csvsheet.WriteWith(ctx, w, rows, opts)
 	return err
-}
-
-// oneLine keeps a table cell on one line.
-var oneLine = strings.NewReplacer("\n", "⏎", "\r", "", "\t", " ")
-
-// writeTable prints rows aligned under column letters, with row numbers,
-// each column as wide as its widest value in the first rows (at most
-// maxWidth; longer values are cut with an ellipsis).
-func writeTable(w io.Writer, rows *xlsx.Rows) error {
-	const sample, maxWidth = 200, 40
-	type row struct {
-		num   int
-		cells map[int]string
-	}
-	var buffered []row
-	widths := map[int]int{}
-	maxCol, numWidth := 0, 1
-	flushHead := func() {
-		var b strings.Builder
-		fmt.Fprintf(&b, "%*s", numWidth, "")
-		for c := 1; c <= maxCol; c++ {
-			fmt.Fprintf(&b, "  %-*s", widths[c], xlsx.ColumnName(c))
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
-	printRow := func(r row) {
-		var b strings.Builder
-		fmt.Fprintf(&b, "%*d", numWidth, r.num)
-		for c := 1; c <= maxCol; c++ {
-			v := r.cells[c]
-			if utf8.RuneCountInString(v) > widths[c] {
-				v = string([]rune(v)[:max(widths[c]-1, 0)]) + "…"
-			}
-			pad := widths[c] - utf8.RuneCountInString(v)
-			b.WriteString("  ")
-			if _, isNum := strconv.ParseFloat(v, 64); isNum == nil {
-				b.WriteString(strings.Repeat(" ", pad) + v)
-			} else {
-				b.WriteString(v + strings.Repeat(" ", pad))
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
-	toRow := func(r xlsx.Row) row {
-		out := row{num: r.Num, cells: map[int]string{}}
-		for i := range r.Cells {
-			c := &r.Cells[i]
-			out.cells[c.Col()] = oneLine.Replace(c.String())
-		}
-		return out
-	}
-	n := 0
-	for rows.Next() {
-		r := toRow(rows.Row())
-		n++
-		if n <= sample {
-			buffered = append(buffered, r)
-			for c, v := range r.cells {
-				widths[c] = min(max(widths[c], utf8.RuneCountInString(v), len(xlsx.ColumnName(c))), maxWidth)
-				maxCol = max(maxCol, c)
-			}
-			numWidth = max(numWidth, len(strconv.Itoa(r.num))+1)
-			if n == sample {
-				flushHead()
-				for _, b := range buffered {
-					printRow(b)
-				}
-				buffered = nil
-			}
-			continue
-		}
-		printRow(r)
-	}
-	if n < sample {
-		if n > 0 {
-			flushHead()
-		}
-		for _, b := range buffered {
-			printRow(b)
-		}
-	}
-	return rows.Err()
 }
 
 const excelTableHelp = "make each sheet an Excel table (banded rows, filter buttons, structured references) instead of a header with an autofilter"

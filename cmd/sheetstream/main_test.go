@@ -252,3 +252,65 @@ func TestConvertRetypesColumns(t *testing.T) {
 	}
 	check("stdin", book, stderr.String())
 }
+
+// TestCatForPeople: the table view aligns wide characters by the cells
+// they take, shows numbers to 15 significant digits, fits the terminal's
+// width with a marker for the columns left out; --head, --tail and
+// --records.
+func TestCatForPeople(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "cities.csv")
+	os.WriteFile(in, []byte("city,population,share,founded,a,b,c,d\n東京,13960000,0.13079200000000002,1457-01-01,x,y,z,w\nLisbon,8454302.540000001,0.5,1147-10-25,x,y,z,w\nOslo,709037,0.25,1048-01-01,x,y,z,w\n"), 0o644)
+	book := filepath.Join(dir, "cities.xlsx")
+	if out, err := exec.Command(bin, "convert", in, book).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	run := func(env []string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %v %s", args, err, out)
+		}
+		return string(out)
+	}
+	table := run([]string{"COLUMNS=200"}, "cat", book)
+	lines := strings.Split(strings.TrimRight(table, "\n"), "\n")
+	// Every row's population column starts at the same terminal cell.
+	col := func(line, text string) int {
+		i := strings.Index(line, text)
+		if i < 0 {
+			t.Fatalf("%q lacks %q", line, text)
+		}
+		return displayWidth(line[:i])
+	}
+	if a, b := col(lines[2], "13960000"), col(lines[3], "8454302.54"); a+len("13960000") != b+len("8454302.54") {
+		t.Errorf("numbers not right-aligned across a CJK row:\n%s", table)
+	}
+	if strings.Contains(table, "0.13079200000000002") || strings.Contains(table, "8454302.540000001") {
+		t.Errorf("unrounded doubles in the table:\n%s", table)
+	}
+	narrow := run([]string{"COLUMNS=40"}, "cat", book)
+	for _, line := range strings.Split(strings.TrimRight(narrow, "\n"), "\n") {
+		if displayWidth(line) > 40 {
+			t.Errorf("a line wider than 40 cells: %q", line)
+		}
+	}
+	if !strings.Contains(narrow, "more") {
+		t.Errorf("no marker for the columns left out:\n%s", narrow)
+	}
+	if got := run(nil, "cat", book, "--format", "csv", "--head", "2"); got != "city,population,share,founded,a,b,c,d\n東京,13960000,0.13079200000000002,1457-01-01,x,y,z,w\n" {
+		t.Errorf("--head 2: %q", got)
+	}
+	if got := run(nil, "cat", book, "--format", "csv", "--tail", "1"); got != "Oslo,709037,0.25,1048-01-01,x,y,z,w\n" {
+		t.Errorf("--tail 1: %q", got)
+	}
+	if got := run(nil, "cat", book, "--format", "jsonl", "--records", "--tail", "1"); got != `{"city":"Oslo","population":709037,"share":0.25,"founded":"1048-01-01","a":"x","b":"y","c":"z","d":"w"}`+"\n" {
+		t.Errorf("--records: %q", got)
+	}
+	if got := run(nil, "cat", book, "--head", "1"); strings.Count(got, "\n") != 2 {
+		t.Errorf("table --head 1: %q", got)
+	}
+}
