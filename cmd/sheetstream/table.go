@@ -238,4 +238,3 @@ func (t *tableWriter) printRow(r tableRow) {
 	}
 	fmt.Fprintln(t.w, strings.TrimRight(b.String(), " "))
 }
-
