@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -121,6 +122,15 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 			}
 		}
 		if err := sheet.WriteRow(cells); err != nil {
+			if errors.Is(err, xlsx.ErrInvalidUTF8) && opts.Encoding == "" {
+				// The text is in another character set: say so, as a
+				// CSV's problem, not a cell's.
+				for i, f := range record {
+					if !utf8.ValidString(f) {
+						return fmt.Errorf("csv: line %d, field %d: %w", line, i+1, ErrNotUTF8)
+					}
+				}
+			}
 			return fmt.Errorf("line %d: %w", line, err)
 		}
 		st.Rows++

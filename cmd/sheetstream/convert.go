@@ -248,6 +248,9 @@ func delimiterOf(in, delimiter string) (rune, error) {
 // delimiter (Excel writes semicolons where the comma is the decimal
 // mark), which read with commas would load as one column.
 func checkCommas(name string, head []byte) error {
+	if isPackage(head) {
+		return fmt.Errorf("%s is a workbook (its bytes are a zip package or an Excel 97-2003 file), not CSV: leave out --format csv and --delimiter", name)
+	}
 	line := head
 	if i := bytes.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]
@@ -264,6 +267,12 @@ func checkCommas(name string, head []byte) error {
 		}
 	}
 	return nil
+}
+
+// isPackage says whether bytes begin as a zip package (.xlsx, .xlsb,
+// .ods) or a compound file (.xls) does.
+func isPackage(head []byte) bool {
+	return bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1"))
 }
 
 // isWorkbook reports whether a file's extension names a workbook, which

@@ -24,9 +24,28 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := rootCmd().ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "sheetstream:", err)
+		fmt.Fprintln(os.Stderr, "sheetstream:", forUsers(err))
 		os.Exit(1)
 	}
+}
+
+// packagePrefix is a library package's name at the start of an error's
+// text or of a part of it ("sqlsheet: table t already exists"): Go's
+// convention for libraries, noise for a person at a command line.
+var packagePrefix = regexp.MustCompile(`(^|: )(sqlsheet|csvsheet|xlsx|storage|jobs|auth|server|csv): `)
+
+// flagHints name the flag a library's message speaks of in its own
+// words.
+var flagHints = strings.NewReplacer(
+	"already exists (append, merge or replace it)", "already exists: give --append, --merge or --replace",
+	"needs a key: the columns that identify a row (the table has no primary key)", "needs a key, the columns that identify a row (the table has no primary key): give --key COLUMN[,COLUMN...]",
+	"not UTF-8 text (give its encoding, such as windows-1252)", "not UTF-8 text: give its character set with --encoding, such as windows-1252 or latin1",
+)
+
+// forUsers is an error's text for the command line: without package
+// names, with the flags to use.
+func forUsers(err error) string {
+	return flagHints.Replace(packagePrefix.ReplaceAllString(err.Error(), "$1"))
 }
 
 // rootCmd is the command line: sheetstream and its commands.

@@ -314,3 +314,42 @@ func TestCatForPeople(t *testing.T) {
 		t.Errorf("table --head 1: %q", got)
 	}
 }
+
+// TestMessagesForUsers: errors speak of the input and the flags, not of
+// packages: a CSV not in UTF-8 (convert and import) names --encoding; a
+// workbook given as CSV is called a workbook, not a file to read with
+// another --delimiter; an existing table names --append, --merge and
+// --replace; a merge without a key names --key.
+func TestMessagesForUsers(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	latin := filepath.Join(dir, "latin.csv")
+	os.WriteFile(latin, []byte("name,city\nJos\xe9,S\xe3o Paulo\n"), 0o644)
+	good := filepath.Join(dir, "good.csv")
+	os.WriteFile(good, []byte("id,name\n1,a\n"), 0o644)
+	book := filepath.Join(dir, "book.xlsx")
+	if out, err := exec.Command(bin, "convert", good, book).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	db := "sqlite:" + filepath.Join(dir, "x.db")
+	if out, err := exec.Command(bin, "import", good, "--db", db, "--table", "t").CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"convert", latin, filepath.Join(dir, "l.xlsx")}, "latin.csv: line 2, field 1: not UTF-8 text: give its character set with --encoding"},
+		{[]string{"import", latin, "--db", db, "--table", "l"}, "not UTF-8 text: give its character set with --encoding"},
+		{[]string{"import", book, "--format", "csv", "--db", db, "--table", "b"}, "book.xlsx is a workbook"},
+		{[]string{"import", good, "--db", db, "--table", "t"}, "table t already exists: give --append, --merge or --replace"},
+		{[]string{"import", good, "--db", db, "--table", "t", "--merge"}, "give --key"},
+	} {
+		out, err := exec.Command(bin, c.args...).CombinedOutput()
+		msg := string(out)
+		if err == nil || !strings.Contains(msg, c.want) || packagePrefix.MatchString(strings.TrimPrefix(msg, "sheetstream: ")) ||
+			strings.Contains(msg, "--delimiter '") {
+			t.Errorf("%v: %v %q, want %q", c.args[:1], err, msg, c.want)
+		}
+	}
+}
