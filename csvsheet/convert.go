@@ -32,6 +32,15 @@ type Options struct {
 	Kinds []Kind
 	// NoHeader treats the first row as data rather than a header.
 	NoHeader bool
+	// Ragged cuts records with more fields than the header to its width
+	// (Stats.Cut counts them); without it such a record is an error
+	// wrapping ErrWideRecord, naming its line. Records with fewer fields
+	// are always taken, their missing fields empty.
+	Ragged bool
+	// LazyQuotes takes a quote inside an unquoted field as text, and a
+	// quote in a quoted field not followed by the delimiter as text
+	// (encoding/csv's LazyQuotes), for files written without escaping.
+	LazyQuotes bool
 	// Sheet names the sheet ("Sheet1" when empty). Rows past Excel's limit
 	// continue on "Sheet (2)", "Sheet (3)"... with the header repeated.
 	Sheet string
@@ -51,6 +60,7 @@ type Options struct {
 type Stats struct {
 	Rows   int64 // data rows, header excluded
 	Sheets []string
+	Cut    int // records cut to the header's width (Options.Ragged)
 }
 
 const progressEvery = 8192
@@ -209,5 +219,6 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 	if opts.Progress != nil {
 		opts.Progress(st.Rows)
 	}
+	st.Cut = cr.Cut
 	return st, nil
 }

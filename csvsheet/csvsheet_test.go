@@ -79,8 +79,8 @@ func TestConvertErrorsNameTheLine(t *testing.T) {
 		t.Errorf("err = %v, want it to name line 3", err)
 	}
 	_, _, err = convert(t, "a\n\xff\n", csvsheet.Options{NoInfer: true})
-	if !errors.Is(err, xlsx.ErrInvalidUTF8) || !strings.Contains(err.Error(), "line 2") {
-		t.Errorf("err = %v, want invalid UTF-8 on line 2", err)
+	if !errors.Is(err, csvsheet.ErrNotUTF8) || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("err = %v, want ErrNotUTF8 on line 2", err)
 	}
 	if _, _, err := convert(t, "a\n", csvsheet.Options{Sheet: "bad/name"}); !errors.Is(err, xlsx.ErrSheetName) {
 		t.Errorf("err = %v", err)
@@ -446,5 +446,31 @@ func TestRoundTripCSV(t *testing.T) {
 	}
 	if got := out.String(); got != "FAO,1999-12-31,1999-12-31 23:59:59.250,08:00:00,1e-7,12.125,ABQ,\"two\nlines\"\nZRH,,,,,,,Zürich ✓\n" {
 		t.Errorf("the last two rows: %q", got)
+	}
+}
+
+// TestWideRecords: a record with more fields than the header is an error
+// naming its line (it was loaded as a column of its own); Ragged cuts it
+// to the header; LazyQuotes takes a stray quote as text.
+func TestWideRecords(t *testing.T) {
+	in := "a,b\n1,2\n3,4,5\n6\n"
+	_, _, err := convert(t, in, csvsheet.Options{})
+	if !errors.Is(err, csvsheet.ErrWideRecord) || !strings.Contains(err.Error(), "line 3: 3 fields") {
+		t.Errorf("a wide record: %v", err)
+	}
+	book, st, err := convert(t, in, csvsheet.Options{Ragged: true})
+	if err != nil || st.Cut != 1 || fmt.Sprint(readCells(t, book)) != "[[s:a s:b] [n:1 n:2] [n:3 n:4] [n:6]]" {
+		t.Errorf("ragged: %v %+v %v", err, st, readCells(t, book))
+	}
+	if _, _, err := convert(t, in, csvsheet.Options{NoHeader: true}); err != nil {
+		t.Errorf("without a header, any width: %v", err)
+	}
+	stray := "name,size\n12\" pipe,3\n"
+	if _, _, err := convert(t, stray, csvsheet.Options{}); err == nil {
+		t.Errorf("a stray quote without LazyQuotes: no error")
+	}
+	book, _, err = convert(t, stray, csvsheet.Options{LazyQuotes: true})
+	if err != nil || fmt.Sprint(readCells(t, book)[1]) != `[s:12" pipe n:3]` {
+		t.Errorf("LazyQuotes: %v %v", err, readCells(t, book))
 	}
 }

@@ -22,7 +22,8 @@ import (
 // newReader reads delimited text in opts' delimiter and encoding: UTF-8
 // by default, with or without a byte-order mark, or any encoding the
 // WHATWG standard names (a UTF-8 or UTF-16 byte-order mark overrides it).
-// Ragged rows are allowed, since real files have them.
+// Rows shorter than the header are allowed, since real files have them;
+// wider ones are an error (ErrWideRecord) unless opts.Ragged cuts them.
 func newReader(r io.Reader, opts Options) (*recordReader, error) {
 	var text io.Reader
 	if opts.Encoding == "" {
@@ -45,7 +46,8 @@ func newReader(r io.Reader, opts Options) (*recordReader, error) {
 	if guard.limit <= 0 {
 		guard.limit = defaultMaxRecordSize
 	}
-	cr := &recordReader{Reader: csv.NewReader(guard), guard: guard}
+	cr := &recordReader{Reader: csv.NewReader(guard), guard: guard, header: !opts.NoHeader, ragged: opts.Ragged}
+	cr.LazyQuotes = opts.LazyQuotes
 	cr.Comma = opts.Comma
 	if cr.Comma == 0 {
 		cr.Comma = ','
@@ -67,7 +69,17 @@ type recordReader struct {
 	*csv.Reader
 	guard   *recordGuard
 	records int // read so far
+
+	header bool // the first record is a header: no record may be wider
+	ragged bool // cut wider records to the header instead
+	width  int  // the header's fields
+	Cut    int  // records cut to the header's width (ragged)
 }
+
+// ErrWideRecord reports a record with more fields than the header: most
+// often a stray delimiter or quote, which would otherwise shift its
+// fields into a column of their own.
+var ErrWideRecord = errors.New("a record wider than the header")
 
 // Read reads a record, then moves the guard's mark to its end.
 func (r *recordReader) Read() ([]string, error) {
@@ -76,10 +88,22 @@ func (r *recordReader) Read() ([]string, error) {
 		return nil, fmt.Errorf("record %d, from byte %d: %w", r.records+1, r.guard.start, err)
 	}
 	r.guard.start = r.InputOffset()
-	if err == nil {
-		r.records++
+	if err != nil {
+		return record, err
 	}
-	return record, err
+	r.records++
+	switch {
+	case !r.header:
+	case r.records == 1:
+		r.width = len(record)
+	case len(record) > r.width && r.ragged:
+		record = record[:r.width]
+		r.Cut++
+	case len(record) > r.width:
+		line, _ := r.FieldPos(0)
+		return nil, fmt.Errorf("line %d: %d fields where the header has %d: %w", line, len(record), r.width, ErrWideRecord)
+	}
+	return record, nil
 }
 
 // recordGuard passes the text to the CSV reader until it has taken more

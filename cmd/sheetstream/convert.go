@@ -23,6 +23,7 @@ type convertFlags struct {
 	escape                        bool
 	sheet, delimiter              string
 	encoding                      string
+	ragged, lazyQuotes            bool
 	maxRecordMiB                  int
 	pw                            password
 }
@@ -55,6 +56,8 @@ Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#con
 	fl.StringVar(&f.sheet, "sheet", "", `the sheet written (default "Sheet1"), or read from a workbook: name or 1-based index (default: the first)`)
 	fl.StringVar(&f.delimiter, "delimiter", "", `field delimiter (default from the extension; "tab" or \t for tabs)`)
 	fl.StringVar(&f.encoding, "encoding", "", encodingHelp)
+	fl.BoolVar(&f.ragged, "ragged", false, raggedHelp)
+	fl.BoolVar(&f.lazyQuotes, "lazy-quotes", false, lazyQuotesHelp)
 	fl.IntVar(&f.maxRecordMiB, "max-record-mib", 64, maxRecordHelp)
 	fl.BoolVar(&f.escape, "escape-formulas", false, escapeFormulasHelp)
 	f.pw.writeFlags(cmd) // to XLSX: encrypt with it; from an encrypted workbook: open with it
@@ -92,7 +95,7 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	}
 	opts := csvsheet.Options{
 		Comma: comma, Encoding: f.encoding, NoInfer: f.noInfer, NoHeader: f.noHeader, Sheet: f.sheet, ExcelTable: f.excelTable,
-		MaxRecordSize: f.maxRecordMiB << 20,
+		MaxRecordSize: f.maxRecordMiB << 20, Ragged: f.ragged, LazyQuotes: f.lazyQuotes,
 	}
 	// Standard output takes the workbook only once it is whole: a second
 	// pass starts it again.
@@ -137,6 +140,9 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	}
 	if toStdout {
 		return copyToStdout(dst)
+	}
+	if st.Cut > 0 {
+		fmt.Fprintf(os.Stderr, "sheetstream: %s: %d rows had more fields than the header; --ragged cut them to it\n", inputName(in), st.Cut)
 	}
 	fmt.Fprintf(os.Stderr, "wrote %s: %d rows in %d sheet(s)\n", out, st.Rows, len(st.Sheets))
 	return nil
@@ -221,6 +227,10 @@ func withRecordHint(err error) error {
 }
 
 const maxRecordHelp = `the longest CSV record read, in MiB: a quote left open would otherwise read the rest of the file into memory`
+
+const raggedHelp = `cut rows with more fields than the header to its width (without it such a row is an error naming its line)`
+
+const lazyQuotesHelp = `take a stray quote in a field as text (for files written without escaping quotes)`
 
 const encodingHelp = `the text's character set, such as windows-1252, latin1, utf-16le or shift_jis (default UTF-8; a byte-order mark wins)`
 

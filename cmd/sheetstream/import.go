@@ -33,6 +33,7 @@ type importFlags struct {
 	allText, infer            bool
 	format, delimiter         string
 	encoding, rejectsPath     string
+	ragged, lazyQuotes        bool
 	maxErrors, maxRecordMiB   int
 }
 
@@ -84,6 +85,8 @@ func (f *importFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.format, "format", "", "the input's format: xlsx, xlsb, xls, ods (workbooks: read as their bytes say), csv or tsv (default: from the extension; standard input is sniffed)")
 	fl.StringVar(&f.delimiter, "delimiter", "", `CSV field delimiter (default from the extension; "tab" or \t for tabs)`)
 	fl.StringVar(&f.encoding, "encoding", "", encodingHelp)
+	fl.BoolVar(&f.ragged, "ragged", false, raggedHelp)
+	fl.BoolVar(&f.lazyQuotes, "lazy-quotes", false, lazyQuotesHelp)
 	fl.IntVar(&f.maxRecordMiB, "max-record-mib", 64, maxRecordHelp)
 	f.pw.readFlags(cmd)
 }
@@ -153,7 +156,8 @@ func runImport(ctx context.Context, f *importFlags, path string) (retErr error) 
 	if err != nil {
 		return err
 	}
-	src, closeSrc, err := importSource(path, f.format, f.sheet, &f.pw, csvsheet.Options{Encoding: f.encoding, NoInfer: f.allText, MaxRecordSize: f.maxRecordMiB << 20}, f.delimiter)
+	src, closeSrc, err := importSource(path, f.format, f.sheet, &f.pw, csvsheet.Options{Encoding: f.encoding, NoInfer: f.allText, MaxRecordSize: f.maxRecordMiB << 20,
+		Ragged: f.ragged, LazyQuotes: f.lazyQuotes}, f.delimiter)
 	if err != nil {
 		return err
 	}
