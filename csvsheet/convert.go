@@ -96,9 +96,22 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 		sheet  *xlsx.Sheet
 		cells  []xlsx.Cell
 	)
+	// endSheet gives a finished sheet with a header its autofilter, as
+	// export does (an Excel table has its own).
+	endSheet := func() error {
+		if sheet == nil || header == nil || opts.ExcelTable || len(header) == 0 {
+			return nil
+		}
+		return sheet.SetAutoFilter(xlsx.Range{FirstRow: 1, FirstCol: 1, LastRow: sheet.LastRow(), LastCol: len(header)})
+	}
 	newSheet := func() error {
+		if err := endSheet(); err != nil {
+			return err
+		}
 		name := xlsx.NumberedSheetName(base, len(st.Sheets))
-		so := xlsx.SheetOptions{}
+		// The sheet export makes: columns fitted to their first 100
+		// rows (60 characters at most), the header bold and frozen.
+		so := xlsx.SheetOptions{AutoFit: true, AutoFitRows: 100, AutoFitMax: 60}
 		if header != nil {
 			so.FreezeRows = 1
 		}
@@ -215,6 +228,9 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 		if err := newSheet(); err != nil {
 			return st, err
 		}
+	}
+	if err := endSheet(); err != nil {
+		return st, err
 	}
 	if opts.Progress != nil {
 		opts.Progress(st.Rows)

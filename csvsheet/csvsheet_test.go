@@ -1,10 +1,12 @@
 package csvsheet_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -472,5 +474,36 @@ func TestWideRecords(t *testing.T) {
 	book, _, err = convert(t, stray, csvsheet.Options{LazyQuotes: true})
 	if err != nil || fmt.Sprint(readCells(t, book)[1]) != `[s:12" pipe n:3]` {
 		t.Errorf("LazyQuotes: %v %v", err, readCells(t, book))
+	}
+}
+
+// TestConvertSheetAsExport: convert makes the sheet export makes: the
+// header bold and frozen, an autofilter over the rows (on every sheet of
+// a rollover), columns fitted to their text.
+func TestConvertSheetAsExport(t *testing.T) {
+	book, _, err := convert(t, "name,amount\nLisbon and the rest of Portugal,1\nOslo,22\nRome,3\n", csvsheet.Options{RowsPerSheet: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(book), int64(len(book)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := func(name string) string {
+		f, err := zr.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(f)
+		return string(b)
+	}
+	for sheet, ref := range map[string]string{"xl/worksheets/sheet1.xml": "A1:B3", "xl/worksheets/sheet2.xml": "A1:B2"} {
+		x := part(sheet)
+		if !strings.Contains(x, `<autoFilter ref="`+ref+`"/>`) || !strings.Contains(x, `ySplit="1"`) || !strings.Contains(x, "<cols>") {
+			t.Errorf("%s: %s", sheet, x)
+		}
+	}
+	if x := part("xl/worksheets/sheet1.xml"); !strings.Contains(x, `<col min="1" max="1" width="`) {
+		t.Errorf("no fitted width for column A: %s", x)
 	}
 }
