@@ -138,7 +138,7 @@ func exponentCode(s string) bool {
 // typeIn types field as a cell of a column of kind k: inferred, if that
 // is k's kind; as text in a column of text, or if it is a null marker.
 // It returns false when the field does not fit k.
-func typeIn(dst *xlsx.Cell, field string, k Kind) bool {
+func typeIn(dst *xlsx.Cell, field string, k Kind, layouts []*dateLayout) bool {
 	if field == "" {
 		*dst = xlsx.Cell{}
 		return true
@@ -147,7 +147,7 @@ func typeIn(dst *xlsx.Cell, field string, k Kind) bool {
 		*dst = xlsx.String(field)
 		return true
 	}
-	switch infer(dst, field) {
+	switch inferWith(dst, field, layouts) {
 	case k:
 		return true
 	case KindText:
@@ -159,14 +159,15 @@ func typeIn(dst *xlsx.Cell, field string, k Kind) bool {
 // columnTyper types a conversion's fields by column.
 type columnTyper struct {
 	noInfer bool
+	layouts []*dateLayout // Options.DateFormats
 	fixed   int // columns whose kinds Options.Kinds fixed
 	kinds   []Kind
 	guesses []columnGuess // while guessing
 	decided bool
 }
 
-func newColumnTyper(opts Options) *columnTyper {
-	t := &columnTyper{noInfer: opts.NoInfer, fixed: len(opts.Kinds), kinds: slices.Clone(opts.Kinds)}
+func newColumnTyper(opts Options, layouts []*dateLayout) *columnTyper {
+	t := &columnTyper{noInfer: opts.NoInfer, layouts: layouts, fixed: len(opts.Kinds), kinds: slices.Clone(opts.Kinds)}
 	t.decided = opts.NoInfer
 	return t
 }
@@ -182,7 +183,7 @@ func (t *columnTyper) observe(record []string) {
 	var c xlsx.Cell
 	for i, f := range record {
 		if f != "" {
-			t.guesses[i].add(infer(&c, f), f)
+			t.guesses[i].add(inferWith(&c, f, t.layouts), f)
 		}
 	}
 }
@@ -203,7 +204,7 @@ func (t *columnTyper) decide() {
 // column's type.
 func (t *columnTyper) typeField(dst *xlsx.Cell, i int, f string) bool {
 	if t.noInfer {
-		typeField(dst, f, true)
+		typeField(dst, f, true, nil)
 		return true
 	}
 	if i >= len(t.kinds) {
@@ -213,13 +214,13 @@ func (t *columnTyper) typeField(dst *xlsx.Cell, i int, f string) bool {
 	if k == KindEmpty && f != "" && !nullMarker(f) {
 		// A column empty in the first rows takes the kind of its first
 		// value (a code-like exponent, text).
-		k = infer(dst, f)
+		k = inferWith(dst, f, t.layouts)
 		if k == KindNumber && exponentCode(f) {
 			k = KindText
 		}
 		t.kinds[i] = k
 	}
-	if typeIn(dst, f, k) {
+	if typeIn(dst, f, k, t.layouts) {
 		return true
 	}
 	if i < t.fixed {
@@ -265,7 +266,7 @@ func (t *columnTyper) scanRest(ctx context.Context, cr *recordReader, e *RetypeE
 		}
 		for i, f := range record {
 			if f != "" && guesses[i].kind != KindText {
-				guesses[i].add(infer(&c, f), f)
+				guesses[i].add(inferWith(&c, f, t.layouts), f)
 			}
 		}
 		if n%progressEvery == 0 {

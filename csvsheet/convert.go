@@ -27,6 +27,12 @@ type Options struct {
 	MaxRecordSize int
 	// NoInfer keeps every field as text.
 	NoInfer bool
+	// DateFormats are strptime layouts (%d/%m/%Y, %b %d %Y,
+	// %Y/%m/%d %H:%M) a field may be a date, date-time or time of day in,
+	// tried in order before inference. Without them only ISO 8601 forms
+	// are dates, and year-first ones with slashes (2012/01/31): day-first
+	// and month-first are never guessed between.
+	DateFormats []string
 	// Kinds fix the columns' types, by position (columns past it are
 	// guessed): a second pass after a RetypeError gives its Kinds here.
 	Kinds []Kind
@@ -131,7 +137,11 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 		}
 		return sheet.WriteRow(header)
 	}
-	typer := newColumnTyper(opts)
+	layouts, err := compileLayouts(opts.DateFormats)
+	if err != nil {
+		return st, err
+	}
+	typer := newColumnTyper(opts, layouts)
 	writeRow := func(record []string, line int) error {
 		if sheet == nil || sheet.LastRow() >= perSheet {
 			if err := newSheet(); err != nil {

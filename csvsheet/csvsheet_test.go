@@ -507,3 +507,39 @@ func TestConvertSheetAsExport(t *testing.T) {
 		t.Errorf("no fitted width for column A: %s", x)
 	}
 }
+
+// TestDateFormats: year-first dates with slashes and ISO date-times
+// without seconds are dates unasked; day-first, month-name and other
+// forms need DateFormats, tried in order; without them 31/01/2024 stays
+// text (never guessed between day-first and month-first).
+func TestDateFormats(t *testing.T) {
+	in := "slash,nosec,dayfirst,named,mixed,clock\n" +
+		"2012/01/31,2010-01-01 08:00,31/01/2024,Jan 1 2000,2010/01/01 00:00,7:05 PM\n" +
+		"2012/02/29,2010/01/01T23:59,01/02/2024,December 25 1999,2010/01/02 13:30,12:00 AM\n"
+	book, _, err := convert(t, in, csvsheet.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(readCells(t, book)[1:]); got != "[[d:2012-01-31T00:00:00 d:2010-01-01T08:00:00 s:31/01/2024 s:Jan 1 2000 d:2010-01-01T00:00:00 s:7:05 PM] "+
+		"[d:2012-02-29T00:00:00 d:2010-01-01T23:59:00 s:01/02/2024 s:December 25 1999 d:2010-01-02T13:30:00 s:12:00 AM]]" {
+		t.Errorf("unasked: %s", got)
+	}
+	book, _, err = convert(t, in, csvsheet.Options{DateFormats: []string{"%d/%m/%Y", "%b %d %Y", "%I:%M %p"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(readCells(t, book)[1:]); got != "[[d:2012-01-31T00:00:00 d:2010-01-01T08:00:00 d:2024-01-31T00:00:00 d:2000-01-01T00:00:00 d:2010-01-01T00:00:00 d:19:05:00] "+
+		"[d:2012-02-29T00:00:00 d:2010-01-01T23:59:00 d:2024-02-01T00:00:00 d:1999-12-25T00:00:00 d:2010-01-02T13:30:00 d:00:00:00]]" {
+		t.Errorf("with formats: %s", got)
+	}
+	for _, bad := range []string{"%Q", "plain", "%"} {
+		if _, _, err := convert(t, in, csvsheet.Options{DateFormats: []string{bad}}); err == nil || !strings.Contains(err.Error(), "date format") {
+			t.Errorf("layout %q: %v", bad, err)
+		}
+	}
+	// A day that does not exist stays text.
+	book, _, _ = convert(t, "d\n31/02/2024\n2023/02/29\n", csvsheet.Options{DateFormats: []string{"%d/%m/%Y"}})
+	if got := fmt.Sprint(readCells(t, book)[1:]); got != "[[s:31/02/2024] [s:2023/02/29]]" {
+		t.Errorf("impossible days: %s", got)
+	}
+}

@@ -37,12 +37,12 @@ func Infer(s string) xlsx.Cell {
 
 // typeField is a field's cell: inferred, or with noInfer its text (the
 // empty field is the empty cell either way).
-func typeField(dst *xlsx.Cell, f string, noInfer bool) {
+func typeField(dst *xlsx.Cell, f string, noInfer bool, layouts []*dateLayout) {
 	if noInfer && f != "" {
 		*dst = xlsx.String(f)
 		return
 	}
-	infer(dst, f)
+	inferWith(dst, f, layouts)
 }
 
 // infer is Infer storing into dst, and saying which kind of cell it made:
@@ -178,7 +178,11 @@ func hasPointOrExponent(s string) bool {
 // inferTime makes an ISO 8601 date, date-time or time of day a cell, and
 // says which (KindEmpty: none of them).
 func inferTime(dst *xlsx.Cell, s string) Kind {
-	switch t, kind := isotime.Parse(s); kind {
+	t, kind := isotime.Parse(s)
+	if kind == isotime.None {
+		t, kind = unambiguousDate(s)
+	}
+	switch kind {
 	case isotime.Date:
 		*dst = xlsx.Date(t)
 	case isotime.DateTime:

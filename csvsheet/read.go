@@ -159,6 +159,10 @@ func (t *Table) EachRow(ctx context.Context, fn func(xlsx.Row) error) error {
 	if err != nil {
 		return err
 	}
+	layouts, err := compileLayouts(t.opts.DateFormats)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	workers := max(1, runtime.GOMAXPROCS(0))
 	work, ordered := make(chan *recordBatch, workers), make(chan *recordBatch, 2*workers)
@@ -178,7 +182,7 @@ func (t *Table) EachRow(ctx context.Context, fn func(xlsx.Row) error) error {
 		go func() {
 			defer wg.Done()
 			for b := range work {
-				b.infer(t.opts.NoInfer)
+				b.infer(t.opts.NoInfer, layouts)
 				b.done <- struct{}{}
 			}
 		}()
@@ -282,14 +286,14 @@ func checkUTF8(cr *csv.Reader, record []string, num int) error {
 }
 
 // infer types the batch's fields into cells; empty fields have none.
-func (b *recordBatch) infer(noInfer bool) {
+func (b *recordBatch) infer(noInfer bool, layouts []*dateLayout) {
 	b.cells, b.ends = b.cells[:0], b.ends[:0]
 	var cell xlsx.Cell
 	start := 0
 	for _, end := range b.bounds {
 		for i, f := range b.fields[start:end] {
 			if f != "" {
-				typeField(&cell, f, noInfer)
+				typeField(&cell, f, noInfer, layouts)
 				b.cells = append(b.cells, xlsx.Value{})
 				v := &b.cells[len(b.cells)-1]
 				v.SetCell(i+1, &cell)

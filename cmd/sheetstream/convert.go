@@ -24,6 +24,7 @@ type convertFlags struct {
 	sheet, delimiter              string
 	encoding                      string
 	ragged, lazyQuotes            bool
+	dateFormats                   []string
 	maxRecordMiB                  int
 	pw                            password
 }
@@ -57,6 +58,7 @@ Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#con
 	fl.StringVar(&f.delimiter, "delimiter", "", `field delimiter (default from the extension; "tab" or \t for tabs)`)
 	fl.StringVar(&f.encoding, "encoding", "", encodingHelp)
 	fl.BoolVar(&f.ragged, "ragged", false, raggedHelp)
+	fl.StringArrayVar(&f.dateFormats, "date-format", nil, dateFormatHelp)
 	fl.BoolVar(&f.lazyQuotes, "lazy-quotes", false, lazyQuotesHelp)
 	fl.IntVar(&f.maxRecordMiB, "max-record-mib", 64, maxRecordHelp)
 	fl.BoolVar(&f.escape, "escape-formulas", false, escapeFormulasHelp)
@@ -96,6 +98,7 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	opts := csvsheet.Options{
 		Comma: comma, Encoding: f.encoding, NoInfer: f.noInfer, NoHeader: f.noHeader, Sheet: f.sheet, ExcelTable: f.excelTable,
 		MaxRecordSize: f.maxRecordMiB << 20, Ragged: f.ragged, LazyQuotes: f.lazyQuotes,
+		DateFormats: f.dateFormats,
 	}
 	// Standard output takes the workbook only once it is whole: a second
 	// pass starts it again.
@@ -227,6 +230,8 @@ func withRecordHint(err error) error {
 }
 
 const maxRecordHelp = `the longest CSV record read, in MiB: a quote left open would otherwise read the rest of the file into memory`
+
+const dateFormatHelp = `a strptime layout dates are written in, such as %d/%m/%Y, %b %d %Y or %Y/%m/%d %H:%M (repeat for several; ISO 8601 and 2024/01/31 need none)`
 
 const raggedHelp = `cut rows with more fields than the header to its width (without it such a row is an error naming its line)`
 

@@ -34,6 +34,7 @@ type importFlags struct {
 	format, delimiter         string
 	encoding, rejectsPath     string
 	ragged, lazyQuotes        bool
+	dateFormats               []string
 	maxErrors, maxRecordMiB   int
 }
 
@@ -86,6 +87,7 @@ func (f *importFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.delimiter, "delimiter", "", `CSV field delimiter (default from the extension; "tab" or \t for tabs)`)
 	fl.StringVar(&f.encoding, "encoding", "", encodingHelp)
 	fl.BoolVar(&f.ragged, "ragged", false, raggedHelp)
+	fl.StringArrayVar(&f.dateFormats, "date-format", nil, dateFormatHelp)
 	fl.BoolVar(&f.lazyQuotes, "lazy-quotes", false, lazyQuotesHelp)
 	fl.IntVar(&f.maxRecordMiB, "max-record-mib", 64, maxRecordHelp)
 	f.pw.readFlags(cmd)
@@ -157,7 +159,7 @@ func runImport(ctx context.Context, f *importFlags, path string) (retErr error) 
 		return err
 	}
 	src, closeSrc, err := importSource(path, f.format, f.sheet, &f.pw, csvsheet.Options{Encoding: f.encoding, NoInfer: f.allText, MaxRecordSize: f.maxRecordMiB << 20,
-		Ragged: f.ragged, LazyQuotes: f.lazyQuotes}, f.delimiter)
+		Ragged: f.ragged, LazyQuotes: f.lazyQuotes, DateFormats: f.dateFormats}, f.delimiter)
 	if err != nil {
 		return err
 	}

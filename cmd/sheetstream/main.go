@@ -40,6 +40,7 @@ var flagHints = strings.NewReplacer(
 	"already exists (append, merge or replace it)", "already exists: give --append, --merge or --replace",
 	"needs a key: the columns that identify a row (the table has no primary key)", "needs a key, the columns that identify a row (the table has no primary key): give --key COLUMN[,COLUMN...]",
 	"not UTF-8 text (give its encoding, such as windows-1252)", "not UTF-8 text: give its character set with --encoding, such as windows-1252 or latin1",
+	"into a column of type date", "into a column of type date (a date not in ISO 8601 needs --date-format, such as %d/%m/%Y)",
 	"a record wider than the header", "a row wider than the header (a stray delimiter or quote? --lazy-quotes takes stray quotes as text, --ragged cuts such rows to the header)",
 )
 

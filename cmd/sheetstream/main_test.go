@@ -353,3 +353,27 @@ func TestMessagesForUsers(t *testing.T) {
 		}
 	}
 }
+
+// TestDateFormatFlag: --date-format on import and convert reads
+// day-first dates as dates; without it --type date names the flag.
+func TestDateFormatFlag(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "days.csv")
+	os.WriteFile(in, []byte("day,when,amount\n31/01/2024,Jan 5 2000,5\n01/02/2024,Dec 25 1999,6\n"), 0o644)
+	db := "sqlite:" + filepath.Join(dir, "d.db")
+	if out, err := exec.Command(bin, "import", in, "--db", db, "--table", "d", "--date-format", "%d/%m/%Y", "--date-format", "%b %d %Y").CombinedOutput(); err != nil ||
+		!strings.Contains(string(out), "(day date, when date, amount integer)") {
+		t.Errorf("import --date-format: %v %s", err, out)
+	}
+	book := filepath.Join(dir, "d.xlsx")
+	if out, err := exec.Command(bin, "convert", in, book, "--date-format", "%d/%m/%Y", "--date-format", "%b %d %Y").CombinedOutput(); err != nil {
+		t.Fatalf("convert --date-format: %v %s", err, out)
+	}
+	if out, _ := exec.Command(bin, "cat", book, "--format", "csv").Output(); string(out) != "day,when,amount\n2024-01-31,2000-01-05,5\n2024-02-01,1999-12-25,6\n" {
+		t.Errorf("convert --date-format, read back: %q", out)
+	}
+	if out, err := exec.Command(bin, "import", in, "--db", db, "--table", "e", "--type", "day=date").CombinedOutput(); err == nil || !strings.Contains(string(out), "--date-format") {
+		t.Errorf("--type date without --date-format: %v %s", err, out)
+	}
+}
