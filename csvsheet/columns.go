@@ -160,7 +160,7 @@ func typeIn(dst *xlsx.Cell, field string, k Kind, layouts []*dateLayout) bool {
 type columnTyper struct {
 	noInfer bool
 	layouts []*dateLayout // Options.DateFormats
-	fixed   int // columns whose kinds Options.Kinds fixed
+	fixed   int           // columns whose kinds Options.Kinds fixed
 	kinds   []Kind
 	guesses []columnGuess // while guessing
 	decided bool
