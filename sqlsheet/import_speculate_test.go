@@ -31,7 +31,7 @@ var speculationCases = map[string]string{
 	"widens":         "id,v,\n1,10,\n2,20,\n3,30,\n4,40.5,\n",
 	"turns text":     "id,v,\n1,10,\n2,20,\n3,30,\n4,forty,\n",
 	"blank fills":    "id,v,\n1,10,\n2,20,\n3,30,\n4,40,late\n",
-	"wider row":      "id,v,\n1,10,\n2,20,\n3,30,\n4,40,,,true\n",
+	"wider row":      "id,v,,,\n1,10\n2,20\n3,30\n4,40,,,true\n", // a CSV row wider than its header is an error
 	"empty then int": "id,v\n1\n2\n3\n4,7\n",
 }
 

@@ -239,13 +239,17 @@ var errWalkDone = errors.New("walk done")
 // the range) to the first row whose non-empty cells are all text and
 // whose next row (right under it) holds a number, date or boolean; failing
 // that, the first all-text row with the most cells among the first 100.
+// A header found the first way also bounds the table's columns, unless
+// the range gives them: see regionColumns.
 func (imp *importer) findHeader(ctx context.Context) error {
 	type candidate struct {
 		num, cells int
 		allText    bool
+		cols       []int // the columns with a value
 	}
 	var seen []candidate
 	found := 0
+	var dataCols []int // the first data row's columns with a value
 	err := imp.walkRows(ctx, false, func(r tableRow, _ bool) (bool, error) {
 		c := candidate{num: r.num, allText: true}
 		for i := range r.cells {
@@ -253,13 +257,15 @@ func (imp *importer) findHeader(ctx context.Context) error {
 			case xlsx.TypeString:
 				c.cells++
 			case xlsx.TypeEmpty:
+				continue
 			default:
 				c.allText = false
 				c.cells++
 			}
+			c.cols = append(c.cols, r.cells[i].Col())
 		}
 		if n := len(seen); n > 0 && seen[n-1].allText && seen[n-1].num == r.num-1 && !c.allText {
-			found = seen[n-1].num
+			found, dataCols = seen[n-1].num, c.cols
 			return true, nil
 		}
 		seen = append(seen, c)
@@ -267,6 +273,9 @@ func (imp *importer) findHeader(ctx context.Context) error {
 	})
 	if err != nil {
 		return err
+	}
+	if found > 0 && imp.opts.Range.FirstCol == 0 && imp.opts.Range.LastCol == 0 {
+		imp.regionColumns(seen[len(seen)-1].cols, dataCols)
 	}
 	if found == 0 {
 		best := candidate{}
@@ -283,4 +292,36 @@ func (imp *importer) findHeader(ctx context.Context) error {
 	imp.headerRow = found - max(imp.opts.Range.FirstRow, 1) + 1
 	imp.stats.HeaderRow = found
 	return nil
+}
+
+// regionColumns bounds the columns of a table whose header HeaderAuto
+// found, as Excel's own region of a table (Ctrl+T) takes it: the header's
+// contiguous run of cells, widened by the columns right beside it that
+// the first data row has a value in. A note two columns right of the
+// table ("checked by finance") is then outside it, not a column.
+func (imp *importer) regionColumns(header, data []int) {
+	if len(header) == 0 {
+		return
+	}
+	has := map[int]bool{}
+	for _, c := range header {
+		has[c] = true
+	}
+	first := header[0]
+	last := first
+	for has[last+1] {
+		last++
+	}
+	inData := map[int]bool{}
+	for _, c := range data {
+		inData[c] = true
+	}
+	for first > 1 && inData[first-1] {
+		first--
+	}
+	for inData[last+1] {
+		last++
+	}
+	imp.opts.Range.FirstCol, imp.opts.Range.LastCol = first, last
+	imp.colBase = first - 1
 }

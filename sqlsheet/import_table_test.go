@@ -13,8 +13,8 @@ import (
 )
 
 // messyReport is a sheet as people make them: a title, a blank row, a
-// note beside the table, the table from B4, a blank row and totals
-// under it.
+// note above the table, the table from B4, a note two columns right of
+// a data row, a blank row and totals under it.
 func messyReport(t *testing.T) *xlsx.Workbook {
 	s, n := xlsx.String, xlsx.Int
 	e := xlsx.Cell{}
@@ -23,7 +23,7 @@ func messyReport(t *testing.T) *xlsx.Workbook {
 		{},
 		{e, e, e, e, e, s("note: figures in EUR")},
 		{e, s("Region"), s("Units"), s("Revenue")},
-		{e, s("North"), n(10), xlsx.Float(1250.5)},
+		{e, s("North"), n(10), xlsx.Float(1250.5), e, s("checked by finance")},
 		{e, s("South"), n(7), xlsx.Float(980)},
 		{e, s("East"), n(3), xlsx.Float(99.25)},
 		{},
@@ -46,6 +46,8 @@ func testMessy(t *testing.T, url string) {
 		"header row":    {Range: xlsx.Range{FirstCol: 2, LastCol: 4}, HeaderRow: 4, StopAtEmpty: true},
 		"auto":          {Range: xlsx.Range{FirstCol: 2, LastCol: 4}, HeaderRow: sqlsheet.HeaderAuto, StopAtEmpty: true},
 		"auto, columns": {HeaderRow: sqlsheet.HeaderAuto, StopAtEmpty: true, Columns: []string{"region", "UNITS", "Revenue"}},
+		// The header found bounds the columns: the note is not one.
+		"auto, no range": {HeaderRow: sqlsheet.HeaderAuto, StopAtEmpty: true},
 	} {
 		db.Exec(`DROP TABLE IF EXISTS messy`)
 		opts.Table = "messy"
