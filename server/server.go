@@ -874,9 +874,16 @@ func (s *Server) downloadOptions(e *Export) xlsx.Options {
 // preview answers the first rows of the first sheet as JSON, typed as the
 // download types them: they go through the same writer and are read back.
 func (s *Server) preview(w http.ResponseWriter, r *http.Request) {
-	e, vals, query, ok := s.lookup(w, r, r.PathValue("name"), "limit")
+	e, vals, query, ok := s.lookup(w, r, r.PathValue("name"), "limit", "sheet")
 	if !ok {
 		return
+	}
+	sheet := 0
+	if v, given := query["sheet"]; given {
+		if sheet = e.sheetIndex(v); sheet < 0 {
+			jsonError(w, http.StatusBadRequest, fmt.Sprintf("parameter \"sheet\": want 1 to %d or a sheet's name", len(e.Sheets)))
+			return
+		}
 	}
 	limit := 50
 	if v, given := query["limit"]; given {
@@ -900,7 +907,7 @@ func (s *Server) preview(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 	first := *e
-	first.Sheets = e.Sheets[:1]
+	first.Sheets = e.Sheets[sheet : sheet+1]
 	var buf bytes.Buffer
 	xw, _ := xlsx.NewWriter(&buf, xlsx.Options{Workers: 1})
 	defer xw.Abort()
@@ -930,6 +937,20 @@ func (s *Server) preview(w http.ResponseWriter, r *http.Request) {
 		s.log.Error("preview failed", "name", e.Name, "err", s.redact(err))
 		panic(http.ErrAbortHandler)
 	}
+}
+
+// sheetIndex is the 0-based index of the sheet v names, by 1-based
+// number or by name; -1 if none.
+func (e *Export) sheetIndex(v string) int {
+	if n, err := strconv.Atoi(v); err == nil && n >= 1 && n <= len(e.Sheets) {
+		return n - 1
+	}
+	for i, sh := range e.Sheets {
+		if sh.Name == v {
+			return i
+		}
+	}
+	return -1
 }
 
 // previewBytes bounds a preview's values (sqlsheet.Options.MaxBytes), and

@@ -425,3 +425,27 @@ exports:
 		t.Error("the download of a killed query ended as if complete")
 	}
 }
+
+// TestPreviewSheet: ?sheet=N (1-based) or ?sheet=NAME previews a sheet
+// after the first; another value is a 400 naming the parameter.
+func TestPreviewSheet(t *testing.T) {
+	f := newFixture(t, 4, "")
+	for _, q := range []string{"sheet=2", "sheet=Summary"} {
+		resp, body := f.get("/api/exports/items/preview?" + q)
+		var p struct {
+			Sheet   string
+			Columns []string
+		}
+		if json.Unmarshal(body, &p); resp.StatusCode != 200 || p.Sheet != "Summary" || strings.Join(p.Columns, ",") != "kind,n" {
+			t.Errorf("%s: %d %s", q, resp.StatusCode, body)
+		}
+	}
+	for _, q := range []string{"sheet=3", "sheet=0", "sheet=Nope"} {
+		if resp, body := f.get("/api/exports/items/preview?" + q); resp.StatusCode != 400 || !strings.Contains(string(body), `\"sheet\": want 1 to 2`) {
+			t.Errorf("%s: %d %s", q, resp.StatusCode, body)
+		}
+	}
+	if _, body := f.get("/api/exports/items/preview"); !strings.Contains(string(body), `"sheet":"Items"`) {
+		t.Errorf("the first sheet by default: %s", body)
+	}
+}

@@ -68,6 +68,8 @@ async function preview(exp, form, box, status) {
   status.textContent = "Loading preview…";
   const q = query(form);
   q.set("limit", "50");
+  const which = form.querySelector("select.sheet");
+  if (which) q.set("sheet", which.value);
   const resp = await fetch(`api/exports/${encodeURIComponent(exp.name)}/preview?${q}`, { headers: headers() });
   if (!resp.ok) {
     status.className = "status error";
@@ -226,7 +228,10 @@ async function load() {
     const dl = el("button", { type: "submit", textContent: "Download .xlsx", className: "download" });
     const pv = el("button", { type: "button", textContent: "Preview", className: "secondary preview-button" });
     const bg = el("button", { type: "button", textContent: "Run in background", className: "secondary background" });
-    const form = el("form", {}, ...(exp.params || []).map(input), pv, dl, ...(jobs ? [bg] : []));
+    // Several sheets: the preview shows the one picked.
+    const pick = exp.sheets.length > 1 ? [el("label", {}, "Preview sheet",
+      el("select", { className: "sheet" }, ...exp.sheets.map((s, i) => el("option", { value: String(i + 1), textContent: s.name }))))] : [];
+    const form = el("form", {}, ...(exp.params || []).map(input), ...pick, pv, dl, ...(jobs ? [bg] : []));
     form.addEventListener("submit", ev => { ev.preventDefault(); download(exp, form, status, dl); });
     bg.addEventListener("click", () => { if (form.reportValidity()) runInBackground(exp, form, status); });
     pv.addEventListener("click", () => { if (form.reportValidity()) preview(exp, form, box, status); });
