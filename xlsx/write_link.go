@@ -65,3 +65,25 @@ func escapeURL(u string) string {
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
+
+// SetHyperlink links the cell at row and col (1-based) to link's target,
+// a Link or InternalLink cell, after the cell was written: for links known
+// only once the rows are, such as a sheet's read from another workbook
+// (they follow its rows). The cell keeps the value it was written with;
+// link's text, when it differs from the target, is the link's display
+// text. Like MergeCells, it may come before or after the rows.
+//
+// Errors (in a *CellError): ErrRange for a cell outside the grid, a cell
+// that is not a link, a target that is empty, longer than 2,079
+// characters or not text, or more than 65,530 links in the sheet. A link
+// refused so leaves the sheet and the writer as they were (it is not the
+// writer's sticky error): the caller may go on without it.
+func (s *Sheet) SetHyperlink(row, col int, link Cell) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	if row < 1 || row > MaxRows || col < 1 || col > MaxColumns || link.link == linkNone {
+		return &CellError{s.name, row, col, fmt.Errorf("%w: a hyperlink needs a cell in the grid and a Link or InternalLink", ErrRange)}
+	}
+	return s.addLink(row, col, &link)
+}

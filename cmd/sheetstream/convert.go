@@ -33,10 +33,12 @@ func convertCmd() *cobra.Command {
 	var f convertFlags
 	cmd := &cobra.Command{
 		Use:   "convert IN OUT",
-		Short: "Convert CSV or TSV to XLSX, or XLSX to CSV, TSV or JSON lines (use - for stdin or stdout)",
-		Long: `Convert a CSV or TSV file to an XLSX workbook, or a sheet of a workbook
-(.xlsx, .xlsm, .xlsb, .xls, .ods: the first sheet, or --sheet NAME|INDEX) to CSV, TSV or JSON
-lines (.csv, .tsv, .jsonl), as "sheetstream cat" prints them.
+		Short: "Convert CSV or TSV to XLSX, a workbook to XLSX, or a sheet to CSV, TSV or JSON lines (use - for stdin or stdout)",
+		Long: `Convert a CSV or TSV file to an XLSX workbook; a workbook (.xlsx, .xlsm, .xlsb,
+.xls, .ods) to .xlsx, every worksheet (or --sheet NAME|INDEX) with its cells typed,
+merged ranges, hyperlinks and sheets' visibility; or a sheet of a workbook (the
+first, or --sheet) to CSV, TSV or JSON lines (.csv, .tsv, .jsonl), as "sheetstream
+cat" prints them.
 
 The input format comes from IN's extension (.csv, .tsv, .tab) or --delimiter;
 "-" reads stdin (a workbook if it is one, else CSV) and writes stdout. Each column
@@ -307,9 +309,12 @@ func convertWorkbook(ctx context.Context, in, out, sheet string, escape bool, st
 	if out == "-" {
 		ext = "csv"
 	}
+	if ext == "xlsx" {
+		return workbookToXLSX(ctx, in, out, sheet, stdin, pw)
+	}
 	f, ok := csvsheet.ParseFormat(ext)
 	if !ok {
-		return fmt.Errorf("%s: write .csv, .tsv or .jsonl from a workbook", out)
+		return fmt.Errorf("%s: write .xlsx, .csv, .tsv or .jsonl from a workbook", out)
 	}
 	wb, closeWB, err := openWorkbook(in, xlsx.ReadOptions{}, stdin, pw)
 	if err != nil {
@@ -341,4 +346,159 @@ func convertWorkbook(ctx context.Context, in, out, sheet string, escape bool, st
 		fmt.Fprintf(os.Stderr, "wrote %s: %d rows, %d cells from sheet %q\n", out, st.Rows, st.Cells, sheets[0].Name)
 	}
 	return nil
+}
+
+// workbookToXLSX copies a workbook's worksheets (or the one --sheet
+// names) into a new .xlsx, streaming, in constant memory: every cell
+// typed as the reader sees it (numbers, text, booleans, error codes,
+// dates, date-times and times of day in the default formats, elapsed
+// times as [h]:mm:ss), merged ranges, hyperlinks and each sheet's
+// visibility. Other number formats, fonts, fills, column widths and
+// formulas (their values are kept) are not carried.
+func workbookToXLSX(ctx context.Context, in, out, sheet string, stdin io.Reader, pw *password) error {
+	wb, closeWB, err := openWorkbook(in, xlsx.ReadOptions{}, stdin, pw)
+	if err != nil {
+		return err
+	}
+	defer closeWB()
+	sheets, err := pickSheets(wb, sheet, sheet == "")
+	if err != nil {
+		return fmt.Errorf("%s: %w", in, err)
+	}
+	secret, err := pw.forWriting()
+	if err != nil {
+		return err
+	}
+	var rowsOut, links int
+	err = writeWorkbook(out, xlsx.Options{Password: secret}, func(w *xlsx.Writer) error {
+		cs, err := newCellStyles(w)
+		if err != nil {
+			return err
+		}
+		for _, info := range sheets {
+			n, l, err := copySheet(ctx, w, wb, info, cs)
+			if err != nil {
+				return fmt.Errorf("sheet %q: %w", info.Name, err)
+			}
+			rowsOut, links = rowsOut+n, links+l
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", inputName(in), err)
+	}
+	if out != "-" {
+		fmt.Fprintf(os.Stderr, "wrote %s: %d rows in %d sheet(s)\n", out, rowsOut, len(sheets))
+		if links > 0 {
+			fmt.Fprintf(os.Stderr, "sheetstream: %d hyperlinks Excel would not take were left out\n", links)
+		}
+	}
+	return nil
+}
+
+// copySheet copies one sheet; it returns the rows written and the links
+// left out.
+func copySheet(ctx context.Context, w *xlsx.Writer, wb *xlsx.Workbook, info xlsx.SheetInfo, cs *cellStyles) (int, int, error) {
+	rows, err := wb.Rows(ctx, info.Index)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer rows.Close()
+	sh, err := w.AddSheet(info.Name, xlsx.SheetOptions{State: info.State})
+	if err != nil {
+		return 0, 0, err
+	}
+	var cells []xlsx.Cell
+	n := 0
+	for rows.Next() {
+		row := rows.Row()
+		if gap := row.Num - sh.LastRow() - 1; gap > 0 {
+			if err := sh.SkipRows(gap); err != nil {
+				return n, 0, err
+			}
+		}
+		cells = cells[:0]
+		for i := range row.Cells {
+			v := &row.Cells[i]
+			for len(cells) < v.Col()-1 {
+				cells = append(cells, xlsx.Cell{})
+			}
+			cells = append(cells, cs.cellOf(v))
+		}
+		if err := sh.WriteRow(cells); err != nil {
+			return n, 0, err
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return n, 0, err
+	}
+	for _, m := range rows.MergedCells() {
+		if err := sh.MergeCells(m); err != nil {
+			return n, 0, err
+		}
+	}
+	left := 0
+	for _, l := range rows.Hyperlinks() {
+		link := xlsx.Link(l.URL, l.Display)
+		if l.URL == "" {
+			link = xlsx.InternalLink(l.Location, l.Display)
+		}
+		for row := l.Range.FirstRow; row <= l.Range.LastRow; row++ {
+			for col := l.Range.FirstCol; col <= l.Range.LastCol; col++ {
+				if sh.SetHyperlink(row, col, link) != nil {
+					left++
+				}
+			}
+		}
+	}
+	return n, left, nil
+}
+
+// cellStyles are the number formats copied cells may need beyond the
+// writer's own date formats.
+type cellStyles struct {
+	elapsed xlsx.StyleID // [h]:mm:ss, for elapsed times, whose serial is kept exactly
+	day     xlsx.StyleID // yyyy-mm-dd, for a day the writer's Date cannot hold (Excel's day zero)
+}
+
+func newCellStyles(w *xlsx.Writer) (*cellStyles, error) {
+	elapsed, err := w.AddStyle(xlsx.Style{NumFmt: "[h]:mm:ss"})
+	if err != nil {
+		return nil, err
+	}
+	day, err := w.AddStyle(xlsx.Style{NumFmt: "yyyy-mm-dd"})
+	if err != nil {
+		return nil, err
+	}
+	return &cellStyles{elapsed: elapsed, day: day}, nil
+}
+
+// cellOf is a read value as a cell to write: the same value, of the same
+// type.
+func (cs *cellStyles) cellOf(v *xlsx.Value) xlsx.Cell {
+	switch v.Type() {
+	case xlsx.TypeNumber:
+		if v.Elapsed() {
+			return xlsx.Float(v.Float()).WithStyle(cs.elapsed)
+		}
+		return xlsx.Float(v.Float())
+	case xlsx.TypeString:
+		return xlsx.String(string(v.Bytes()))
+	case xlsx.TypeBool:
+		return xlsx.Bool(v.Bool())
+	case xlsx.TypeError:
+		return xlsx.Error(xlsx.ErrorCode(v.Bytes()))
+	case xlsx.TypeDate:
+		switch {
+		case v.DateOnly() && v.Float() < 1:
+			return xlsx.Float(v.Float()).WithStyle(cs.day)
+		case v.DateOnly():
+			return xlsx.Date(v.Time())
+		case v.TimeOfDay():
+			return xlsx.TimeOfDay(v.Time())
+		}
+		return xlsx.Time(v.PreciseTime())
+	}
+	return xlsx.Cell{}
 }

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sheetstream/sheetstream/csvsheet"
 	"github.com/sheetstream/sheetstream/internal/pyread"
 	"github.com/sheetstream/sheetstream/internal/testenv"
 	"github.com/sheetstream/sheetstream/xlsx"
@@ -550,6 +551,78 @@ func TestLegacyCLI(t *testing.T) {
 		msg, err := exec.Command(bin, "import", path, "--db", db, "--table", "issue2_"+ext, "--sheet", "issue2").CombinedOutput()
 		if err != nil || !strings.Contains(string(msg), "imported 2 rows") || !strings.Contains(string(msg), "(1 integer, a text)") {
 			t.Errorf("import %s: %v\n%s", path, err, msg)
+		}
+	}
+}
+
+// TestLegacyToXLSX converts every readable file of the legacy corpus
+// (.xls, .xlsb, .ods) to .xlsx, in process, and reads both: every sheet's
+// cells are the same (type and value, as cat --cells prints them); a
+// sample of the results passes openxml-audit and opens in openpyxl.
+func TestLegacyToXLSX(t *testing.T) {
+	dir := testenv.LegacyCorpus(t)
+	out := t.TempDir()
+	ctx := context.Background()
+	cells := func(path string) (string, error) {
+		wb, closeWB, err := openWorkbook(path, xlsx.ReadOptions{}, nil, &password{})
+		if err != nil {
+			return "", err
+		}
+		defer closeWB()
+		var b bytes.Buffer
+		for _, s := range wb.Sheets() {
+			if s.Kind != xlsx.SheetKindWorksheet {
+				continue
+			}
+			fmt.Fprintf(&b, "# %s %v\n", s.Name, s.State)
+			rows, err := wb.Rows(ctx, s.Index)
+			if err != nil {
+				return "", err
+			}
+			_, err = csvsheet.WriteWith(ctx, &b, rows, csvsheet.WriteOptions{Format: csvsheet.JSONLCells})
+			fmt.Fprintf(&b, "merged %v\n", rows.MergedCells())
+			rows.Close()
+			if err != nil {
+				return "", err
+			}
+		}
+		return b.String(), nil
+	}
+	var converted []string
+	same, unreadable := 0, 0
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		ext := strings.ToLower(filepath.Ext(path))
+		if err != nil || d.IsDir() || ext != ".xls" && ext != ".xlsb" && ext != ".ods" {
+			return nil
+		}
+		want, err := cells(path)
+		if err != nil {
+			unreadable++
+			return nil
+		}
+		dst := filepath.Join(out, fmt.Sprintf("%d-%s.xlsx", same, filepath.Base(path)))
+		if err := workbookToXLSX(ctx, path, dst, "", nil, &password{}); err != nil {
+			t.Errorf("%s: %v", path, err)
+			return nil
+		}
+		got, err := cells(dst)
+		if err != nil || got != want {
+			t.Errorf("%s: the .xlsx reads otherwise (%v)", path, err)
+			return nil
+		}
+		same++
+		if same%40 == 0 {
+			converted = append(converted, dst)
+		}
+		return nil
+	})
+	if same < 600 {
+		t.Errorf("%d files converted the same (%d unreadable), want 600 or more", same, unreadable)
+	}
+	pyread.Python(t)
+	for path, r := range pyread.Read(t, converted...) {
+		if r.Error != "" || len(r.Audit) > 0 {
+			t.Errorf("%s: openpyxl %q, openxml-audit %v", path, r.Error, r.Audit)
 		}
 	}
 }
