@@ -25,7 +25,7 @@ func catCmd() *cobra.Command {
 		pw            password
 	)
 	cmd := &cobra.Command{
-		Use:   "cat FILE.xlsx|-",
+		Use:   "cat FILE.xlsx|.xlsm|.xlsb|.xls|.ods|-",
 		Short: "Print a sheet as a table, CSV, TSV or JSON lines",
 		Long: `Print the rows of a sheet (the first one unless --sheet names one, by name
 or 1-based index; --all-sheets prints them all). "-" reads the workbook from

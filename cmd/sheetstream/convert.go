@@ -32,7 +32,7 @@ type convertFlags struct {
 func convertCmd() *cobra.Command {
 	var f convertFlags
 	cmd := &cobra.Command{
-		Use:   "convert IN OUT",
+		Use:   "convert IN.csv|.tsv|.xlsx|.xlsb|.xls|.ods|- OUT.xlsx|.csv|.tsv|.jsonl|-",
 		Short: "Convert CSV or TSV to XLSX, a workbook to XLSX, or a sheet to CSV, TSV or JSON lines (use - for stdin or stdout)",
 		Long: `Convert a CSV or TSV file to an XLSX workbook; a workbook (.xlsx, .xlsm, .xlsb,
 .xls, .ods) to .xlsx, every worksheet (or --sheet NAME|INDEX) with its cells typed,
@@ -149,7 +149,13 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	if st.Cut > 0 {
 		fmt.Fprintf(os.Stderr, "sheetstream: %s: %d rows had more fields than the header; --ragged cut them to it\n", inputName(in), st.Cut)
 	}
-	fmt.Fprintf(os.Stderr, "wrote %s: %d rows in %d sheet(s)\n", out, st.Rows, len(st.Sheets))
+	// Rows as the text has them, header included: what converting back
+	// to CSV counts too.
+	records := st.Rows
+	if !f.noHeader {
+		records++
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s: %d rows in %d sheet(s)\n", out, records, len(st.Sheets))
 	return nil
 }
 
@@ -343,7 +349,7 @@ func convertWorkbook(ctx context.Context, in, out, sheet string, escape bool, st
 		return err
 	}
 	if out != "-" {
-		fmt.Fprintf(os.Stderr, "wrote %s: %d rows, %d cells from sheet %q\n", out, st.Rows, st.Cells, sheets[0].Name)
+		fmt.Fprintf(os.Stderr, "wrote %s: %d rows (%d cells) from sheet %q\n", out, st.Rows, st.Cells, sheets[0].Name)
 	}
 	return nil
 }

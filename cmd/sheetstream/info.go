@@ -42,7 +42,7 @@ func infoCmd() *cobra.Command {
 		pw     password
 	)
 	cmd := &cobra.Command{
-		Use:   "info FILE.xlsx|-",
+		Use:   "info FILE.xlsx|.xlsm|.xlsb|.xls|.ods|-",
 		Short: "Describe a workbook: sheets, visibility, sizes, producer",
 		Long: `Describe a workbook: its producer (docProps/app.xml), date system, and for
 each sheet its kind, visibility, declared dimension, the range its cells
