@@ -221,11 +221,12 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 		} else {
 			err = writeRow(record, line)
 		}
-		var retype *RetypeError
-		if errors.As(err, &retype) {
-			return st, typer.scanRest(ctx, cr, retype)
-		}
 		if err != nil {
+			// (errors.As only here: its target escapes to the heap.)
+			var retype *RetypeError
+			if errors.As(err, &retype) {
+				return st, typer.scanRest(ctx, cr, retype)
+			}
 			return st, err
 		}
 	}

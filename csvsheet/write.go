@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/sheetstream/sheetstream/xlsx"
@@ -126,6 +127,38 @@ func WriteWith(ctx context.Context, w io.Writer, rows *xlsx.Rows, opts WriteOpti
 	}
 	return rw.st, rw.bw.Flush()
 }
+
+// RowWriter writes rows one at a time in one format, as WriteWith writes
+// a sheet's: for rows that do not come from a workbook, such as a
+// database's (sqlsheet.Options.Rows). Head, Tail and Records are
+// WriteWith's and not used.
+type RowWriter struct {
+	rw  rowWriter
+	row []xlsx.Value
+	num int
+}
+
+// NewRowWriter writes to w, buffered: call Flush at the end.
+func NewRowWriter(w io.Writer, opts WriteOptions) *RowWriter {
+	return &RowWriter{rw: rowWriter{opts: opts, bw: bufio.NewWriterSize(w, 64<<10), sheet: []byte(`""`)}}
+}
+
+// WriteCells writes cells (column A on) as the next row.
+func (w *RowWriter) WriteCells(cells []xlsx.Cell) error {
+	w.row = slices.Grow(w.row[:0], len(cells))[:0]
+	for i := range cells {
+		if cells[i].IsEmpty() {
+			continue
+		}
+		w.row = append(w.row, xlsx.Value{})
+		w.row[len(w.row)-1].SetCell(i+1, &cells[i])
+	}
+	w.num++
+	return w.rw.write(xlsx.Row{Num: w.num, Cells: w.row})
+}
+
+// Flush writes what is buffered.
+func (w *RowWriter) Flush() error { return w.rw.bw.Flush() }
 
 // rowWriter writes rows in one format.
 type rowWriter struct {

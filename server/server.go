@@ -60,6 +60,7 @@ import (
 	"golang.org/x/net/netutil"
 
 	"github.com/sheetstream/sheetstream/auth"
+	"github.com/sheetstream/sheetstream/csvsheet"
 	"github.com/sheetstream/sheetstream/jobs"
 	"github.com/sheetstream/sheetstream/storage"
 
@@ -721,9 +722,13 @@ func downloadHeaders(h http.Header, e *Export) {
 }
 
 func (s *Server) download(w http.ResponseWriter, r *http.Request) {
+	if name, ok := strings.CutSuffix(r.PathValue("file"), ".csv"); ok {
+		s.downloadCSV(w, r, name)
+		return
+	}
 	name, ok := strings.CutSuffix(r.PathValue("file"), ".xlsx")
 	if !ok {
-		jsonError(w, http.StatusNotFound, "downloads are /exports/NAME.xlsx")
+		jsonError(w, http.StatusNotFound, "downloads are /exports/NAME.xlsx or /exports/NAME.csv")
 		return
 	}
 	e, vals, _, ok := s.lookup(w, r, name)
@@ -775,6 +780,73 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 		// On every other way out: nothing more is written, and what the
 		// writer holds (an encrypted package in temp_dir) is removed.
 		xw.Abort()
+	}
+	s.metrics.bytes(e.Name, cw.n)
+	s.finishDownload(w, r, e, cw, st, err, context.Cause(ctx), time.Since(start))
+}
+
+// downloadCSV answers /exports/NAME.csv: one sheet's query (the only
+// one, or ?sheet=N or NAME) as CSV, streamed as the query runs, with
+// text that a spreadsheet would run as a formula escaped (an apostrophe
+// before =, +, -, @), since a CSV is most often opened in one. Dates and
+// numbers are written as cat writes them. An encrypted export downloads
+// only as .xlsx.
+func (s *Server) downloadCSV(w http.ResponseWriter, r *http.Request, name string) {
+	e, vals, query, ok := s.lookup(w, r, name, "sheet")
+	if !ok {
+		return
+	}
+	sheet := 0
+	switch v, given := query["sheet"]; {
+	case e.password != "":
+		jsonError(w, http.StatusBadRequest, fmt.Sprintf("export %q is encrypted: it downloads only as .xlsx", e.Name))
+		return
+	case given:
+		if sheet = e.sheetIndex(v); sheet < 0 {
+			jsonError(w, http.StatusBadRequest, fmt.Sprintf("parameter \"sheet\": want 1 to %d or a sheet's name", len(e.Sheets)))
+			return
+		}
+	case len(e.Sheets) > 1:
+		jsonError(w, http.StatusBadRequest, fmt.Sprintf("export %q has %d sheets and a CSV holds one: add ?sheet=N (1 to %d) or a sheet's name", e.Name, len(e.Sheets), len(e.Sheets)))
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/csv; charset=utf-8")
+	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.csv"`, e.Name))
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	if r.Method == http.MethodHead {
+		return
+	}
+	if s.limited(w, r, "download") {
+		return
+	}
+	release, ok := s.admit(w, r, e)
+	if !ok {
+		return
+	}
+	defer release()
+	start := time.Now()
+	s.metrics.inFlight.Add(1)
+	defer s.metrics.inFlight.Add(-1)
+	ctx, cancel := context.WithCancelCause(r.Context())
+	defer cancel(nil)
+	defer context.AfterFunc(s.shutdown, func() { cancel(errShutdown) })()
+	cw := &clientWriter{w: w, rc: http.NewResponseController(w), timeout: time.Duration(s.cfg.WriteTimeout), cancel: cancel}
+	defer cw.watchOutput(time.Duration(s.cfg.WriteTimeout))()
+	one := *e
+	one.Sheets = e.Sheets[sheet : sheet+1]
+	// The writer only lends the export its styles: the rows go to the CSV.
+	xw, _ := xlsx.NewWriter(io.Discard, xlsx.Options{Workers: 1})
+	defer xw.Abort()
+	out := csvsheet.NewRowWriter(cw, csvsheet.WriteOptions{Format: csvsheet.CSV, EscapeFormulas: true})
+	st, err := s.run(ctx, &one, vals, xw, sqlsheet.Options{Rows: out.WriteCells, SampleRows: -1, NoSchema: true})
+	s.metrics.rows(e.Name, st.Rows)
+	if err == nil {
+		err = out.Flush()
+	}
+	if err == nil {
+		err = cw.flush()
 	}
 	s.metrics.bytes(e.Name, cw.n)
 	s.finishDownload(w, r, e, cw, st, err, context.Cause(ctx), time.Since(start))

@@ -403,6 +403,11 @@ exports:
 	if got := readBook(t, body)["Sheet1"]; resp.StatusCode != 200 || strings.Join(got, ",") != "id|name|price|day,4999|item 4999|1249.75|2025-09-12T00:00:00,5000|item 5000|1250|2025-09-13T00:00:00" {
 		t.Errorf("download: %d %q", resp.StatusCode, got)
 	}
+	// The same as CSV, from PostgreSQL's binary rows.
+	if resp, body := f.get("/exports/items.csv?from=4999"); resp.StatusCode != 200 ||
+		string(body) != "id,name,price,day\n4999,item 4999,1249.75,2025-09-12\n5000,item 5000,1250,2025-09-13\n" {
+		t.Errorf("items.csv: %d %q", resp.StatusCode, body)
+	}
 	f.checkInternalError("/exports/writer.xlsx", "read-only")
 	r, err := http.Get(f.url + "/exports/failing.xlsx")
 	if err != nil {
@@ -447,5 +452,50 @@ func TestPreviewSheet(t *testing.T) {
 	}
 	if _, body := f.get("/api/exports/items/preview"); !strings.Contains(string(body), `"sheet":"Items"`) {
 		t.Errorf("the first sheet by default: %s", body)
+	}
+}
+
+// TestDownloadCSV: /exports/NAME.csv streams a sheet's query as CSV:
+// dates as days, decimals as written, text a spreadsheet would run as a
+// formula escaped; an export of several sheets needs ?sheet; a failure
+// after the first bytes ends the transfer unfinished, never as a whole
+// file.
+func TestDownloadCSV(t *testing.T) {
+	f := newFixture(t, 4, "")
+	resp, body := f.get("/exports/items.csv?from=4999&sheet=1")
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/csv; charset=utf-8" ||
+		resp.Header.Get("Content-Disposition") != `attachment; filename="items.csv"` ||
+		string(body) != "id,name,price,day,ok\n4999,item 4999,1249.75,2025-09-12,TRUE\n5000,item 5000,1250,2025-09-13,FALSE\n" {
+		t.Errorf("items.csv: %d %v %q", resp.StatusCode, resp.Header, body)
+	}
+	if resp, body := f.get("/exports/items.csv?sheet=Summary"); resp.StatusCode != 200 || string(body) != "kind,n\na,2500\nb,2500\n" {
+		t.Errorf("items.csv, Summary: %d %q", resp.StatusCode, body)
+	}
+	if resp, body := f.get("/exports/items.csv"); resp.StatusCode != 400 || !strings.Contains(string(body), "has 2 sheets") {
+		t.Errorf("items.csv without sheet: %d %s", resp.StatusCode, body)
+	}
+	// A formula's text is escaped.
+	xdb := filepath.Join(t.TempDir(), "x.db")
+	if db, err := sqlsheet.Open("sqlite:" + xdb); err == nil {
+		db.Exec("CREATE TABLE t (x INTEGER)")
+		db.Close()
+	}
+	g := serve(t, mustParse(t, `database: "sqlite:`+xdb+`"
+exports:
+  - name: risky
+    sheets: [{sql: "SELECT '=HYPERLINK(1)' AS a, '-2' AS b, -2 AS c"}]
+`))
+	if _, body := g.get("/exports/risky.csv"); string(body) != "a,b,c\n\"'=HYPERLINK(1)\",\"'-2\",-2\n" {
+		t.Errorf("risky.csv: %q", body)
+	}
+	// A failure mid-stream: the client sees the transfer fail.
+	resp2, err := http.Get(f.url + "/exports/failing.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := io.Copy(io.Discard, resp2.Body)
+	resp2.Body.Close()
+	if resp2.StatusCode == 200 && err == nil {
+		t.Errorf("failing.csv: a whole response of %d bytes", n)
 	}
 }

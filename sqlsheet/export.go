@@ -47,6 +47,12 @@ type Options struct {
 	// RowsPerSheet caps a sheet's rows, header included (xlsx.MaxRows when
 	// zero); below the limit it is mostly for tests.
 	RowsPerSheet int
+	// Rows, when set, receives each query's header and then its rows,
+	// converted as for a sheet (a cell's style names its number format in
+	// the writer), instead of the writer's sheets: for text such as CSV,
+	// which has no sheets and no row limit. The writer then only lends its
+	// styles and is not written to. The cells are valid during the call.
+	Rows func(cells []xlsx.Cell) error
 	// Progress, when set, is called with the rows exported so far (across
 	// all queries), every few thousand rows and at the end of each query.
 	Progress func(rows int64)
@@ -444,7 +450,19 @@ func (e *exporter) run(ctx context.Context, rows rowReader) error {
 	return e.endSheet()
 }
 
+// textHeader hands Options.Rows the header, once.
+func (e *exporter) textHeader() error {
+	if len(e.st.Sheets) > 0 {
+		return nil
+	}
+	e.st.Sheets = append(e.st.Sheets, e.base)
+	return e.opts.Rows(e.header)
+}
+
 func (e *exporter) newSheet() error {
+	if e.opts.Rows != nil {
+		return e.textHeader()
+	}
 	if e.sheet != nil {
 		if err := e.endSheet(); err != nil {
 			return err
@@ -472,13 +490,20 @@ func (e *exporter) newSheet() error {
 }
 
 func (e *exporter) endSheet() error {
-	if len(e.cols) == 0 || e.opts.ExcelTable {
+	if len(e.cols) == 0 || e.opts.ExcelTable || e.opts.Rows != nil {
 		return nil
 	}
 	return e.sheet.SetAutoFilter(xlsx.Range{FirstRow: 1, FirstCol: 1, LastRow: e.sheet.LastRow(), LastCol: len(e.cols)})
 }
 
 func (e *exporter) write(cells []xlsx.Cell) error {
+	if e.opts.Rows != nil {
+		if err := e.textHeader(); err != nil {
+			return err
+		}
+		e.st.Rows++
+		return e.opts.Rows(cells)
+	}
 	if e.sheet == nil || e.sheet.LastRow() >= e.perPage {
 		if err := e.newSheet(); err != nil {
 			return err

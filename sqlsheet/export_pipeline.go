@@ -163,7 +163,7 @@ func (e *exporter) pipe(ctx context.Context, rows rowReader) error {
 // before the first sheet is made.
 func (e *exporter) nextRow() int {
 	if e.sheet == nil {
-		return 2
+		return int(e.st.Rows) + 2
 	}
 	return e.sheet.LastRow() + 1
 }

@@ -32,6 +32,7 @@ reference: https://github.com/sheetstream/sheetstream/blob/main/docs/service.md#
   GET /                                  a web page: exports, parameters, preview, download
   GET /api/exports                       the exports and their parameters, as JSON
   GET /exports/NAME.xlsx?param=...       the download, streamed while the query runs
+  GET /exports/NAME.csv?sheet=N&...      one sheet as CSV (formulas escaped)
   GET /api/exports/NAME/preview?limit=50 the first rows, typed, as JSON
   GET /healthz, GET /metrics             health check and Prometheus metrics
   POST /api/exports/NAME/jobs?param=...  the export as a background job (with jobs: and storage:)
