@@ -558,7 +558,8 @@ func TestLegacyCLI(t *testing.T) {
 // TestLegacyToXLSX converts every readable file of the legacy corpus
 // (.xls, .xlsb, .ods) to .xlsx, in process, and reads both: every sheet's
 // cells are the same (type and value, as cat --cells prints them); a
-// sample of the results passes openxml-audit and opens in openpyxl.
+// sample of the results passes openxml-audit, opens in openpyxl, and
+// LibreOffice re-saves it with its sheets.
 func TestLegacyToXLSX(t *testing.T) {
 	dir := testenv.LegacyCorpus(t)
 	out := t.TempDir()
@@ -623,6 +624,16 @@ func TestLegacyToXLSX(t *testing.T) {
 	for path, r := range pyread.Read(t, converted...) {
 		if r.Error != "" || len(r.Audit) > 0 {
 			t.Errorf("%s: openpyxl %q, openxml-audit %v", path, r.Error, r.Audit)
+		}
+	}
+	// LibreOffice opens the sample and saves it again with the same
+	// sheets and cells (its own writer: what it read is what it keeps).
+	resaved := pyread.Resave(t, t.TempDir(), converted...)
+	for i, path := range converted {
+		before, err1 := cells(path)
+		after, err2 := cells(resaved[i])
+		if err1 != nil || err2 != nil || len(after) == 0 || strings.Count(after, "# ") != strings.Count(before, "# ") {
+			t.Errorf("%s re-saved by LibreOffice: %v %v, %d sheets before, %d after", path, err1, err2, strings.Count(before, "# "), strings.Count(after, "# "))
 		}
 	}
 }
