@@ -354,6 +354,7 @@ func TestWebPageLogin(t *testing.T) {
 	})
 	var r struct {
 		LoginPage, BackAt, Me, Filename, Saved, JobState, AfterLogout, Revisit string
+		CSVName, CSVSaved                                                      string
 		Exports, CookiesAfter, CSPViolations                                   []string
 		Cookies                                                                []struct {
 			Name     string
@@ -375,6 +376,10 @@ func TestWebPageLogin(t *testing.T) {
 	}
 	if rows := readBook(t, mustRead(t, r.Saved))["Sales"]; len(rows) != 11 || !strings.Contains(rows[1], "|north|") {
 		t.Errorf("alice's file: %v", rows)
+	}
+	if csv := string(mustRead(t, r.CSVSaved)); r.CSVName != "my-sales.csv" || !strings.HasPrefix(csv, "id,region,amount\n1,south,10\n") && !strings.HasPrefix(csv, "id,region,amount\n2,north,20\n") ||
+		strings.Count(csv, "\n") != 11 || strings.Contains(csv, "south") && strings.Contains(csv, "north") {
+		t.Errorf("alice's CSV %s: %q", r.CSVName, csv)
 	}
 	found := false
 	for _, c := range r.Cookies {

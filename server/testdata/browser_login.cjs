@@ -41,6 +41,13 @@ const { chromium } = require("playwright-core");
     report.filename = download.suggestedFilename();
     report.saved = outDir + "/" + report.filename;
     await download.saveAs(report.saved);
+    const [csv] = await Promise.all([
+      page.waitForEvent("download"),
+      section.locator("button.download-csv").click(),
+    ]);
+    report.csvName = csv.suggestedFilename();
+    report.csvSaved = outDir + "/" + report.csvName;
+    await csv.saveAs(report.csvSaved);
     await section.locator("button.background").click();
     await page.locator("#jobs tr.job.done").first().waitFor({ timeout: 20000 });
     report.jobState = await page.locator("#jobs tr.job td.state").first().textContent();

@@ -91,12 +91,12 @@ async function preview(exp, form, box, status) {
     (data.truncated ? " (the preview stops here: its rows are large; the download has them all)" : "");
 }
 
-async function download(exp, form, status, button) {
+async function download(exp, form, status, button, ext = "xlsx") {
   status.className = "status";
   status.textContent = "Starting…";
   button.disabled = true;
   try {
-    const resp = await fetch(`exports/${encodeURIComponent(exp.name)}.xlsx?${query(form)}`, { headers: headers() });
+    const resp = await fetch(`exports/${encodeURIComponent(exp.name)}.${ext}?${query(form)}`, { headers: headers() });
     if (!resp.ok) throw new Error(await errorText(resp));
     const reader = resp.body.getReader();
     const chunks = [];
@@ -109,12 +109,12 @@ async function download(exp, form, status, button) {
       status.textContent = `Received ${fmtBytes(received)}…`;
     }
     const blob = new Blob(chunks, { type: resp.headers.get("Content-Type") });
-    const a = el("a", { href: URL.createObjectURL(blob), download: exp.name + ".xlsx" });
+    const a = el("a", { href: URL.createObjectURL(blob), download: `${exp.name}.${ext}` });
     document.body.append(a);
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 60000);
-    status.textContent = `Done: ${exp.name}.xlsx, ${fmtBytes(received)}`;
+    status.textContent = `Done: ${exp.name}.${ext}, ${fmtBytes(received)}`;
     status.dataset.bytes = String(received);
   } catch (e) {
     status.className = "status error";
@@ -231,7 +231,11 @@ async function load() {
     // Several sheets: the preview shows the one picked.
     const pick = exp.sheets.length > 1 ? [el("label", {}, "Preview sheet",
       el("select", { className: "sheet" }, ...exp.sheets.map((s, i) => el("option", { value: String(i + 1), textContent: s.name }))))] : [];
-    const form = el("form", {}, ...(exp.params || []).map(input), ...pick, pv, dl, ...(jobs ? [bg] : []));
+    // A CSV holds one sheet: offered for exports of one, unencrypted.
+    const csv = exp.sheets.length === 1 && !exp.encrypted ?
+      [el("button", { type: "button", textContent: "Download .csv", className: "secondary download-csv" })] : [];
+    const form = el("form", {}, ...(exp.params || []).map(input), ...pick, pv, dl, ...csv, ...(jobs ? [bg] : []));
+    if (csv.length) csv[0].addEventListener("click", () => { if (form.reportValidity()) download(exp, form, status, csv[0], "csv"); });
     form.addEventListener("submit", ev => { ev.preventDefault(); download(exp, form, status, dl); });
     bg.addEventListener("click", () => { if (form.reportValidity()) runInBackground(exp, form, status); });
     pv.addEventListener("click", () => { if (form.reportValidity()) preview(exp, form, box, status); });
