@@ -294,8 +294,8 @@ func TestOIDCLogin(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.HasPrefix(out.LogoutURL, kc.Issuer+"/protocol/openid-connect/logout?") || !strings.Contains(out.LogoutURL, "id_token_hint=") {
 		t.Errorf("logout: %d %s", resp.StatusCode, body)
 	}
-	if resp, _ := get("GET", "/api/exports"); resp.StatusCode != 401 {
-		t.Errorf("after logout: %d", resp.StatusCode)
+	if resp, body := get("GET", "/api/exports"); resp.StatusCode != 401 || !strings.Contains(string(body), `"login":"/auth/login"`) {
+		t.Errorf("after logout: %d %s", resp.StatusCode, body)
 	}
 	// The old cookie, replayed after logout, still checks out until it
 	// expires: logout removes it from the browser; sessions are not kept

@@ -315,6 +315,14 @@ func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
 			s.log.Warn("request refused: no valid credentials", "path", r.URL.Path, "remote", r.RemoteAddr, "err", err)
 			s.audit(w, r, auditRecord{Event: "refused", Subject: "-", Outcome: "401 " + r.Method + " " + r.URL.Path})
 			w.Header().Set("WWW-Authenticate", `Bearer realm="sheetstream"`)
+			if s.authn.LoginEnabled() {
+				// The page's session ended (or never was): it logs in
+				// again where this says.
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusUnauthorized)
+				json.NewEncoder(w).Encode(map[string]string{"error": "valid credentials are required (a bearer token, or the page's login)", "login": "/auth/login"})
+				return
+			}
 			jsonError(w, http.StatusUnauthorized, "valid credentials are required (a bearer token)")
 			return
 		}

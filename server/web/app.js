@@ -212,6 +212,9 @@ async function load() {
   const list = $("#exports");
   const resp = await fetch("api/exports", { headers: headers() });
   if (resp.status === 401) {
+    // A service behind a login: the session ended; log in again.
+    const body = await resp.clone().json().catch(() => ({}));
+    if (body.login) { window.location.assign(body.login + "?next=" + encodeURIComponent(window.location.pathname)); return; }
     $("#auth").style.display = "flex";
     list.textContent = "This service needs an access token.";
     return;
