@@ -170,6 +170,7 @@ stage_fuzz() {
   fuzz ./sqlsheet/ FuzzEnumValues 50000x
   fuzz ./csvsheet/ FuzzInfer 50000x
   fuzz ./csvsheet/ FuzzDateFormat 50000x
+  fuzz ./internal/csvscan/ FuzzSameAsEncodingCSV 50000x
   fuzz ./csvsheet/ FuzzTable 20000x
   fuzz ./xlsx/ FuzzStructTag 50000x
   fuzz ./xlsx/ FuzzValueBinary 50000x
