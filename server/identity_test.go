@@ -20,16 +20,7 @@ import (
 // whoever started them; /metrics needs an admin group.
 func TestIdentities(t *testing.T) {
 	dir := t.TempDir()
-	dbPath := filepath.Join(dir, "sales.db")
-	db, err := sqlsheet.Open("sqlite:" + dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Exec(`CREATE TABLE sales (id INTEGER, region TEXT, amount REAL)`)
-	for i := 1; i <= 20; i++ {
-		db.Exec(`INSERT INTO sales VALUES (?, ?, ?)`, i, []string{"north", "south"}[i%2], float64(i)*10)
-	}
-	db.Close()
+	dbPath := salesDB(t, dir)
 	tokens := map[string]string{}
 	var entries []string
 	for _, c := range []struct{ name, groups, region string }{
@@ -185,7 +176,7 @@ exports:
 		}
 	}
 	// A configuration that turns auth on and allows nobody is refused.
-	_, err = ParseConfig([]byte("database: sqlite:x.db\nauth: {tokens: [{name: a, sha256: " + strings.Repeat("0", 64) + "}]}\nexports: [{name: a, sheets: [{sql: SELECT 1}]}]"))
+	_, err := ParseConfig([]byte("database: sqlite:x.db\nauth: {tokens: [{name: a, sha256: " + strings.Repeat("0", 64) + "}]}\nexports: [{name: a, sheets: [{sql: SELECT 1}]}]"))
 	if err == nil || !strings.Contains(err.Error(), "no export allows anyone") {
 		t.Errorf("auth without allow: %v", err)
 	}
@@ -214,4 +205,20 @@ func mustParse(t *testing.T, text string) *Config {
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// salesDB makes a SQLite file in dir with a table sales of 20 rows, ten
+// of region north and ten of south, and returns its path.
+func salesDB(t *testing.T, dir string) string {
+	dbPath := filepath.Join(dir, "sales.db")
+	db, err := sqlsheet.Open("sqlite:" + dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.Exec(`CREATE TABLE sales (id INTEGER, region TEXT, amount REAL)`)
+	for i := 1; i <= 20; i++ {
+		db.Exec(`INSERT INTO sales VALUES (?, ?, ?)`, i, []string{"north", "south"}[i%2], float64(i)*10)
+	}
+	return dbPath
 }

@@ -26,16 +26,7 @@ import (
 func oidcFixture(t *testing.T, kc *keycloak.Server) (*fixture, string) {
 	pgURL := testenv.Get(t, "SHEETSTREAM_PG_URL", "starts a PostgreSQL server")
 	dir := t.TempDir()
-	dbPath := filepath.Join(dir, "sales.db")
-	db, err := sqlsheet.Open("sqlite:" + dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Exec(`CREATE TABLE sales (id INTEGER, region TEXT, amount REAL)`)
-	for i := 1; i <= 20; i++ {
-		db.Exec(`INSERT INTO sales VALUES (?, ?, ?)`, i, []string{"north", "south"}[i%2], float64(i)*10)
-	}
-	db.Close()
+	dbPath := salesDB(t, dir)
 	pg, err := sqlsheet.Open(pgURL)
 	if err != nil {
 		t.Fatal(err)

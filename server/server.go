@@ -743,9 +743,37 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	headers := func(h http.Header) { downloadHeaders(h, e) }
+	// An encrypted download makes its bytes only at the end; the
+	// statement timeout bounds it.
+	s.stream(w, r, e, headers, e.password == "", func(ctx context.Context, cw *clientWriter) (sqlsheet.Stats, error) {
+		xw, err := xlsx.NewWriter(cw, s.downloadOptions(e))
+		if err != nil {
+			return sqlsheet.Stats{}, err
+		}
+		// On every way out but success: nothing more is written, and
+		// what the writer holds (an encrypted package in temp_dir) is
+		// removed.
+		defer xw.Abort()
+		st, err := s.run(ctx, e, vals, xw, sqlsheet.Options{})
+		if err == nil {
+			err = xw.Close()
+		}
+		return st, err
+	})
+}
+
+// stream runs a download: the rate limit, an export slot, then headers
+// and produce, which writes the file through cw, in a context that the
+// client going, a failed write and the service's shutdown cancel (and,
+// with watch, an export that makes nothing within write_timeout); it
+// counts, logs and audits how the download ended. A HEAD gets the
+// headers alone.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, e *Export, headers func(http.Header), watch bool,
+	produce func(ctx context.Context, cw *clientWriter) (sqlsheet.Stats, error)) {
 	if r.Method == http.MethodHead {
 		// The headers a GET would send; the query runs only for a GET.
-		downloadHeaders(w.Header(), e)
+		headers(w.Header())
 		return
 	}
 	if s.limited(w, r, "download") {
@@ -760,34 +788,22 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 	s.metrics.inFlight.Add(1)
 	defer s.metrics.inFlight.Add(-1)
 
-	downloadHeaders(w.Header(), e)
+	headers(w.Header())
 	ctx, cancel := context.WithCancelCause(r.Context())
 	defer cancel(nil)
 	// The service's shutdown cuts the download too (CutDownloads).
 	defer context.AfterFunc(s.shutdown, func() { cancel(errShutdown) })()
 	cw := &clientWriter{w: w, rc: http.NewResponseController(w), timeout: time.Duration(s.cfg.WriteTimeout), cancel: cancel}
-	if e.password == "" {
-		// An encrypted download makes its bytes only at the end; the
-		// statement timeout bounds it.
+	if watch {
 		defer cw.watchOutput(time.Duration(s.cfg.WriteTimeout))()
 	}
-	var st sqlsheet.Stats
-	xw, err := xlsx.NewWriter(cw, s.downloadOptions(e))
+	st, err := produce(ctx, cw)
+	s.metrics.rows(e.Name, st.Rows)
 	if err == nil {
-		st, err = s.run(ctx, e, vals, xw, sqlsheet.Options{})
-		s.metrics.rows(e.Name, st.Rows)
-		if err == nil {
-			err = xw.Close()
-		}
-		if err == nil {
-			// What is held back and what the response writer still
-			// buffers, so that "ok" means every byte went out (a stalled
-			// client fails here).
-			err = cw.flush()
-		}
-		// On every other way out: nothing more is written, and what the
-		// writer holds (an encrypted package in temp_dir) is removed.
-		xw.Abort()
+		// What is held back and what the response writer still buffers,
+		// so that "ok" means every byte went out (a stalled client fails
+		// here).
+		err = cw.flush()
 	}
 	s.metrics.bytes(e.Name, cw.n)
 	s.finishDownload(w, r, e, cw, st, err, context.Cause(ctx), time.Since(start))
@@ -818,46 +834,26 @@ func (s *Server) downloadCSV(w http.ResponseWriter, r *http.Request, name string
 		jsonError(w, http.StatusBadRequest, fmt.Sprintf("export %q has %d sheets and a CSV holds one: add ?sheet=N (1 to %d) or a sheet's name", e.Name, len(e.Sheets), len(e.Sheets)))
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.csv"`, e.Name))
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no")
-	if r.Method == http.MethodHead {
-		return
+	headers := func(h http.Header) {
+		h.Set("Content-Type", "text/csv; charset=utf-8")
+		h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.csv"`, e.Name))
+		h.Set("Cache-Control", "no-store")
+		h.Set("X-Accel-Buffering", "no")
 	}
-	if s.limited(w, r, "download") {
-		return
-	}
-	release, ok := s.admit(w, r, e)
-	if !ok {
-		return
-	}
-	defer release()
-	start := time.Now()
-	s.metrics.inFlight.Add(1)
-	defer s.metrics.inFlight.Add(-1)
-	ctx, cancel := context.WithCancelCause(r.Context())
-	defer cancel(nil)
-	defer context.AfterFunc(s.shutdown, func() { cancel(errShutdown) })()
-	cw := &clientWriter{w: w, rc: http.NewResponseController(w), timeout: time.Duration(s.cfg.WriteTimeout), cancel: cancel}
-	defer cw.watchOutput(time.Duration(s.cfg.WriteTimeout))()
 	one := *e
 	one.Sheets = e.Sheets[sheet : sheet+1]
-	// The writer only lends the export its styles: the rows go to the CSV.
-	xw, _ := xlsx.NewWriter(io.Discard, xlsx.Options{Workers: 1})
-	defer xw.Abort()
-	out := csvsheet.NewRowWriter(cw, csvsheet.WriteOptions{Format: csvsheet.CSV, EscapeFormulas: true})
-	st, err := s.run(ctx, &one, vals, xw, sqlsheet.Options{Rows: out.WriteCells, SampleRows: -1, NoSchema: true})
-	s.metrics.rows(e.Name, st.Rows)
-	if err == nil {
-		err = out.Flush()
-	}
-	if err == nil {
-		err = cw.flush()
-	}
-	s.metrics.bytes(e.Name, cw.n)
-	s.finishDownload(w, r, e, cw, st, err, context.Cause(ctx), time.Since(start))
+	s.stream(w, r, e, headers, true, func(ctx context.Context, cw *clientWriter) (sqlsheet.Stats, error) {
+		// The writer only lends the export its styles: the rows go to
+		// the CSV.
+		xw, _ := xlsx.NewWriter(io.Discard, xlsx.Options{Workers: 1})
+		defer xw.Abort()
+		out := csvsheet.NewRowWriter(cw, csvsheet.WriteOptions{Format: csvsheet.CSV, EscapeFormulas: true})
+		st, err := s.run(ctx, &one, vals, xw, sqlsheet.Options{Rows: out.WriteCells, SampleRows: -1, NoSchema: true})
+		if err == nil {
+			err = out.Flush()
+		}
+		return st, err
+	})
 }
 
 // errShutdown cancels the downloads the service cuts at shutdown.

@@ -1,15 +1,11 @@
 // Drives the service's web page in headless Chromium (playwright-core):
 // fill a parameter, preview, download. Usage: node browser.cjs URL OUTDIR.
 // Prints a JSON report; exits non-zero on any failure.
-const { chromium } = require("playwright-core");
+const { launch } = require("./launch.cjs");
 
 (async () => {
   const [url, outDir] = process.argv.slice(2);
-  const browser = await chromium.launch({
-    executablePath: process.env.SHEETSTREAM_CHROMIUM || "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync"],
-  });
+  const browser = await launch();
   const report = {};
   try {
     const page = await browser.newPage({ acceptDownloads: true });

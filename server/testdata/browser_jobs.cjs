@@ -2,23 +2,15 @@
 // (playwright-core): run an export in the background, watch the Recent
 // exports list update itself to done, download the file from it.
 // Usage: node browser_jobs.cjs URL OUTDIR. Prints a JSON report.
-const { chromium } = require("playwright-core");
+const { launch, newPage } = require("./launch.cjs");
 
 (async () => {
   const [url, outDir] = process.argv.slice(2);
-  const browser = await chromium.launch({
-    executablePath: process.env.SHEETSTREAM_CHROMIUM || "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync"],
-  });
+  const browser = await launch();
   const report = {};
   try {
-    const page = await browser.newPage({ acceptDownloads: true });
     const csp = [];
-    page.on("console", m => { if (m.text().includes("Content Security Policy")) csp.push(m.text()); });
-    await page.addInitScript(() => {
-      document.addEventListener("securitypolicyviolation", e => console.log("Content Security Policy violation: " + e.violatedDirective + " " + e.blockedURI));
-    });
+    const page = await newPage(browser, csp);
     let reloads = 0;
     page.on("load", () => reloads++);
     await page.goto(url);
