@@ -236,7 +236,7 @@ func TestServiceSQLite(t *testing.T) {
 			t.Errorf("%s: %d %s, want 400 with %s", path, resp.StatusCode, body, want)
 		}
 	}
-	for _, path := range []string{"/exports/nope.xlsx", "/api/exports/nope/preview", "/exports/items.csv"} {
+	for _, path := range []string{"/exports/nope.xlsx", "/api/exports/nope/preview", "/exports/items.pdf", "/exports/nope.csv"} {
 		if resp, _ := f.get(path); resp.StatusCode != 404 {
 			t.Errorf("%s: %d, want 404", path, resp.StatusCode)
 		}
