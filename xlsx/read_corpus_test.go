@@ -297,7 +297,7 @@ func (e excuses) explain(row, col int, got, want *pyread.Value) string {
 		return ""
 	}
 	class := e.styles.class(style)
-	if got.Type == "n" && (class == fmtDate || class == fmtTime) && (want.Type == "e" || want.Type == "d" && want.V.(string) < "1900") {
+	if got.Type == "n" && class.isDate() && (want.Type == "e" || want.Type == "d" && want.V.(string) < "1900") {
 		return "openpyxl makes dates of numbers Excel cannot show as dates"
 	}
 	if id := e.styles.ids[style]; got.Type == "d" && want.Type == "n" && (id >= 27 && id <= 36 || id >= 50 && id <= 58) {
