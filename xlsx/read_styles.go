@@ -3,6 +3,7 @@ package xlsx
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/sheetstream/sheetstream/internal/xmlscan"
 )
@@ -11,7 +12,8 @@ import (
 // format (the s attribute of a cell) classifies numbers.
 type readStyles struct {
 	classes []fmtClass
-	ids     []int // number format id per cell format
+	ids     []int    // number format id per cell format
+	codes   []string // number format code per cell format ("" for General or an unknown built-in)
 }
 
 func (s *readStyles) class(xf int) fmtClass {
@@ -47,7 +49,7 @@ func (wb *Workbook) loadStyles() (*readStyles, error) {
 }
 
 func parseStyles(sc *xmlscan.Scanner) (*readStyles, error) {
-	custom := map[int]fmtClass{}
+	custom := map[int]string{}
 	var scratch []byte
 	var ids []int
 	// numFmt also appears in differential formats (dxfs), where its id
@@ -70,7 +72,7 @@ func parseStyles(sc *xmlscan.Scanner) (*readStyles, error) {
 					continue
 				}
 				scratch, _ = xmlscan.DecodeAttr(scratch[:0], code)
-				custom[n] = classifyFormat(string(scratch))
+				custom[n] = string(scratch)
 			case "cellXfs":
 				inCellXfs = k == xmlscan.Start
 			case "xf":
@@ -99,14 +101,41 @@ func parseStyles(sc *xmlscan.Scanner) (*readStyles, error) {
 
 // newReadStyles classifies each cell format by its number format id:
 // a custom format's code, or the built-in format's.
-func newReadStyles(ids []int, custom map[int]fmtClass) *readStyles {
-	st := &readStyles{classes: make([]fmtClass, len(ids)), ids: ids}
+func newReadStyles(ids []int, custom map[int]string) *readStyles {
+	st := &readStyles{classes: make([]fmtClass, len(ids)), ids: ids, codes: make([]string, len(ids))}
+	classes := make(map[int]fmtClass, len(custom))
+	for id, code := range custom {
+		classes[id] = classifyFormat(code)
+	}
 	for i, id := range ids {
-		if c, ok := custom[id]; ok {
-			st.classes[i] = c
+		if c, ok := classes[id]; ok {
+			st.classes[i], st.codes[i] = c, custom[id]
 		} else {
-			st.classes[i] = builtinClass(id)
+			st.classes[i], st.codes[i] = builtinClass(id), builtinCodes[id]
 		}
 	}
 	return st
+}
+
+// builtinCodes are the codes of the number formats Excel does not store
+// in the file, by id (ECMA-376 Part 1, 18.8.30), in the en-US locale; the
+// East Asian ones differ by locale and are left out.
+var builtinCodes = map[int]string{
+	1: "0", 2: "0.00", 3: "#,##0", 4: "#,##0.00", 9: "0%", 10: "0.00%", 11: "0.00E+00", 12: "# ?/?", 13: "# ??/??",
+	14: "mm-dd-yy", 15: "d-mmm-yy", 16: "d-mmm", 17: "mmm-yy", 18: "h:mm AM/PM", 19: "h:mm:ss AM/PM", 20: "h:mm",
+	21: "h:mm:ss", 22: "m/d/yy h:mm", 37: "#,##0 ;(#,##0)", 38: "#,##0 ;[Red](#,##0)", 39: "#,##0.00;(#,##0.00)",
+	40: "#,##0.00;[Red](#,##0.00)", 45: "mm:ss", 46: "[h]:mm:ss", 47: "mmss.0", 48: "##0.0E+0", 49: "@",
+}
+
+// NumberFormat is the number format code of a cell's style (Value.Style):
+// a custom format's code as the file has it, or a built-in one's
+// (ECMA-376's en-US codes); "" for General, for a built-in format whose
+// code depends on the locale, and in .ods files, whose data styles are
+// not read as codes.
+func (wb *Workbook) NumberFormat(style int) string {
+	st, err := wb.loadStyles()
+	if err != nil || st == nil || style < 0 || style >= len(st.codes) || strings.EqualFold(st.codes[style], "General") {
+		return ""
+	}
+	return st.codes[style]
 }

@@ -584,3 +584,37 @@ func TestCellAttrSpaces(t *testing.T) {
 		t.Fatalf("got %q, %v; want %q", got, err, want)
 	}
 }
+
+// TestNumberFormat: a cell's number format code as the file has it: a
+// custom code, a built-in one's en-US code, "" for General.
+func TestNumberFormat(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pct, _ := w.AddStyle(Style{NumFmt: "0.00%"})
+	day, _ := w.AddStyle(Style{NumFmt: "dd/mm/yyyy"})
+	sh, _ := w.AddSheet("S", SheetOptions{})
+	sh.WriteRow([]Cell{Float(0.25).WithStyle(pct), Float(45000).WithStyle(day), Float(3), Date(time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC))})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wb, err := NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := wb.Rows(context.Background(), 0)
+	var got []string
+	for rows.Next() {
+		for _, c := range rows.Row().Cells {
+			got = append(got, wb.NumberFormat(c.Style()))
+		}
+	}
+	if len(got) != 4 || fmt.Sprintf("%q", got[:3]) != `["0.00%" "dd/mm/yyyy" ""]` || !strings.Contains(got[3], "yyyy") {
+		t.Errorf("codes %q", got)
+	}
+	if st, _ := wb.loadStyles(); builtinCodes[14] != "mm-dd-yy" || st == nil {
+		t.Errorf("built-in 14: %q", builtinCodes[14])
+	}
+}

@@ -77,7 +77,7 @@ func (wb *Workbook) loadXLS(st sizedReaderAt, name string) error {
 		book.biff5 = true
 	}
 	sst := &sstTable{offs: []uint32{0}}
-	custom := map[int]fmtClass{}
+	custom := map[int]string{}
 	var ids []int
 	var sheets []listedSheet
 	var kinds []SheetKind
@@ -126,7 +126,7 @@ func (wb *Workbook) loadXLS(st sizedReaderAt, name string) error {
 				text, err = cur.UnicodeString(text[:0], 2, wb.limits.MaxStringSize)
 			}
 			if err == nil {
-				custom[int(id)] = classifyFormat(string(text))
+				custom[int(id)] = string(text)
 			}
 		case biff8.XF:
 			ids = append(ids, int(biff8.Uint16(rec.Data, 2)))

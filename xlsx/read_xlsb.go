@@ -230,7 +230,7 @@ func (wb *Workbook) readStylesBin() (*readStyles, error) {
 		return &readStyles{}, err
 	}
 	defer closer.Close()
-	custom := map[int]fmtClass{}
+	custom := map[int]string{}
 	var ids []int
 	var code []byte
 	inCellXFs := false
@@ -256,7 +256,7 @@ func (wb *Workbook) readStylesBin() (*readStyles, error) {
 				continue
 			}
 			if code, _, err = biff12.String(code[:0], b[2:]); err == nil {
-				custom[int(b[0])|int(b[1])<<8] = classifyFormat(string(code))
+				custom[int(b[0])|int(b[1])<<8] = string(code)
 			}
 		}
 	}

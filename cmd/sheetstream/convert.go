@@ -358,9 +358,9 @@ func convertWorkbook(ctx context.Context, in, out, sheet string, escape bool, st
 // names) into a new .xlsx, streaming, in constant memory: every cell
 // typed as the reader sees it (numbers, text, booleans, error codes,
 // dates, date-times and times of day in the default formats, elapsed
-// times as [h]:mm:ss), merged ranges, hyperlinks and each sheet's
-// visibility. Other number formats, fonts, fills, column widths and
-// formulas (their values are kept) are not carried.
+// times), number formats, merged ranges, hyperlinks and each sheet's
+// visibility. Fonts, fills, borders, column widths and formulas (their
+// values are kept) are not carried.
 func workbookToXLSX(ctx context.Context, in, out, sheet string, stdin io.Reader, pw *password) error {
 	wb, closeWB, err := openWorkbook(in, xlsx.ReadOptions{}, stdin, pw)
 	if err != nil {
@@ -377,7 +377,7 @@ func workbookToXLSX(ctx context.Context, in, out, sheet string, stdin io.Reader,
 	}
 	var rowsOut, links int
 	err = writeWorkbook(out, xlsx.Options{Password: secret}, func(w *xlsx.Writer) error {
-		cs, err := newCellStyles(w)
+		cs, err := newCellStyles(w, wb)
 		if err != nil {
 			return err
 		}
@@ -461,30 +461,56 @@ func copySheet(ctx context.Context, w *xlsx.Writer, wb *xlsx.Workbook, info xlsx
 	return n, left, nil
 }
 
-// cellStyles are the number formats copied cells may need beyond the
-// writer's own date formats.
+// cellStyles gives copied cells the number formats they had: the source
+// workbook's format codes, each added to the writer once.
 type cellStyles struct {
-	elapsed xlsx.StyleID // [h]:mm:ss, for elapsed times, whose serial is kept exactly
-	day     xlsx.StyleID // yyyy-mm-dd, for a day the writer's Date cannot hold (Excel's day zero)
+	w       *xlsx.Writer
+	wb      *xlsx.Workbook
+	byCode  map[string]xlsx.StyleID
+	byStyle map[int]xlsx.StyleID // the source's style index, resolved
+	elapsed xlsx.StyleID         // [h]:mm:ss, for elapsed times without a code
+	day     xlsx.StyleID         // yyyy-mm-dd, for a day the writer's Date cannot hold (Excel's day zero)
 }
 
-func newCellStyles(w *xlsx.Writer) (*cellStyles, error) {
-	elapsed, err := w.AddStyle(xlsx.Style{NumFmt: "[h]:mm:ss"})
-	if err != nil {
+func newCellStyles(w *xlsx.Writer, wb *xlsx.Workbook) (*cellStyles, error) {
+	cs := &cellStyles{w: w, wb: wb, byCode: map[string]xlsx.StyleID{}, byStyle: map[int]xlsx.StyleID{}}
+	var err error
+	if cs.elapsed, err = w.AddStyle(xlsx.Style{NumFmt: "[h]:mm:ss"}); err != nil {
 		return nil, err
 	}
-	day, err := w.AddStyle(xlsx.Style{NumFmt: "yyyy-mm-dd"})
-	if err != nil {
+	if cs.day, err = w.AddStyle(xlsx.Style{NumFmt: "yyyy-mm-dd"}); err != nil {
 		return nil, err
 	}
-	return &cellStyles{elapsed: elapsed, day: day}, nil
+	return cs, nil
+}
+
+// format is the writer's style for the number format of the source's
+// style index, and whether there is one (General has none).
+func (cs *cellStyles) format(style int) (xlsx.StyleID, bool) {
+	if id, ok := cs.byStyle[style]; ok {
+		return id, id != 0
+	}
+	code := cs.wb.NumberFormat(style)
+	id := xlsx.StyleID(0)
+	if code != "" && code != "General" {
+		if known, ok := cs.byCode[code]; ok {
+			id = known
+		} else if added, err := cs.w.AddStyle(xlsx.Style{NumFmt: code}); err == nil {
+			cs.byCode[code], id = added, added
+		}
+	}
+	cs.byStyle[style] = id
+	return id, id != 0
 }
 
 // cellOf is a read value as a cell to write: the same value, of the same
-// type.
+// type, in its number format.
 func (cs *cellStyles) cellOf(v *xlsx.Value) xlsx.Cell {
 	switch v.Type() {
 	case xlsx.TypeNumber:
+		if id, ok := cs.format(v.Style()); ok {
+			return xlsx.Float(v.Float()).WithStyle(id)
+		}
 		if v.Elapsed() {
 			return xlsx.Float(v.Float()).WithStyle(cs.elapsed)
 		}
@@ -496,15 +522,24 @@ func (cs *cellStyles) cellOf(v *xlsx.Value) xlsx.Cell {
 	case xlsx.TypeError:
 		return xlsx.Error(xlsx.ErrorCode(v.Bytes()))
 	case xlsx.TypeDate:
+		var c xlsx.Cell
 		switch {
 		case v.DateOnly() && v.Float() < 1:
 			return xlsx.Float(v.Float()).WithStyle(cs.day)
 		case v.DateOnly():
-			return xlsx.Date(v.Time())
+			c = xlsx.Date(v.Time())
 		case v.TimeOfDay():
-			return xlsx.TimeOfDay(v.Time())
+			c = xlsx.TimeOfDay(v.Time())
+		default:
+			c = xlsx.Time(v.PreciseTime())
 		}
-		return xlsx.Time(v.PreciseTime())
+		// The day's own format (dd/mm/yyyy, mmm d) where it has one: the
+		// date is written from its time, so 1904-based workbooks convert
+		// too.
+		if id, ok := cs.format(v.Style()); ok {
+			c = c.WithStyle(id)
+		}
+		return c
 	}
 	return xlsx.Cell{}
 }

@@ -557,19 +557,23 @@ func TestLegacyCLI(t *testing.T) {
 
 // TestLegacyToXLSX converts every readable file of the legacy corpus
 // (.xls, .xlsb, .ods) to .xlsx, in process, and reads both: every sheet's
-// cells are the same (type and value, as cat --cells prints them); a
+// cells are the same (type and value, as CSV prints them), number cells
+// keep their format codes, merged ranges are the same; a
 // sample of the results passes openxml-audit, opens in openpyxl, and
 // LibreOffice re-saves it with its sheets.
 func TestLegacyToXLSX(t *testing.T) {
 	dir := testenv.LegacyCorpus(t)
 	out := t.TempDir()
 	ctx := context.Background()
+	// formats are each number cell's format code, by sheet and cell.
+	var formats map[string]string
 	cells := func(path string) (string, error) {
 		wb, closeWB, err := openWorkbook(path, xlsx.ReadOptions{}, nil, &password{})
 		if err != nil {
 			return "", err
 		}
 		defer closeWB()
+		formats = map[string]string{}
 		var b bytes.Buffer
 		for _, s := range wb.Sheets() {
 			if s.Kind != xlsx.SheetKindWorksheet {
@@ -580,8 +584,22 @@ func TestLegacyToXLSX(t *testing.T) {
 			if err != nil {
 				return "", err
 			}
-			_, err = csvsheet.WriteWith(ctx, &b, rows, csvsheet.WriteOptions{Format: csvsheet.JSONLCells})
+			for rows.Next() {
+				row := rows.Row()
+				for i := range row.Cells {
+					if c := &row.Cells[i]; c.Type() == xlsx.TypeNumber {
+						formats[fmt.Sprintf("%s!%s", s.Name, xlsx.CellName(row.Num, c.Col()))] = wb.NumberFormat(c.Style())
+					}
+				}
+				fmt.Fprintf(&b, "%d:", row.Num)
+				for i := range row.Cells {
+					c := &row.Cells[i]
+					fmt.Fprintf(&b, " %d=%s:%s", c.Col(), c.Type(), csvsheet.AppendCellText(nil, c))
+				}
+				b.WriteByte('\n')
+			}
 			fmt.Fprintf(&b, "merged %v\n", rows.MergedCells())
+			err = rows.Err()
 			rows.Close()
 			if err != nil {
 				return "", err
@@ -601,6 +619,7 @@ func TestLegacyToXLSX(t *testing.T) {
 			unreadable++
 			return nil
 		}
+		wantFormats := formats
 		dst := filepath.Join(out, fmt.Sprintf("%d-%s.xlsx", same, filepath.Base(path)))
 		if err := workbookToXLSX(ctx, path, dst, "", nil, &password{}); err != nil {
 			t.Errorf("%s: %v", path, err)
@@ -610,6 +629,12 @@ func TestLegacyToXLSX(t *testing.T) {
 		if err != nil || got != want {
 			t.Errorf("%s: the .xlsx reads otherwise (%v)", path, err)
 			return nil
+		}
+		for cell, code := range wantFormats {
+			if code != "" && formats[cell] != code {
+				t.Errorf("%s, %s: number format %q became %q", path, cell, code, formats[cell])
+				break
+			}
 		}
 		same++
 		if same%40 == 0 {
