@@ -175,14 +175,15 @@ func newColumnTyper(opts Options, layouts []*dateLayout) *columnTyper {
 // guessing says whether rows are still held for the first guess.
 func (t *columnTyper) guessing() bool { return !t.decided }
 
-// observe adds a held row's fields to the guesses.
+// observe adds a row's fields to the guesses (a column of text stays
+// text: its fields need no typing).
 func (t *columnTyper) observe(record []string) {
 	if len(t.guesses) < len(record) {
 		t.guesses = append(t.guesses, make([]columnGuess, len(record)-len(t.guesses))...)
 	}
 	var c xlsx.Cell
 	for i, f := range record {
-		if f != "" {
+		if f != "" && t.guesses[i].kind != KindText {
 			t.guesses[i].add(inferWith(&c, f, t.layouts), f)
 		}
 	}
@@ -244,37 +245,28 @@ func (t *columnTyper) contradiction(i int, record []string, line int, names []st
 // scanRest reads the rest of the input to find every column's type over
 // every row, and returns e with them.
 func (t *columnTyper) scanRest(ctx context.Context, cr *recordReader, e *RetypeError) error {
-	guesses := make([]columnGuess, len(t.kinds))
+	// The guesses start from the kinds the rows so far fit.
+	t.guesses = make([]columnGuess, len(t.kinds))
 	for i, k := range t.kinds {
-		guesses[i] = columnGuess{kind: k, plainNumbers: true}
+		t.guesses[i] = columnGuess{kind: k, plainNumbers: true}
 	}
-	var c xlsx.Cell
-	for n := 0; ; n++ {
-		record := e.record // the contradicting row first
-		if n > 0 {
-			var err error
-			record, err = cr.Read()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				return fmt.Errorf("csv: %w", err)
-			}
+	t.observe(e.record) // the contradicting row first
+	for n := 1; ; n++ {
+		record, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
 		}
-		if len(guesses) < len(record) {
-			guesses = append(guesses, make([]columnGuess, len(record)-len(guesses))...)
+		if err != nil {
+			return fmt.Errorf("csv: %w", err)
 		}
-		for i, f := range record {
-			if f != "" && guesses[i].kind != KindText {
-				guesses[i].add(inferWith(&c, f, t.layouts), f)
-			}
-		}
+		t.observe(record)
 		if n%progressEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
 	}
+	guesses := t.guesses
 	e.record = nil
 	e.Kinds = make([]Kind, len(guesses))
 	for i := range guesses {

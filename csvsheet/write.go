@@ -374,11 +374,8 @@ func appendInt(dst []byte, n int) []byte {
 // apostrophe in front and is quoted.
 func appendField(dst []byte, c *xlsx.Value, sep byte, escape bool) []byte {
 	t := c.Type()
-	if t == xlsx.TypeDate {
-		return appendDate(dst, c, ' ')
-	}
 	if t != xlsx.TypeString && t != xlsx.TypeError {
-		return c.AppendText(dst)
+		return AppendCellText(dst, c)
 	}
 	text := c.Bytes()
 	if escape && t == xlsx.TypeString && len(text) > 0 && formulaStart(text[0]) {

@@ -826,8 +826,9 @@ func (s *Server) downloadCSV(w http.ResponseWriter, r *http.Request, name string
 		jsonError(w, http.StatusBadRequest, fmt.Sprintf("export %q is encrypted: it downloads only as .xlsx", e.Name))
 		return
 	case given:
-		if sheet = e.sheetIndex(v); sheet < 0 {
-			jsonError(w, http.StatusBadRequest, fmt.Sprintf("parameter \"sheet\": want 1 to %d or a sheet's name", len(e.Sheets)))
+		var err error
+		if sheet, err = e.sheetIndex(v); err != nil {
+			jsonError(w, http.StatusBadRequest, err.Error())
 			return
 		}
 	case len(e.Sheets) > 1:
@@ -956,8 +957,9 @@ func (s *Server) preview(w http.ResponseWriter, r *http.Request) {
 	}
 	sheet := 0
 	if v, given := query["sheet"]; given {
-		if sheet = e.sheetIndex(v); sheet < 0 {
-			jsonError(w, http.StatusBadRequest, fmt.Sprintf("parameter \"sheet\": want 1 to %d or a sheet's name", len(e.Sheets)))
+		var err error
+		if sheet, err = e.sheetIndex(v); err != nil {
+			jsonError(w, http.StatusBadRequest, err.Error())
 			return
 		}
 	}
@@ -1015,18 +1017,18 @@ func (s *Server) preview(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// sheetIndex is the 0-based index of the sheet v names, by 1-based
-// number or by name; -1 if none.
-func (e *Export) sheetIndex(v string) int {
+// sheetIndex is the 0-based index of the sheet the parameter sheet
+// names, by 1-based number or by name; a ParamError if none.
+func (e *Export) sheetIndex(v string) (int, error) {
 	if n, err := strconv.Atoi(v); err == nil && n >= 1 && n <= len(e.Sheets) {
-		return n - 1
+		return n - 1, nil
 	}
 	for i, sh := range e.Sheets {
 		if sh.Name == v {
-			return i
+			return i, nil
 		}
 	}
-	return -1
+	return 0, &ParamError{"sheet", fmt.Sprintf("want 1 to %d or a sheet's name", len(e.Sheets))}
 }
 
 // previewBytes bounds a preview's values (sqlsheet.Options.MaxBytes), and
