@@ -438,7 +438,9 @@ func AppendDecoded(dst, raw []byte) ([]byte, error) {
 			continue
 		}
 		end := bytes.IndexByte(raw, ';')
-		if end < 0 || end > 12 {
+		// A name or number is short; a character reference may be padded
+		// with zeros (&#000100000;), as XML allows.
+		if end < 0 || end > 12 && (len(raw) < 2 || raw[1] != '#') {
 			return dst, fmt.Errorf("%w: unterminated reference", ErrEntity)
 		}
 		ref := raw[1:end]
@@ -493,7 +495,13 @@ func charRef(ref []byte) (rune, bool) {
 		base = 16
 		digits = digits[1:]
 	}
-	if len(digits) == 0 || len(digits) > 8 {
+	if len(digits) == 0 {
+		return 0, false
+	}
+	for len(digits) > 1 && digits[0] == '0' {
+		digits = digits[1:] // leading zeros count for nothing
+	}
+	if len(digits) > 8 {
 		return 0, false
 	}
 	for _, c := range digits {
