@@ -177,14 +177,21 @@ type Writer struct {
 	// dynamicArrays is set by the first dynamic array formula, which
 	// needs the workbook's metadata part.
 	dynamicArrays atomic.Bool
-	drawings      int // sheets with pictures so far
-	media         []media
-	mediaIndex    map[[32]byte]int
-	partFW        *flate.Writer
-	partBuf       bytes.Buffer
-	closed        bool
-	created       time.Time
-	level         int
+	drawings      int // sheets with pictures or charts so far
+	// Charts, in the order of their parts, and the ranges of charts
+	// waiting for a sheet not yet added (by lower-case name).
+	charts     []*sheetChart
+	chartCount int
+	chartWatch map[string][]*chartRef
+	// worksheets and chartSheets count each kind's parts.
+	worksheets, chartSheets int
+	media                   []media
+	mediaIndex              map[[32]byte]int
+	partFW                  *flate.Writer
+	partBuf                 bytes.Buffer
+	closed                  bool
+	created                 time.Time
+	level                   int
 
 	errMu  sync.Mutex
 	err    error
@@ -529,7 +536,12 @@ func (w *Writer) addSheet(name string, opts SheetOptions) (*Sheet, error) {
 	if d := opts.Dimension; d != (Range{}) && !d.valid() {
 		return nil, &CellError{Sheet: name, Err: fmt.Errorf("%w: dimension %v", ErrRange, d)}
 	}
-	s := &Sheet{w: w, name: name, index: len(w.sheets), opts: opts}
+	w.worksheets++
+	s := &Sheet{w: w, name: name, index: len(w.sheets), opts: opts, part: w.worksheets}
+	if refs, ok := w.chartWatch[strings.ToLower(name)]; ok {
+		s.chartRefs = refs
+		delete(w.chartWatch, strings.ToLower(name))
+	}
 	if opts.Protect != nil {
 		var err error
 		if s.protection, err = newSheetProtection(opts.Protect); err != nil {
@@ -537,9 +549,8 @@ func (w *Writer) addSheet(name string, opts SheetOptions) (*Sheet, error) {
 		}
 		s.opts.Protect = nil // held hashed
 	}
-	// The first visible sheet is the one Excel shows when it opens.
-	if opts.State == SheetVisible && w.activeSheet() < 0 {
-		s.active = true
+	if err := w.takeActive(s); err != nil {
+		return nil, err
 	}
 	s.sink = w.newSink(s)
 	s.stream = w.pool.NewStream(s.sink)
@@ -549,6 +560,26 @@ func (w *Writer) addSheet(name string, opts SheetOptions) (*Sheet, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// takeActive makes a new sheet the one Excel shows when it opens if it
+// asks to be or it is the first visible sheet.
+func (w *Writer) takeActive(s *Sheet) error {
+	a := w.activeSheet()
+	switch {
+	case s.opts.Active && s.opts.State != SheetVisible:
+		return &CellError{Sheet: s.name, Err: fmt.Errorf("%w: a hidden sheet cannot be the active one", ErrSheetName)}
+	case s.opts.Active && a >= 0:
+		if w.sheets[a].headWritten {
+			return &CellError{Sheet: s.name, Err: fmt.Errorf("%w: sheet %q was shown first and its head is written", ErrHeadWritten, w.sheets[a].name)}
+		}
+		w.sheets[a].active = false
+		s.active = true
+	case s.opts.State == SheetVisible && a < 0:
+		// The first visible sheet is the one Excel shows when it opens.
+		s.active = true
+	}
+	return nil
 }
 
 func (w *Writer) activeSheet() int {

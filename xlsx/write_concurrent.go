@@ -118,7 +118,7 @@ type sheetSink struct {
 }
 
 func (w *Writer) newSink(s *Sheet) *sheetSink {
-	return &sheetSink{w: w, name: fmt.Sprintf("xl/worksheets/sheet%d.xml", s.index+1), sheet: s.name}
+	return &sheetSink{w: w, name: fmt.Sprintf("xl/worksheets/sheet%d.xml", s.part), sheet: s.name}
 }
 
 // Write streams p into the archive when it is the sheet's turn, and holds

@@ -1,6 +1,7 @@
 package xlsx
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -9,9 +10,13 @@ import (
 // appXML is docProps/app.xml: the application and the list of sheets and
 // named ranges that Office shows in file properties.
 func (w *Writer) appXML() []byte {
-	var titles []string
+	var titles, chartTitles []string
 	for _, s := range w.sheets {
-		titles = append(titles, s.name)
+		if s.chartSheet {
+			chartTitles = append(chartTitles, s.name)
+		} else {
+			titles = append(titles, s.name)
+		}
 	}
 	var named []string
 	for _, n := range w.definedNames() {
@@ -28,21 +33,29 @@ func (w *Writer) appXML() []byte {
 	b = append(b, "<Application>sheetstream</Application><DocSecurity>0</DocSecurity><ScaleCrop>false</ScaleCrop><HeadingPairs>"...)
 	pairs := 2
 	if len(named) > 0 {
-		pairs = 4
+		pairs += 2
+	}
+	if len(chartTitles) > 0 {
+		pairs += 2
 	}
 	b = appendIntAttr(append(b, "<vt:vector"...), "size", pairs)
 	b = append(b, ` baseType="variant"><vt:variant><vt:lpstr>Worksheets</vt:lpstr></vt:variant><vt:variant><vt:i4>`...)
 	b = strconv.AppendInt(b, int64(len(titles)), 10)
 	b = append(b, "</vt:i4></vt:variant>"...)
+	if len(chartTitles) > 0 {
+		b = append(b, `<vt:variant><vt:lpstr>Charts</vt:lpstr></vt:variant><vt:variant><vt:i4>`...)
+		b = strconv.AppendInt(b, int64(len(chartTitles)), 10)
+		b = append(b, "</vt:i4></vt:variant>"...)
+	}
 	if len(named) > 0 {
 		b = append(b, `<vt:variant><vt:lpstr>Named Ranges</vt:lpstr></vt:variant><vt:variant><vt:i4>`...)
 		b = strconv.AppendInt(b, int64(len(named)), 10)
 		b = append(b, "</vt:i4></vt:variant>"...)
 	}
 	b = append(b, "</vt:vector></HeadingPairs><TitlesOfParts>"...)
-	b = appendIntAttr(append(b, "<vt:vector"...), "size", len(titles)+len(named))
+	b = appendIntAttr(append(b, "<vt:vector"...), "size", len(titles)+len(chartTitles)+len(named))
 	b = append(b, ` baseType="lpstr">`...)
-	for _, t := range append(titles, named...) {
+	for _, t := range slices.Concat(titles, chartTitles, named) {
 		b = appendElem(b, "vt:lpstr", t)
 	}
 	b = append(b, "</vt:vector></TitlesOfParts>"...)

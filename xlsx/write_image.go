@@ -169,6 +169,9 @@ func (s *Sheet) drawingParts() []packagePart {
 		b = appendIntAttr(b, "cy", emu(img.height))
 		b = append(b, `/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></xdr:spPr></xdr:pic><xdr:clientData/></xdr:twoCellAnchor>`...)
 	}
+	for j, sc := range s.charts {
+		b = s.appendChartAnchor(b, sc, len(s.images)+j+2, j+1, rels.add("chart", "../charts/chart"+strconv.Itoa(sc.id)+".xml", false))
+	}
 	b = append(b, "</xdr:wsDr>"...)
 	return []packagePart{{"xl/drawings/drawing" + n + ".xml", b}, {"xl/drawings/_rels/drawing" + n + ".xml.rels", rels.bytes()}}
 }

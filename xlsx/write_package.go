@@ -33,8 +33,15 @@ func (w *Writer) contentTypes(hasSST bool) []byte {
 		b = append(b, `<Default Extension="vml" ContentType="`+contentTypeBase+`vmlDrawing"/>`...)
 	}
 	b = appendOverride(b, "/xl/workbook.xml", contentTypeBase+"spreadsheetml.sheet.main+xml")
-	for i := range w.sheets {
-		b = appendOverride(b, "/xl/worksheets/sheet"+strconv.Itoa(i+1)+".xml", contentTypeBase+"spreadsheetml.worksheet+xml")
+	for _, s := range w.sheets {
+		if s.chartSheet {
+			b = appendOverride(b, "/xl/chartsheets/sheet"+strconv.Itoa(s.part)+".xml", contentTypeBase+"spreadsheetml.chartsheet+xml")
+		} else {
+			b = appendOverride(b, "/xl/worksheets/sheet"+strconv.Itoa(s.part)+".xml", contentTypeBase+"spreadsheetml.worksheet+xml")
+		}
+	}
+	for _, sc := range w.charts {
+		b = appendOverride(b, "/xl/charts/chart"+strconv.Itoa(sc.id)+".xml", contentTypeBase+"drawingml.chart+xml")
 	}
 	for _, s := range w.sheets {
 		if s.drawing > 0 {
@@ -197,6 +204,16 @@ func (w *Writer) Close() error {
 		{"docProps/core.xml", w.coreXML()},
 		{"_rels/.rels", []byte(packageRels)},
 		{"[Content_Types].xml", w.contentTypes(hasSST)},
+	}
+	charts, err := w.chartParts()
+	if err != nil {
+		return w.fail(err)
+	}
+	parts = append(parts, charts...)
+	for _, s := range w.sheets {
+		if s.chartSheet {
+			parts = append(parts, s.chartSheetParts()...)
+		}
 	}
 	parts = append(parts, w.customXMLParts()...)
 	parts = append(parts, w.mediaParts()...)

@@ -62,8 +62,12 @@ func (r *relsWriter) bytes() []byte {
 func (w *Writer) workbookRels(hasSST bool) []byte {
 	b := []byte(relsHeader)
 	n := len(w.sheets)
-	for i := range w.sheets {
-		b = appendRel(b, i+1, "worksheet", "worksheets/sheet"+strconv.Itoa(i+1)+".xml")
+	for i, s := range w.sheets {
+		if s.chartSheet {
+			b = appendRel(b, i+1, "chartsheet", "chartsheets/sheet"+strconv.Itoa(s.part)+".xml")
+		} else {
+			b = appendRel(b, i+1, "worksheet", "worksheets/sheet"+strconv.Itoa(s.part)+".xml")
+		}
 	}
 	b = appendRel(b, n+1, "theme", "theme/theme1.xml")
 	b = appendRel(b, n+2, "styles", "styles.xml")

@@ -12,6 +12,10 @@ import (
 type SheetOptions struct {
 	State    SheetState
 	TabColor Color
+	// Active makes this the sheet Excel shows on opening, instead of the
+	// first visible one. The sheet shown before must not have written its
+	// head yet (its rows have not filled a first chunk).
+	Active bool
 	// FreezeRows and FreezeCols keep that many top rows and left columns
 	// in view while scrolling.
 	FreezeRows, FreezeCols int
@@ -130,9 +134,17 @@ type Sheet struct {
 	protection  *sheetProtection
 	rowOutline  uint8 // the deepest row outline level, as far as the head knows
 
-	// Pictures and their drawing part's number (0: none yet).
+	// Pictures and charts, and their drawing part's number (0: none yet).
 	images  []sheetImage
+	charts  []*sheetChart
 	drawing int
+	// chartRefs are the chart ranges on this sheet whose values are
+	// cached as rows are written.
+	chartRefs []*chartRef
+	// chartSheet marks a chartsheet: no rows, one chart. part is the
+	// sheet's number among its kind's parts (sheetN.xml).
+	chartSheet bool
+	part       int
 	// Notes, and the row heights their boxes and the pictures need.
 	notes        []sheetNote
 	noteAuthors  []string
@@ -351,6 +363,9 @@ func (s *Sheet) writeRow(cells []Cell, opts *RowOptions) error {
 	}
 	if s.fitting() {
 		s.measure(cells)
+	}
+	if len(s.chartRefs) > 0 {
+		s.watchRow(row, cells)
 	}
 	s.buf = b
 	s.row = row

@@ -195,7 +195,7 @@ func (s *Sheet) appendTail(b []byte) []byte {
 	}
 	b = s.appendPrint(b)
 	rid := s.externalLinks()
-	if len(s.images) > 0 {
+	if s.drawing > 0 {
 		rid++
 		b = append(b, `<drawing r:id="rId`...)
 		b = strconv.AppendInt(b, int64(rid), 10)
@@ -236,7 +236,7 @@ func (s *Sheet) externalLinks() int {
 // parts returns the parts that go with the sheet: its relationships,
 // if any, and its tables.
 func (s *Sheet) parts() []packagePart {
-	if s.externalLinks() == 0 && len(s.tables) == 0 && len(s.notes) == 0 && len(s.images) == 0 {
+	if s.externalLinks() == 0 && len(s.tables) == 0 && len(s.notes) == 0 && s.drawing == 0 {
 		return nil
 	}
 	var rels relsWriter
@@ -245,7 +245,7 @@ func (s *Sheet) parts() []packagePart {
 			rels.add("hyperlink", l.target, true)
 		}
 	}
-	if len(s.images) > 0 {
+	if s.drawing > 0 {
 		rels.add("drawing", "../drawings/drawing"+strconv.Itoa(s.drawing)+".xml", false)
 	}
 	if len(s.notes) > 0 {
@@ -257,11 +257,11 @@ func (s *Sheet) parts() []packagePart {
 	if len(s.notes) > 0 {
 		rels.add("comments", "../comments"+strconv.Itoa(s.vmlIndex)+".xml", false)
 	}
-	parts := []packagePart{{"xl/worksheets/_rels/sheet" + strconv.Itoa(s.index+1) + ".xml.rels", rels.bytes()}}
+	parts := []packagePart{{"xl/worksheets/_rels/sheet" + strconv.Itoa(s.part) + ".xml.rels", rels.bytes()}}
 	for _, t := range s.tables {
 		parts = append(parts, packagePart{tablePartName(t.id), t.xml()})
 	}
-	if len(s.images) > 0 {
+	if s.drawing > 0 {
 		parts = append(parts, s.drawingParts()...)
 	}
 	if len(s.notes) > 0 {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -96,7 +97,7 @@ func inverseWidth(w float64) float64 {
 // sheets and styles here, and each report feature's from its own file.
 var twins = slices.Concat(cellTwins, autofitTwins, condFormatTwins, condFormatIconTwins,
 	formulaTwins, imageTwins, imageAnchorTwins, noteTwins, outlineTwins, printTwins,
-	startPageTwins, protectTwins, tableTwins, validationTwins)
+	startPageTwins, protectTwins, tableTwins, validationTwins, chartTwins)
 
 // cellTwins: cells, sheets, styles and workbook settings.
 var cellTwins = []twin{
@@ -412,6 +413,13 @@ func (n *node) dropAttrs(elem string, names ...string) {
 	}
 }
 
+func (n *node) walk(f func(*node)) {
+	f(n)
+	for _, c := range n.children {
+		c.walk(f)
+	}
+}
+
 func (n *node) dropChildren(names ...string) {
 	n.children = slices.DeleteFunc(n.children, func(c *node) bool {
 		for _, name := range names {
@@ -450,8 +458,36 @@ func canonical(t *testing.T, name string, data []byte) string {
 	case name == "xl/workbook.xml":
 		root.dropAttrs("workbookView", "xWindow", "yWindow", "windowWidth", "windowHeight", "tabRatio")
 		root.dropAttrs("calcPr", "calcId", "fullCalcOnLoad", "calcOnSave", "calcMode", "concurrentCalc")
+		root.dropAttrs("fileVersion", "rupBuild") // the Excel build that saved the file
 	case strings.HasPrefix(name, "xl/worksheets/sheet"):
 		root.dropAttrs("row", "spans")
+	case strings.HasPrefix(name, "xl/charts/chart"):
+		// Axis ids are any numbers that pair the axes with their charts:
+		// they are numbered in order of appearance. Page margins are read
+		// as numbers (Excel writes 0.75 as 0.75000000000000011).
+		ids := map[string]string{}
+		root.walk(func(n *node) {
+			if strings.HasSuffix(n.name, " axId") || strings.HasSuffix(n.name, " crossAx") {
+				for i, a := range n.attrs {
+					v, ok := strings.CutPrefix(a, " val=")
+					if !ok {
+						continue
+					}
+					if ids[v] == "" {
+						ids[v] = strconv.Itoa(len(ids) + 1)
+					}
+					n.attrs[i] = " val=" + ids[v]
+				}
+			}
+			if strings.HasSuffix(n.name, " pageMargins") {
+				for i, a := range n.attrs {
+					k, v, _ := strings.Cut(a, "=")
+					if f, err := strconv.ParseFloat(v, 64); err == nil {
+						n.attrs[i] = k + "=" + strconv.FormatFloat(f, 'f', 4, 64)
+					}
+				}
+			}
+		})
 	case name == "[Content_Types].xml" || strings.HasSuffix(name, ".rels"):
 		// calcChain.xml is not compared, nor what points at it.
 		for _, top := range root.children {
