@@ -284,10 +284,11 @@ type ChartFont struct {
 	Name         string
 	Size         float64
 	Bold, Italic bool
-	// NotBold is Bold's opposite, for titles Excel makes bold.
-	NotBold  bool
-	Color    ChartColor
-	Rotation int
+	// NotBold and NotItalic turn off what the element's default style
+	// turns on (Excel makes titles bold).
+	NotBold, NotItalic bool
+	Color              ChartColor
+	Rotation           int
 }
 
 func (f ChartFont) isZero() bool { return f == ChartFont{} }
@@ -494,6 +495,9 @@ type ChartTrendline struct {
 	Intercept                  *float64
 	ShowEquation, ShowRSquared bool
 	Line                       ChartLineFormat
+	// LabelFormat and LabelFont style the equation's label.
+	LabelFormat ChartFormat
+	LabelFont   ChartFont
 }
 
 // ChartTrendlineType is how a trendline is fitted.

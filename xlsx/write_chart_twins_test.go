@@ -83,6 +83,10 @@ func chartSheet(w *xlsx.Writer, file string, placed ...placedChart) *sheetOf {
 
 func writeTwinRows(w *xlsx.Writer, s *sheetOf, file string) {
 	for _, r := range twinRows(file) {
+		if len(r) == 0 {
+			s.do(func(sh *xlsx.Sheet) error { return sh.SkipRows(1) })
+			continue
+		}
 		cells := make([]xlsx.Cell, len(r))
 		for i, c := range r {
 			cells[i] = c.cell
@@ -97,6 +101,38 @@ func writeTwinRows(w *xlsx.Writer, s *sheetOf, file string) {
 type placedChart struct {
 	at    string
 	chart xlsx.Chart
+}
+
+// stockTwin is a stock chart's test: dates in A, in a wider column.
+func stockTwin(file string, cols int, c xlsx.Chart) twin {
+	file = "rust_xlsxwriter/" + file + ".xlsx"
+	return twin{file: file, build: func(w *xlsx.Writer) error {
+		s := add(w, "Sheet1").do(func(sh *xlsx.Sheet) error {
+			return sh.SetColumn(1, cols, xlsx.ColumnOptions{Width: inverseWidth(11.7109375)})
+		})
+		s.do(func(sh *xlsx.Sheet) error { return sh.AddChart(9, 5, c) })
+		writeTwinRows(w, s, file)
+		return s.err
+	}}
+}
+
+// chartsheetTwin is Sheet1's rows drawn on the chartsheet Chart1, added
+// while Sheet1 is open so that it caches them; more sheets may follow.
+func chartsheetTwin(file string, opts xlsx.SheetOptions, c xlsx.Chart, more ...string) twin {
+	file = "rust_xlsxwriter/" + file + ".xlsx"
+	return twin{file: file, build: func(w *xlsx.Writer) error {
+		s := add(w, "Sheet1")
+		if s.err == nil {
+			s.err = w.AddChartSheet("Chart1", opts, c)
+		}
+		writeTwinRows(w, s, file)
+		for _, name := range more {
+			if s.err == nil {
+				s = add(w, name)
+			}
+		}
+		return s.err
+	}}
 }
 
 // chartTwin is the common test: the twin's rows and one chart at E9.
@@ -131,6 +167,23 @@ func sers(cols ...string) []xlsx.ChartSeries {
 
 func ptr[T any](v T) *T { return &v }
 
+var (
+	red         = xlsx.ChartFormat{Line: xlsx.ChartLineFormat{Color: "FF0000"}}
+	redFill     = xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "FF0000"}}
+	redOnYellow = xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "FF0000"}, Line: xlsx.ChartLineFormat{Color: "FFFF00"}}
+	redLongDash = xlsx.ChartLineFormat{Color: "FF0000", Width: 1, Dash: xlsx.DashLongDash}
+	polyTrend   = xlsx.ChartTrendline{Type: xlsx.TrendPolynomial, Order: 2, Name: "My trend name", Forward: 0.5, Backward: 0.5, Line: redLongDash}
+)
+
+func fmtd(s xlsx.ChartSeries, f xlsx.ChartFormat) xlsx.ChartSeries       { s.Format = f; return s }
+func marker(s xlsx.ChartSeries, m xlsx.ChartMarker) xlsx.ChartSeries     { s.Marker = &m; return s }
+func trend(s xlsx.ChartSeries, t xlsx.ChartTrendline) xlsx.ChartSeries   { s.Trendline = &t; return s }
+func labels(s xlsx.ChartSeries, l xlsx.ChartDataLabels) xlsx.ChartSeries { s.Labels = &l; return s }
+func with2[T any](v T, f func(*T)) T                                     { f(&v); return v }
+
+func sec(s xlsx.ChartSeries) xlsx.ChartSeries    { s.Secondary = true; return s }
+func smooth(s xlsx.ChartSeries) xlsx.ChartSeries { s.Smooth = true; return s }
+
 // with modifies a series.
 func with(s xlsx.ChartSeries, f func(*xlsx.ChartSeries)) xlsx.ChartSeries {
 	f(&s)
@@ -140,7 +193,6 @@ func with(s xlsx.ChartSeries, f func(*xlsx.ChartSeries)) xlsx.ChartSeries {
 var chartTwins = slices.Concat(
 	[]twin{
 		chartTwin("chart_bar01", xlsx.Chart{Type: xlsx.ChartBar, Series: sers("A:B", "A:C")}),
-		chartTwin("chart_column01", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A:B", "A:C")}),
 		chartTwin("chart_area01", xlsx.Chart{Type: xlsx.ChartArea, Series: sers("A:B", "A:C")}),
 		chartTwin("chart_area02", xlsx.Chart{Type: xlsx.ChartAreaStacked, Series: sers("A:B", "A:C")}),
 		chartTwin("chart_line01", xlsx.Chart{Type: xlsx.ChartLine, Series: sers("A", "B", "C")}),
@@ -154,8 +206,89 @@ var chartTwins = slices.Concat(
 		chartTwin("chart_radar01", xlsx.Chart{Type: xlsx.ChartRadar, Series: sers("A", "B", "C")}),
 		chartTwin("chart_radar02", xlsx.Chart{Type: xlsx.ChartRadarWithMarkers, Series: sers("A", "B", "C")}),
 		chartTwin("chart_radar03", xlsx.Chart{Type: xlsx.ChartRadarFilled, Series: sers("A", "B", "C")}),
-		chartTwin("chart_bar03", xlsx.Chart{Type: xlsx.ChartBar, Series: sers("A:B", "A:C")}),
-		chartTwin("chart_title02", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A", "B", "C"), Title: xlsx.ChartTitle{Text: "Title!"}}),
+		{file: "rust_xlsxwriter/chart_bar03.xlsx", build: func(w *xlsx.Writer) error {
+			return chartSheet(w, "rust_xlsxwriter/chart_bar03.xlsx",
+				placedChart{"E9", xlsx.Chart{Type: xlsx.ChartBar, Series: sers("A:B", "A:C")}},
+				placedChart{"F25", xlsx.Chart{Type: xlsx.ChartBar, Series: sers("A:B4", "A:C4")}}).err
+		}},
+		chartTwin("chart_title02", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A"), Title: xlsx.ChartTitle{Text: "Title!"}}),
+		chartTwin("chart_column01", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A", "B", "C")}),
+		chartTwin("chart_column02", xlsx.Chart{Type: xlsx.ChartColumnStacked, Series: sers("A", "B", "C")}),
+		chartTwin("chart_column03", xlsx.Chart{Type: xlsx.ChartColumnPercentStacked, Series: sers("A", "B", "C")}),
+		chartTwin("chart_column09", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A:B")}),
+		chartTwin("chart_column10", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A:B")}),
+		chartTwin("chart_column11", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A", "B", "C"), Style: 1}),
+		chartTwin("chart_column12", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A", "B", "C"), Style: 48}),
+		chartTwin("chart_column13", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{{Categories: "Sheet1!$A$1:$B$1", Values: "Sheet1!$A$2:$B$2"}}}),
+		chartTwin("chart_bar05", xlsx.Chart{Type: xlsx.ChartBar, Series: sers("A", "B", "C")}),
+		chartTwin("chart_bar06", xlsx.Chart{Type: xlsx.ChartBar, Series: sers("A", "B", "C"), X: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "Pear"}}, Y: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "Apple"}}, Title: xlsx.ChartTitle{Text: "Title"}}),
+		chartTwin("chart_bar07", xlsx.Chart{Type: xlsx.ChartBar, Series: sers("A", "B", "C"), X: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "=Sheet1!$A$3"}}, Y: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "=Sheet1!$A$2"}}, Title: xlsx.ChartTitle{Text: "=Sheet1!$A$1"}}),
+		chartTwin("chart_bar09", xlsx.Chart{Type: xlsx.ChartBarStacked, Series: sers("A", "B", "C")}),
+		chartTwin("chart_bar10", xlsx.Chart{Type: xlsx.ChartBarPercentStacked, Series: sers("A", "B", "C")}),
+		chartTwin("chart_line02", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{ser("A"), sec(ser("B"))}}),
+		chartTwin("chart_line03", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{smooth(ser("A")), ser("B"), ser("C")}}),
+		chartTwin("chart_line04", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{smooth(ser("A")), ser("B"), smooth(ser("C"))}}),
+		chartTwin("chart_line05", xlsx.Chart{Type: xlsx.ChartLineStacked, Series: sers("A", "B", "C")}),
+		chartTwin("chart_line06", xlsx.Chart{Type: xlsx.ChartLinePercentStacked, Series: sers("A", "B", "C")}),
+		chartTwin("chart_area03", xlsx.Chart{Type: xlsx.ChartAreaPercentStacked, Series: sers("A:B", "A:C")}),
+		chartTwin("chart_area04", xlsx.Chart{Type: xlsx.ChartArea, Series: []xlsx.ChartSeries{ser("A"), sec(ser("B"))}}),
+		chartTwin("chart_pie02", xlsx.Chart{Type: xlsx.ChartPie, Series: sers("A:B3"), Legend: xlsx.ChartLegend{Font: xlsx.ChartFont{Bold: true, Italic: true}}}),
+		chartTwin("chart_pie03", xlsx.Chart{Type: xlsx.ChartPie, Series: sers("A:B3"), Legend: xlsx.ChartLegend{Delete: []int{1}}}),
+		chartTwin("chart_pie04", xlsx.Chart{Type: xlsx.ChartPie, Series: sers("A:B3"), Legend: xlsx.ChartLegend{Overlay: true}}),
+		chartTwin("chart_pie05", xlsx.Chart{Type: xlsx.ChartPie, Series: sers("A:B3"), FirstSliceAngle: 45}),
+		chartTwin("chart_doughnut02", xlsx.Chart{Type: xlsx.ChartDoughnut, Series: sers("A:B3"), HoleSize: 10}),
+		chartTwin("chart_doughnut03", xlsx.Chart{Type: xlsx.ChartDoughnut, Series: sers("A:B3"), HoleSize: 90}),
+		chartTwin("chart_doughnut04", xlsx.Chart{Type: xlsx.ChartDoughnut, Series: sers("A:B3"), FirstSliceAngle: 30}),
+		chartTwin("chart_doughnut05", xlsx.Chart{Type: xlsx.ChartDoughnut, Series: sers("A:B3"), FirstSliceAngle: 360}),
+		chartTwin("chart_doughnut06", xlsx.Chart{Type: xlsx.ChartDoughnut, Series: sers("A3", "B3")}),
+		chartTwin("chart_doughnut07", xlsx.Chart{Type: xlsx.ChartDoughnut, Series: []xlsx.ChartSeries{
+			{Name: "=Sheet1!$H$2", Values: "Sheet1!$H$3:$H$6"}, {Name: "=Sheet1!$I$2", Values: "Sheet1!$I$3:$I$6"}}}),
+		chartTwin("chart_scatter06", xlsx.Chart{Type: xlsx.ChartScatter, Series: sers("A:B", "A:C"),
+			X: xlsx.ChartAxis{MajorUnit: ptr(3.0), MinorUnit: ptr(1.0)}, Y: xlsx.ChartAxis{MajorUnit: ptr(4.0), MinorUnit: ptr(2.0)}}),
+		chartTwin("chart_scatter07", xlsx.Chart{Type: xlsx.ChartScatter, Series: []xlsx.ChartSeries{ser("A:B"), sec(ser("C:D"))}}),
+		chartTwin("chart_scatter11", xlsx.Chart{Type: xlsx.ChartScatterStraightWithMarkers, Series: []xlsx.ChartSeries{smooth(ser("A:B")), ser("A:C")}}),
+		stockTwin("chart_stock01", 4, xlsx.Chart{Type: xlsx.ChartStock, Series: sers("A:B", "A:C", "A:D")}),
+		stockTwin("chart_stock03", 5, xlsx.Chart{Type: xlsx.ChartStock, Series: sers("A:B", "A:C", "A:D", "A:E"), UpDownBars: &xlsx.ChartUpDownBars{}}),
+		chartsheetTwin("chartsheet01", xlsx.SheetOptions{Active: true}, xlsx.Chart{Type: xlsx.ChartBar, Series: sers("A", "B", "C")}),
+		chartsheetTwin("chartsheet03", xlsx.SheetOptions{State: xlsx.SheetHidden}, xlsx.Chart{Type: xlsx.ChartBar, Series: sers("A", "B", "C")}),
+		chartsheetTwin("chartsheet06", xlsx.SheetOptions{TabColor: "FF0000"}, xlsx.Chart{Type: xlsx.ChartBar, Series: sers("A", "B", "C")}),
+		chartsheetTwin("chart_bar12", xlsx.SheetOptions{}, xlsx.Chart{Type: xlsx.ChartBar, Series: sers("A", "B", "C")}),
+		chartTwin("chart_format01", xlsx.Chart{Type: xlsx.ChartLine, Series: sers("A:B", "A:C")}),
+		chartTwin("chart_format02", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{fmtd(ser("A:B"), red), ser("A:C")}}),
+		chartTwin("chart_format03", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{fmtd(ser("A:B"), redOnYellow), ser("A:C")}}),
+		chartTwin("chart_format04", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{fmtd(ser("A:B"), redFill), ser("A:C")}}),
+		chartTwin("chart_format05", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{marker(ser("A:B"), xlsx.ChartMarker{}), ser("A:C")}}),
+		chartTwin("chart_format06", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{marker(ser("A:B"), xlsx.ChartMarker{Type: xlsx.MarkerDiamond, Size: 7}), ser("A:C")}}),
+		chartTwin("chart_format07", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{marker(ser("A:B"), xlsx.ChartMarker{Type: xlsx.MarkerSquare, Size: 5, Format: redOnYellow}), ser("A:C")}}),
+		chartTwin("chart_format08", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), xlsx.ChartTrendline{}), ser("A:C")}}),
+		chartTwin("chart_format09", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{fmtd(ser("A:B"), xlsx.ChartFormat{Line: xlsx.ChartLineFormat{Color: "FF0000", Width: 1.25, Dash: xlsx.DashSquareDot}}), ser("A:C")}}),
+		chartTwin("chart_format10", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), xlsx.ChartTrendline{Line: redLongDash}), ser("A:C")}}),
+		chartTwin("chart_format11", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), polyTrend), ser("A:C")}}),
+		chartTwin("chart_format12", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), xlsx.ChartTrendline{Type: xlsx.TrendMovingAverage, Period: 2, Line: redLongDash}), ser("A:C")}}),
+		chartTwin("chart_format13", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{labels(ser("A:B"), xlsx.ChartDataLabels{Value: true}), ser("A:C")}}),
+		chartTwin("chart_format14", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{labels(ser("A:B"), xlsx.ChartDataLabels{Value: true, Category: true, SeriesName: true}), ser("A:C")}}),
+		chartTwin("chart_format15", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), xlsx.ChartTrendline{}), ser("A:C")}, Legend: xlsx.ChartLegend{Delete: []int{2, 0}}}),
+		chartTwin("chart_format16", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{labels(ser("A:B"), xlsx.ChartDataLabels{Value: true, Category: true, SeriesName: true, Position: xlsx.LabelCenter}), ser("A:C")}}),
+		chartTwin("chart_format17", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{fmtd(ser("A"), xlsx.ChartFormat{Fill: xlsx.ChartFill{None: true}}), ser("B"), ser("C")}}),
+		chartTwin("chart_format18", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{fmtd(ser("A"), xlsx.ChartFormat{Fill: xlsx.ChartFill{None: true}, Line: xlsx.ChartLineFormat{None: true}}), ser("B"), ser("C")}}),
+		chartTwin("chart_format19", xlsx.Chart{Type: xlsx.ChartColumnStacked, Series: []xlsx.ChartSeries{ser("A"), ser("B"), labels(ser("C"), xlsx.ChartDataLabels{Value: true, Position: xlsx.LabelInsideBase})}}),
+		chartTwin("chart_format21", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{fmtd(ser("A:B"), xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "FF0000", Transparency: 24}, Line: xlsx.ChartLineFormat{Color: "FFFF00"}}), ser("A:C")}}),
+		chartTwin("chart_format22", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{fmtd(ser("A:B"), xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "FF0000", Transparency: 1}, Line: xlsx.ChartLineFormat{Color: "FFFF00"}}), ser("A:C")}}),
+		chartTwin("chart_format23", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{fmtd(ser("A:B"), xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "FF0000", Transparency: 100}, Line: xlsx.ChartLineFormat{Color: "FFFF00"}}), ser("A:C")}}),
+		chartTwin("chart_format24", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A:B", "A:C"),
+			PlotArea: xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "FF0000", Transparency: 25}}, ChartArea: xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "FFFF00", Transparency: 75}}}),
+		chartTwin("chart_format25", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{fmtd(ser("A:B"), xlsx.ChartFormat{Line: xlsx.ChartLineFormat{Color: "FF0000", Transparency: 50}}), ser("A:C")}}),
+		chartTwin("chart_format26", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), xlsx.ChartTrendline{ShowEquation: true}), ser("A:C")}, Legend: xlsx.ChartLegend{Delete: []int{2, 0}}}),
+		chartTwin("chart_format27", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), with2(polyTrend, func(t *xlsx.ChartTrendline) { t.ShowEquation = true })), ser("A:C")}}),
+		chartTwin("chart_format28", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), xlsx.ChartTrendline{ShowEquation: true, ShowRSquared: true}), ser("A:C")}, Legend: xlsx.ChartLegend{Delete: []int{0, 2}}}),
+		chartTwin("chart_format29", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), with2(polyTrend, func(t *xlsx.ChartTrendline) { t.ShowEquation, t.ShowRSquared = true, true })), ser("A:C")}}),
+		chartTwin("chart_format30", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), xlsx.ChartTrendline{ShowEquation: true, ShowRSquared: true, Intercept: ptr(0.8)}), ser("A:C")}, Legend: xlsx.ChartLegend{Delete: []int{0, 2}}}),
+		chartTwin("chart_format31", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), with2(polyTrend, func(t *xlsx.ChartTrendline) { t.ShowEquation, t.ShowRSquared, t.Intercept = true, true, ptr(1.5) })), ser("A:C")}}),
+		chartTwin("chart_format33", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), xlsx.ChartTrendline{ShowEquation: true, LabelFormat: redFill}), ser("A:C")}}),
+		chartTwin("chart_format34", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), xlsx.ChartTrendline{ShowEquation: true, LabelFormat: redOnYellow}), ser("A:C")}}),
+		chartTwin("chart_format35", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), xlsx.ChartTrendline{ShowEquation: true, LabelFormat: redOnYellow,
+			LabelFont: xlsx.ChartFont{Bold: true, NotItalic: true, Color: "0070C0"}}), ser("A:C")}}),
+		chartTwin("chart_area05", xlsx.Chart{Type: xlsx.ChartArea, Series: sers("A:B", "A:C"), Name: "Some alternative text"}),
 		chartTwin("chart_column04", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{ser("A"), with(ser("B"), func(s *xlsx.ChartSeries) { s.Secondary = true })}}),
 	},
 )

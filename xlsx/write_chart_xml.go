@@ -214,7 +214,7 @@ func (cw *chartWriter) group(g chartGroup) {
 	if isLine(t) || t == ChartStock {
 		if o.HighLowLines != nil {
 			cw.lineElem("c:hiLowLines", *o.HighLowLines)
-		} else if t == ChartStock {
+		} else if t == ChartStock && !g.secondary {
 			cw.raw("<c:hiLowLines/>")
 		}
 		if o.UpDownBars != nil {
@@ -388,24 +388,27 @@ func (cw *chartWriter) series(g chartGroup, s *chartSeries, _ int) {
 // ref writes a range as a string reference if it holds text (or, with no
 // cache to tell, if it is a name), a number reference otherwise.
 func (cw *chartWriter) ref(r *chartRef, name bool) {
-	text := name
-	if c := r.cache; c != nil && !c.over {
-		text = false
-		for _, p := range c.pts {
-			if p.isText {
-				text = true
-				break
-			}
-		}
-		if len(c.pts) == 0 && name {
-			text = true
-		}
-	}
-	if text {
+	if r.isText(name) {
 		cw.strRef(r)
 	} else {
 		cw.numRef(r)
 	}
+}
+
+// isText tells whether a range is written as a string reference: if its
+// cache holds text or, without a cache to tell, if it is a name or
+// categories (text is what category labels usually are).
+func (r *chartRef) isText(name bool) bool {
+	c := r.cache
+	if c == nil || c.over {
+		return true
+	}
+	for _, p := range c.pts {
+		if p.isText {
+			return true
+		}
+	}
+	return len(c.pts) == 0 && name
 }
 
 // count is the number of cells the range covers.
@@ -464,8 +467,13 @@ func (cw *chartWriter) strRef(r *chartRef) {
 }
 
 func (cw *chartWriter) marker(m *ChartMarker) {
+	if *m == (ChartMarker{}) {
+		return // Excel's automatic marker is no element at all
+	}
 	cw.raw("<c:marker>")
-	cw.val("c:symbol", markerNames[m.Type])
+	if m.Type != MarkerAutomatic {
+		cw.val("c:symbol", markerNames[m.Type])
+	}
 	if m.Size != 0 {
 		cw.val("c:size", strconv.Itoa(m.Size))
 	}
@@ -577,17 +585,12 @@ func (cw *chartWriter) trendline(tl *ChartTrendline) {
 	if tl.ShowRSquared {
 		cw.val("c:dispRSqr", "1")
 	}
-	if tl.ShowEquation {
-		cw.val("c:dispEq", "1")
-	}
 	if tl.ShowEquation || tl.ShowRSquared {
-		if !tl.ShowRSquared {
-			cw.b = cw.b[:len(cw.b)-len(`<c:dispEq val="1"/>`)]
-			cw.raw(`<c:dispRSqr val="0"/><c:dispEq val="1"/>`)
-		} else if !tl.ShowEquation {
-			cw.raw(`<c:dispEq val="0"/>`)
-		}
-		cw.raw(`<c:trendlineLbl><c:numFmt formatCode="General" sourceLinked="0"/></c:trendlineLbl>`)
+		cw.flag("c:dispEq", tl.ShowEquation)
+		cw.raw(`<c:trendlineLbl><c:layout/><c:numFmt formatCode="General" sourceLinked="0"/>`)
+		cw.spPr(tl.LabelFormat)
+		cw.txPr(tl.LabelFont, 0)
+		cw.raw(`</c:trendlineLbl>`)
 	}
 	cw.raw("</c:trendline>")
 }
@@ -637,7 +640,7 @@ func (cw *chartWriter) axes(groups []chartGroup) {
 		for _, g := range groups {
 			if !g.secondary {
 				for _, s := range g.series {
-					hasCat = hasCat || s.cat != nil
+					hasCat = hasCat || s.cat != nil && !s.cat.isText(false)
 				}
 			}
 		}
@@ -646,7 +649,7 @@ func (cw *chartWriter) axes(groups []chartGroup) {
 	if secondary != nil {
 		hasCat := false
 		for _, s := range secondary.series {
-			hasCat = hasCat || s.cat != nil
+			hasCat = hasCat || s.cat != nil && !s.cat.isText(false)
 		}
 		cw.axisPair(secondary, &sc.X2, &sc.Y2, cw.ids[2], cw.ids[3], true, hasCat)
 	}
@@ -686,7 +689,7 @@ func (cw *chartWriter) axisPair(g *chartGroup, x, y *ChartAxis, xID, yID int, se
 		ax := axisSpec{axis: y, id: yID, cross: xID, pos: yPos, titleRef: yTitle, value: true, typ: t, secondary: secondary}
 		cw.axis(ax)
 	}
-	if secondary {
+	if secondary && !isScatter(t) {
 		writeY()
 		writeX()
 	} else {
@@ -766,6 +769,8 @@ func (cw *chartWriter) axis(s axisSpec) {
 		cw.raw("<c:numFmt")
 		cw.b = appendStringAttr(cw.b, "formatCode", a.NumFmt)
 		cw.raw(` sourceLinked="0"/>`)
+	case s.value && grouping(t) == "percentStacked":
+		cw.raw(`<c:numFmt formatCode="0%" sourceLinked="1"/>`)
 	case s.value || s.valueX:
 		cw.raw(`<c:numFmt formatCode="General" sourceLinked="1"/>`)
 	case s.hasCat && !isRadar(t):
@@ -799,7 +804,7 @@ func (cw *chartWriter) axis(s axisSpec) {
 	switch {
 	case s.secondary && s.value:
 		cw.val("c:crosses", "max")
-	case s.deleted && s.combinedSecondary:
+	case s.deleted && (s.combinedSecondary || isArea(t) || t == ChartStock):
 	case a.CrossesMax:
 		cw.val("c:crosses", "max")
 	case a.CrossesAt != nil:
@@ -875,10 +880,14 @@ func (cw *chartWriter) legend(groups []chartGroup) {
 	}
 	cw.spPr(l.Format)
 	pie := len(groups) > 0 && isPie(groups[0].typ)
-	if !l.Font.isZero() {
+	if pie {
+		// Excel writes a pie's legend left to right, and its font without
+		// a baseline.
+		cw.raw(`<c:txPr><a:bodyPr/><a:lstStyle/><a:p><a:pPr rtl="0">`)
+		cw.fontAttrs("a:defRPr", l.Font, "", false)
+		cw.raw(`</a:pPr><a:endParaRPr lang="en-US"/></a:p></c:txPr>`)
+	} else if !l.Font.isZero() {
 		cw.txPr(l.Font, 0)
-	} else if pie {
-		cw.raw(`<c:txPr><a:bodyPr/><a:lstStyle/><a:p><a:pPr rtl="0"><a:defRPr/></a:pPr><a:endParaRPr lang="en-US"/></a:p></c:txPr>`)
 	}
 	cw.raw("</c:legend>")
 }
@@ -894,13 +903,7 @@ func (cw *chartWriter) title(t *ChartTitle, ref *chartRef, vertical bool) {
 			cw.val("c:overlay", "1")
 		}
 		cw.spPr(t.Format)
-		rot := 0
-		if vertical {
-			rot = -90
-		}
-		if !t.Font.isZero() || vertical {
-			cw.txPr(t.Font, rot)
-		}
+		cw.textProps(t.Font, vertical)
 	} else {
 		cw.raw("<c:tx>")
 		cw.richText(t.Text, t.Font, vertical)
@@ -943,14 +946,19 @@ func (cw *chartWriter) txPr(f ChartFont, rot int) {
 	if f.isZero() && rot == 0 {
 		return
 	}
+	cw.textProps(f, rot != 0)
+}
+
+// textProps writes <c:txPr> whatever the font; vertical turns the text
+// as a vertical axis' title.
+func (cw *chartWriter) textProps(f ChartFont, vertical bool) {
 	cw.raw("<c:txPr>")
 	switch {
 	case f.Rotation != 0:
 		cw.b = appendIntAttr(append(cw.b, "<a:bodyPr"...), "rot", f.Rotation*60000)
 		cw.raw(` vert="horz"/>`)
-	case rot != 0:
-		cw.b = appendIntAttr(append(cw.b, "<a:bodyPr"...), "rot", rot*60000)
-		cw.raw(` vert="horz"/>`)
+	case vertical:
+		cw.raw(`<a:bodyPr rot="-5400000" vert="horz"/>`)
 	default:
 		cw.raw("<a:bodyPr/>")
 	}
@@ -961,6 +969,10 @@ func (cw *chartWriter) txPr(f ChartFont, rot int) {
 
 // fontElem writes a run's properties: <a:defRPr> or <a:rPr lang>.
 func (cw *chartWriter) fontElem(tag string, f ChartFont, lang string) {
+	cw.fontAttrs(tag, f, lang, true)
+}
+
+func (cw *chartWriter) fontAttrs(tag string, f ChartFont, lang string, baseline bool) {
 	cw.raw("<" + tag)
 	if lang != "" {
 		cw.b = appendStringAttr(cw.b, "lang", lang)
@@ -974,10 +986,13 @@ func (cw *chartWriter) fontElem(tag string, f ChartFont, lang string) {
 	case f.NotBold:
 		cw.raw(` b="0"`)
 	}
-	if f.Italic {
+	switch {
+	case f.Italic:
 		cw.raw(` i="1"`)
+	case f.NotItalic:
+		cw.raw(` i="0"`)
 	}
-	if !f.isZero() && tag == "a:defRPr" && (f.Size != 0 || f.Bold || f.Italic || f.NotBold || f.Name != "" || f.Color != "") {
+	if baseline && !f.isZero() && tag == "a:defRPr" && (f.Size != 0 || f.Bold || f.Italic || f.NotBold || f.NotItalic || f.Name != "" || f.Color != "") {
 		cw.raw(` baseline="0"`)
 	}
 	if f.Color == "" && f.Name == "" {

@@ -479,6 +479,17 @@ func canonical(t *testing.T, name string, data []byte) string {
 					n.attrs[i] = " val=" + ids[v]
 				}
 			}
+			// Excel writes built-in format 14 as the saving machine's
+			// locale shows it: dd/mm/yyyy on the en-GB Excel that saved
+			// these.
+			if strings.HasSuffix(n.name, " formatCode") && n.text == "dd/mm/yyyy" {
+				n.text = "mm-dd-yy"
+			}
+			for i, a := range n.attrs {
+				if strings.HasSuffix(n.name, " numFmt") && a == " formatCode=dd/mm/yyyy" {
+					n.attrs[i] = " formatCode=mm-dd-yy"
+				}
+			}
 			if strings.HasSuffix(n.name, " pageMargins") {
 				for i, a := range n.attrs {
 					k, v, _ := strings.Cut(a, "=")

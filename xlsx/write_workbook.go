@@ -86,8 +86,13 @@ func (w *Writer) workbookXML() []byte {
 		b = append(b, "/>"...)
 	}
 	b = append(b, `<bookViews><workbookView xWindow="240" yWindow="15" windowWidth="16095" windowHeight="9660"`...)
+	// firstSheet is the first tab shown in the tab bar (hidden ones
+	// are skipped), activeTab the one open.
+	first := slices.IndexFunc(w.sheets, func(s *Sheet) bool { return s.opts.State == SheetVisible })
+	if first > 0 {
+		b = appendIntAttr(b, "firstSheet", first)
+	}
 	if a := w.activeSheet(); a > 0 {
-		b = appendIntAttr(b, "firstSheet", a)
 		b = appendIntAttr(b, "activeTab", a)
 	}
 	b = append(b, `/></bookViews><sheets>`...)
