@@ -169,7 +169,7 @@ func ptr[T any](v T) *T { return &v }
 
 var (
 	red         = xlsx.ChartFormat{Line: xlsx.ChartLineFormat{Color: "FF0000"}}
-	redFill     = xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "FF0000"}}
+	redArea     = xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "FF0000"}}
 	redOnYellow = xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "FF0000"}, Line: xlsx.ChartLineFormat{Color: "FFFF00"}}
 	redLongDash = xlsx.ChartLineFormat{Color: "FF0000", Width: 1, Dash: xlsx.DashLongDash}
 	polyTrend   = xlsx.ChartTrendline{Type: xlsx.TrendPolynomial, Order: 2, Name: "My trend name", Forward: 0.5, Backward: 0.5, Line: redLongDash}
@@ -256,7 +256,7 @@ var chartTwins = slices.Concat(
 		chartTwin("chart_format01", xlsx.Chart{Type: xlsx.ChartLine, Series: sers("A:B", "A:C")}),
 		chartTwin("chart_format02", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{fmtd(ser("A:B"), red), ser("A:C")}}),
 		chartTwin("chart_format03", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{fmtd(ser("A:B"), redOnYellow), ser("A:C")}}),
-		chartTwin("chart_format04", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{fmtd(ser("A:B"), redFill), ser("A:C")}}),
+		chartTwin("chart_format04", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{fmtd(ser("A:B"), redArea), ser("A:C")}}),
 		chartTwin("chart_format05", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{marker(ser("A:B"), xlsx.ChartMarker{}), ser("A:C")}}),
 		chartTwin("chart_format06", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{marker(ser("A:B"), xlsx.ChartMarker{Type: xlsx.MarkerDiamond, Size: 7}), ser("A:C")}}),
 		chartTwin("chart_format07", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{marker(ser("A:B"), xlsx.ChartMarker{Type: xlsx.MarkerSquare, Size: 5, Format: redOnYellow}), ser("A:C")}}),
@@ -284,7 +284,7 @@ var chartTwins = slices.Concat(
 		chartTwin("chart_format29", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), with2(polyTrend, func(t *xlsx.ChartTrendline) { t.ShowEquation, t.ShowRSquared = true, true })), ser("A:C")}}),
 		chartTwin("chart_format30", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), xlsx.ChartTrendline{ShowEquation: true, ShowRSquared: true, Intercept: ptr(0.8)}), ser("A:C")}, Legend: xlsx.ChartLegend{Delete: []int{0, 2}}}),
 		chartTwin("chart_format31", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), with2(polyTrend, func(t *xlsx.ChartTrendline) { t.ShowEquation, t.ShowRSquared, t.Intercept = true, true, ptr(1.5) })), ser("A:C")}}),
-		chartTwin("chart_format33", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), xlsx.ChartTrendline{ShowEquation: true, LabelFormat: redFill}), ser("A:C")}}),
+		chartTwin("chart_format33", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), xlsx.ChartTrendline{ShowEquation: true, LabelFormat: redArea}), ser("A:C")}}),
 		chartTwin("chart_format34", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), xlsx.ChartTrendline{ShowEquation: true, LabelFormat: redOnYellow}), ser("A:C")}}),
 		chartTwin("chart_format35", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), xlsx.ChartTrendline{ShowEquation: true, LabelFormat: redOnYellow,
 			LabelFont: xlsx.ChartFont{Bold: true, NotItalic: true, Color: "0070C0"}}), ser("A:C")}}),
