@@ -354,11 +354,44 @@ type ChartAxis struct {
 	Labels                         ChartAxisLabels
 	// DisplayUnits shows values in hundreds, thousands... of.
 	DisplayUnits ChartDisplayUnits
-	// OnTick puts categories on the tick marks rather than between them.
-	OnTick bool
+	// Categories puts a category axis' categories on the tick marks or
+	// between them (the default of area and scatter charts is on them).
+	Categories ChartCategoryPosition
+	// NumFmtLinked keeps NumFmt linked to the cells' format, as Excel
+	// does when the format was taken from them.
+	NumFmtLinked bool
+	// LabelInterval and TickInterval show every nth category's label
+	// and tick mark; LabelAlign aligns the labels of a category axis.
+	LabelInterval, TickInterval int
+	LabelAlign                  ChartLabelAlign
+	// MajorTimeUnit and MinorTimeUnit are the units of a date axis'
+	// MajorUnit and MinorUnit ("days", the default, "months", "years").
+	MajorTimeUnit, MinorTimeUnit string
+	// Font is the labels' font (Rotation turns them); Format the axis
+	// line's.
 	Font   ChartFont
-	Line   ChartLineFormat
+	Format ChartFormat
 }
+
+// ChartCategoryPosition places categories on or between tick marks.
+type ChartCategoryPosition uint8
+
+// Category positions.
+const (
+	CategoriesDefault ChartCategoryPosition = iota
+	CategoriesOnTick
+	CategoriesBetween
+)
+
+// ChartLabelAlign aligns a category axis' labels.
+type ChartLabelAlign uint8
+
+// Label alignments.
+const (
+	LabelAlignCenter ChartLabelAlign = iota
+	LabelAlignLeft
+	LabelAlignRight
+)
 
 // ChartGridlines are an axis's gridlines: Hidden turns off the ones
 // Excel would draw.

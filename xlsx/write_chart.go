@@ -448,10 +448,18 @@ func checkAxis(a *ChartAxis, what string) error {
 			}
 		}
 	}
+	if a.Categories > CategoriesBetween || a.LabelAlign > LabelAlignRight || a.LabelInterval < 0 || a.TickInterval < 0 {
+		return fmt.Errorf("%w: %s: unknown option", ErrChart, what)
+	}
+	for _, u := range []string{a.MajorTimeUnit, a.MinorTimeUnit} {
+		if u != "" && u != "days" && u != "months" && u != "years" {
+			return fmt.Errorf("%w: %s: time unit %q is days, months or years", ErrChart, what, u)
+		}
+	}
 	if err := checkFont(a.Font, what); err != nil {
 		return err
 	}
-	return checkLine(a.Line, what)
+	return checkFormat(a.Format, what)
 }
 
 func checkSeries(s *ChartSeries, n int) error {

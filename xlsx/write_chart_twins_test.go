@@ -181,6 +181,23 @@ func trend(s xlsx.ChartSeries, t xlsx.ChartTrendline) xlsx.ChartSeries   { s.Tre
 func labels(s xlsx.ChartSeries, l xlsx.ChartDataLabels) xlsx.ChartSeries { s.Labels = &l; return s }
 func with2[T any](v T, f func(*T)) T                                     { f(&v); return v }
 
+var (
+	abc    = sers("A", "B", "C")
+	noLine = xlsx.ChartFormat{Line: xlsx.ChartLineFormat{None: true}}
+)
+
+func titled(text string) xlsx.ChartAxis { return xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: text}} }
+
+// titledAxis is an axis with a title in a font, and its labels in
+// another if given.
+func titledAxis(text string, f xlsx.ChartFont, labels ...xlsx.ChartFont) xlsx.ChartAxis {
+	a := xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: text, Font: f}}
+	if len(labels) > 0 {
+		a.Font = labels[0]
+	}
+	return a
+}
+
 func sec(s xlsx.ChartSeries) xlsx.ChartSeries    { s.Secondary = true; return s }
 func smooth(s xlsx.ChartSeries) xlsx.ChartSeries { s.Smooth = true; return s }
 
@@ -288,6 +305,56 @@ var chartTwins = slices.Concat(
 		chartTwin("chart_format34", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), xlsx.ChartTrendline{ShowEquation: true, LabelFormat: redOnYellow}), ser("A:C")}}),
 		chartTwin("chart_format35", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{trend(ser("A:B"), xlsx.ChartTrendline{ShowEquation: true, LabelFormat: redOnYellow,
 			LabelFont: xlsx.ChartFont{Bold: true, NotItalic: true, Color: "0070C0"}}), ser("A:C")}}),
+		chartTwin("chart_axis01", xlsx.Chart{Type: xlsx.ChartBar, Series: abc, X: titled("YYY"), Y: titled("XXX")}),
+		chartTwin("chart_axis02", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: titled("XXX"), Y: titledAxis("YYY", xlsx.ChartFont{Rotation: 0})}),
+		stockTwin("chart_axis03", 4, xlsx.Chart{Type: xlsx.ChartStock, Series: sers("A:B", "A:C", "A:D"), Title: xlsx.ChartTitle{Text: "Title"}, X: titled("XXX"), Y: titled("YYY")}),
+		chartTwin("chart_axis04", xlsx.Chart{Type: xlsx.ChartScatter, Series: sers("A:B", "A:C"), X: titled("XXX"), Y: titled("YYY")}),
+		chartTwin("chart_axis05", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, X: titled("XXX"), Y: titled("YYY")}),
+		chartTwin("chart_axis06", xlsx.Chart{Type: xlsx.ChartPie, Series: sers("A:B3"), Title: xlsx.ChartTitle{Text: "Title"}, X: titled("XXX"), Y: titled("YYY")}),
+		chartTwin("chart_axis07", xlsx.Chart{Type: xlsx.ChartArea, Series: sers("A:B", "A:C"), X: titled("XXX"), Y: titled("YYY")}),
+		chartTwin("chart_axis08", xlsx.Chart{Type: xlsx.ChartBar, Series: sers("A:B", "A:C"), X: xlsx.ChartAxis{Reverse: true}}),
+		chartTwin("chart_axis09", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{Reverse: true}}),
+		chartTwin("chart_axis10", xlsx.Chart{Type: xlsx.ChartBar, Series: sers("A:B", "A:C"), X: xlsx.ChartAxis{Reverse: true}, Y: xlsx.ChartAxis{Reverse: true}}),
+		chartTwin("chart_axis11", xlsx.Chart{Type: xlsx.ChartBar, Series: abc, Y: xlsx.ChartAxis{Min: ptr(0.0), Max: ptr(20.0)}}),
+		chartTwin("chart_axis12", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, Y: xlsx.ChartAxis{Min: ptr(0.0), Max: ptr(16.0)}}),
+		chartTwin("chart_axis13", xlsx.Chart{Type: xlsx.ChartScatter, Series: sers("A:B", "A:C"), X: xlsx.ChartAxis{Min: ptr(0.0), Max: ptr(6.0)}, Y: xlsx.ChartAxis{Min: ptr(0.0), Max: ptr(16.0)}}),
+		stockTwin("chart_axis14", 4, xlsx.Chart{Type: xlsx.ChartStock, Series: sers("A:B", "A:C", "A:D"), X: xlsx.ChartAxis{Min: ptr(39083.0), Max: ptr(39087.0)}, Y: xlsx.ChartAxis{Min: ptr(0.0), Max: ptr(30.0)}}),
+		chartTwin("chart_axis15", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, Y: xlsx.ChartAxis{MajorUnit: ptr(2.0), MinorUnit: ptr(0.4)}}),
+		stockTwin("chart_axis16", 4, xlsx.Chart{Type: xlsx.ChartStock, Series: sers("A:B", "A:C", "A:D"), X: xlsx.ChartAxis{MajorUnit: ptr(1.0), MajorTimeUnit: "months", MinorUnit: ptr(14.0)}}),
+		chartTwin("chart_axis17", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, Y: xlsx.ChartAxis{LogBase: 10}}),
+		chartTwin("chart_axis18", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{with(ser("A"), func(s *xlsx.ChartSeries) { s.InvertIfNegative = true }), ser("B"), ser("C")}}),
+		chartTwin("chart_axis19", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{Labels: xlsx.AxisLabelsHigh}, Y: xlsx.ChartAxis{Labels: xlsx.AxisLabelsLow}}),
+		chartTwin("chart_axis20", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, Y: xlsx.ChartAxis{Labels: xlsx.AxisLabelsNone}}),
+		chartTwin("chart_axis21", xlsx.Chart{Type: xlsx.ChartScatter, Series: sers("A:B", "A:C"), X: xlsx.ChartAxis{Reverse: true}}),
+		chartTwin("chart_axis22", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{NumFmt: "#,##0.00"}}),
+		chartTwin("chart_axis23", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{NumFmt: "dd/mm/yyyy"}, Y: xlsx.ChartAxis{NumFmt: "0.00%"}}),
+		chartTwin("chart_axis24", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{NumFmt: "dd/mm/yyyy", NumFmtLinked: true}, Y: xlsx.ChartAxis{NumFmt: "0.00%"}}),
+		chartTwin("chart_axis25", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{NumFmt: "[$¥-411]#,##0.00"}, Y: xlsx.ChartAxis{NumFmt: "0.00%"}}),
+		chartTwin("chart_axis26", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, X: xlsx.ChartAxis{Font: xlsx.ChartFont{Rotation: 45}}}),
+		chartTwin("chart_axis27", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, X: xlsx.ChartAxis{Font: xlsx.ChartFont{Rotation: -35}}}),
+		chartTwin("chart_axis28", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, X: xlsx.ChartAxis{Font: xlsx.ChartFont{Rotation: 90}}}),
+		chartTwin("chart_axis29", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, X: xlsx.ChartAxis{Font: xlsx.ChartFont{Rotation: -90}}}),
+		chartTwin("chart_axis30", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, X: xlsx.ChartAxis{Categories: xlsx.CategoriesOnTick}}),
+		chartTwin("chart_axis31", xlsx.Chart{Type: xlsx.ChartBar, Series: abc, X: xlsx.ChartAxis{Categories: xlsx.CategoriesOnTick}}),
+		chartTwin("chart_axis32", xlsx.Chart{Type: xlsx.ChartArea, Series: abc, X: xlsx.ChartAxis{Categories: xlsx.CategoriesBetween}}),
+		chartTwin("chart_axis33", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, X: titledAxis("XXX", xlsx.ChartFont{Rotation: -45}), Y: titledAxis("YYY", xlsx.ChartFont{Rotation: -45})}),
+		chartTwin("chart_axis34", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, X: xlsx.ChartAxis{LabelInterval: 2}}),
+		chartTwin("chart_axis35", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, Y: xlsx.ChartAxis{Format: noLine}}),
+		chartTwin("chart_axis36", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{Format: noLine}}),
+		chartTwin("chart_axis37", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{Format: xlsx.ChartFormat{Line: xlsx.ChartLineFormat{Color: "FFFF00"}}}, Y: xlsx.ChartAxis{Format: red}}),
+		chartTwin("chart_axis38", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, Y: xlsx.ChartAxis{Format: redOnYellow}}),
+		chartTwin("chart_axis39", xlsx.Chart{Type: xlsx.ChartScatter, Series: sers("A:B", "A:C"), X: xlsx.ChartAxis{Format: noLine}, Y: xlsx.ChartAxis{Format: noLine}}),
+		chartTwin("chart_axis40", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{LabelInterval: 3, TickInterval: 2}}),
+		chartTwin("chart_axis41", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{MajorTicks: xlsx.TicksNone, MinorTicks: xlsx.TicksInside}, Y: xlsx.ChartAxis{MinorTicks: xlsx.TicksCross}}),
+		chartTwin("chart_axis42", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{LabelAlign: xlsx.LabelAlignRight}}),
+		chartTwin("chart_axis43", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{LabelAlign: xlsx.LabelAlignLeft}}),
+		chartTwin("chart_axis44", xlsx.Chart{Type: xlsx.ChartBar, Series: abc, X: titledAxis("YYY", xlsx.ChartFont{Rotation: -45}, xlsx.ChartFont{Rotation: -45}), Y: titledAxis("XXX", xlsx.ChartFont{Rotation: -45}, xlsx.ChartFont{Rotation: -45})}),
+		chartTwin("chart_axis49", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{Hidden: true}}),
+		chartTwin("chart_axis50", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, Y: xlsx.ChartAxis{Hidden: true}}),
+		chartTwin("chart_axis51", xlsx.Chart{Type: xlsx.ChartScatter, Series: sers("A:B", "A:C"), X: xlsx.ChartAxis{Hidden: true}}),
+		chartTwin("chart_axis53", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "XXX", Format: xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "FFFF00"}}}}, Y: titled("YYY")}),
+		chartTwin("chart_axis54", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "XXX", Format: xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "FFFF00"}, Line: xlsx.ChartLineFormat{Color: "FF0000"}}}},
+			Y: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "YYY", Format: redOnYellow}}}),
 		chartTwin("chart_area05", xlsx.Chart{Type: xlsx.ChartArea, Series: sers("A:B", "A:C"), Name: "Some alternative text"}),
 		chartTwin("chart_column04", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{ser("A"), with(ser("B"), func(s *xlsx.ChartSeries) { s.Secondary = true })}}),
 	},

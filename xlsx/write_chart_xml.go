@@ -673,8 +673,16 @@ func (cw *chartWriter) axisPair(g *chartGroup, x, y *ChartAxis, xID, yID int, se
 			yPos = "r"
 		}
 	}
+	// A reversed axis moves the other one to the far side.
+	opposite := map[string]string{"b": "t", "t": "b", "l": "r", "r": "l"}
+	if y.Reverse {
+		xPos = opposite[xPos]
+	}
+	if x.Reverse && !secondary {
+		yPos = opposite[yPos]
+	}
 	writeX := func() {
-		ax := axisSpec{axis: x, id: xID, cross: yID, pos: xPos, titleRef: xTitle, hasCat: hasCat, typ: t}
+		ax := axisSpec{axis: x, id: xID, cross: yID, pos: xPos, titleRef: xTitle, hasCat: hasCat, typ: t, other: x}
 		if secondary {
 			ax.deleted = !x.isSet()
 			ax.secondary = true
@@ -686,7 +694,7 @@ func (cw *chartWriter) axisPair(g *chartGroup, x, y *ChartAxis, xID, yID int, se
 		cw.axis(ax)
 	}
 	writeY := func() {
-		ax := axisSpec{axis: y, id: yID, cross: xID, pos: yPos, titleRef: yTitle, value: true, typ: t, secondary: secondary}
+		ax := axisSpec{axis: y, id: yID, cross: xID, pos: yPos, titleRef: yTitle, value: true, typ: t, secondary: secondary, other: x}
 		cw.axis(ax)
 	}
 	if secondary && !isScatter(t) {
@@ -700,11 +708,12 @@ func (cw *chartWriter) axisPair(g *chartGroup, x, y *ChartAxis, xID, yID int, se
 
 func (a *ChartAxis) isSet() bool {
 	return a.Title.Text != "" || a.Min != nil || a.Max != nil || a.NumFmt != "" || a.Reverse || a.Date || a.LogBase != 0 ||
-		a.MajorGridlines != nil || a.MinorGridlines != nil || a.Labels != AxisLabelsNextTo || !a.Font.isZero() || !a.Line.isZero()
+		a.MajorGridlines != nil || a.MinorGridlines != nil || a.Labels != AxisLabelsNextTo || !a.Font.isZero() || !a.Format.isZero()
 }
 
 type axisSpec struct {
 	axis              *ChartAxis
+	other             *ChartAxis // the category axis, whose Categories a value axis follows
 	id, cross         int
 	pos               string
 	titleRef          *chartRef
@@ -761,14 +770,20 @@ func (cw *chartWriter) axis(s axisSpec) {
 		cw.lineElem("c:minorGridlines", g.Line)
 	}
 	if a.Title.Text != "" {
-		vertical := pos == "l" || pos == "r"
+		// A vertical axis' title is turned, except a column chart's
+		// value axis', as Excel makes them.
+		vertical := (pos == "l" || pos == "r") && !(s.value && t >= ChartColumn && t <= ChartColumnPercentStacked)
 		cw.title(&a.Title, s.titleRef, vertical)
 	}
 	switch {
 	case a.NumFmt != "":
 		cw.raw("<c:numFmt")
 		cw.b = appendStringAttr(cw.b, "formatCode", a.NumFmt)
-		cw.raw(` sourceLinked="0"/>`)
+		if a.NumFmtLinked {
+			cw.raw(` sourceLinked="1"/>`)
+		} else {
+			cw.raw(` sourceLinked="0"/>`)
+		}
 	case s.value && grouping(t) == "percentStacked":
 		cw.raw(`<c:numFmt formatCode="0%" sourceLinked="1"/>`)
 	case s.value || s.valueX:
@@ -798,7 +813,7 @@ func (cw *chartWriter) axis(s axisSpec) {
 	default:
 		cw.val("c:tickLblPos", "nextTo")
 	}
-	cw.spPr(ChartFormat{Line: a.Line})
+	cw.spPr(a.Format)
 	cw.txPr(a.Font, 0)
 	cw.val("c:crossAx", strconv.Itoa(s.cross))
 	switch {
@@ -813,7 +828,14 @@ func (cw *chartWriter) axis(s axisSpec) {
 		cw.val("c:crosses", "autoZero")
 	}
 	if s.value || s.valueX {
-		if isArea(t) || isScatter(t) || a.OnTick {
+		onTick := isArea(t) || isScatter(t)
+		switch s.other.Categories {
+		case CategoriesOnTick:
+			onTick = true
+		case CategoriesBetween:
+			onTick = false
+		}
+		if onTick {
 			cw.val("c:crossBetween", "midCat")
 		} else {
 			cw.val("c:crossBetween", "between")
@@ -832,17 +854,29 @@ func (cw *chartWriter) axis(s axisSpec) {
 	} else {
 		cw.val("c:auto", "1")
 		if tag == "c:catAx" {
-			cw.val("c:lblAlgn", "ctr")
+			cw.val("c:lblAlgn", [...]string{"ctr", "l", "r"}[a.LabelAlign])
 		}
 		cw.val("c:lblOffset", "100")
+		if a.LabelInterval > 0 {
+			cw.val("c:tickLblSkip", strconv.Itoa(a.LabelInterval))
+		}
+		if a.TickInterval > 0 {
+			cw.val("c:tickMarkSkip", strconv.Itoa(a.TickInterval))
+		}
 		if tag == "c:dateAx" {
+			unit := func(u string) string {
+				if u == "" {
+					return "days"
+				}
+				return u
+			}
 			if a.MajorUnit != nil {
 				cw.num("c:majorUnit", *a.MajorUnit)
-				cw.val("c:majorTimeUnit", "days")
+				cw.val("c:majorTimeUnit", unit(a.MajorTimeUnit))
 			}
 			if a.MinorUnit != nil {
 				cw.num("c:minorUnit", *a.MinorUnit)
-				cw.val("c:minorTimeUnit", "days")
+				cw.val("c:minorTimeUnit", unit(a.MinorTimeUnit))
 			}
 		}
 	}
