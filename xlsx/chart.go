@@ -289,6 +289,9 @@ type ChartFont struct {
 	NotBold, NotItalic bool
 	Color              ChartColor
 	Rotation           int
+	// PitchFamily and Charset describe the font to a viewer without it
+	// (as Windows' LOGFONT does); 0 leaves them out.
+	PitchFamily, Charset int
 }
 
 func (f ChartFont) isZero() bool { return f == ChartFont{} }
@@ -492,9 +495,11 @@ type ChartDataLabels struct {
 
 // ChartCustomLabel is one point's label.
 type ChartCustomLabel struct {
-	Text   string
-	Delete bool
-	Font   ChartFont
+	Text     string
+	Delete   bool
+	Font     ChartFont
+	Format   ChartFormat
+	Position ChartLabelPosition
 }
 
 // ChartLabelPosition places data labels relative to their points.

@@ -36,6 +36,8 @@ type chartSeries struct {
 	*ChartSeries
 	combined       bool // from Chart.Combine
 	name, cat, val *chartRef
+	// labelRefs are the custom labels that are cells, by point.
+	labelRefs map[int]*chartRef
 }
 
 // chartRef is a range of cells a chart reads: resolved when its sheet
@@ -155,6 +157,18 @@ func (w *Writer) newChart(c Chart) (*sheetChart, error) {
 					return err
 				}
 			}
+			if l := list[i].Labels; l != nil {
+				for p, c := range l.Custom {
+					if strings.HasPrefix(c.Text, "=") {
+						if cs.labelRefs == nil {
+							cs.labelRefs = map[int]*chartRef{}
+						}
+						if cs.labelRefs[p], err = parseChartRef(c.Text, where("label")); err != nil {
+							return err
+						}
+					}
+				}
+			}
 			if n := list[i].Name; strings.HasPrefix(n, "=") {
 				if cs.name, err = parseChartRef(n, where("name")); err != nil {
 					return err
@@ -200,6 +214,11 @@ func (sc *sheetChart) refs() []*chartRef {
 	for _, cs := range sc.series {
 		for _, r := range []*chartRef{cs.name, cs.cat, cs.val} {
 			if r != nil {
+				out = append(out, r)
+			}
+		}
+		for p := range cs.Labels.customCount() {
+			if r := cs.labelRefs[p]; r != nil {
 				out = append(out, r)
 			}
 		}
@@ -487,6 +506,14 @@ func checkSeries(s *ChartSeries, n int) error {
 		}
 	}
 	if l := s.Labels; l != nil {
+		for _, c := range l.Custom {
+			if c.Position > LabelBestFit {
+				return fmt.Errorf("%w: %s labels: unknown position", ErrChart, what)
+			}
+			if err := checkFormat(c.Format, what+" label"); err != nil {
+				return err
+			}
+		}
 		if l.Position > LabelBestFit || !slices.Contains([]string{"", ",", ";", ".", "\n", " "}, l.Separator) {
 			return fmt.Errorf("%w: %s labels: unknown position or separator", ErrChart, what)
 		}
@@ -753,4 +780,12 @@ func (s *Sheet) chartSheetParts() []packagePart {
 	rels.add("drawing", "../drawings/drawing"+strconv.Itoa(s.drawing)+".xml", false)
 	parts := []packagePart{{"xl/chartsheets/sheet" + n + ".xml", b}, {"xl/chartsheets/_rels/sheet" + n + ".xml.rels", rels.bytes()}}
 	return append(parts, s.drawingParts()...)
+}
+
+// customCount is how many custom labels there are (nil: none).
+func (l *ChartDataLabels) customCount() []ChartCustomLabel {
+	if l == nil {
+		return nil
+	}
+	return l.Custom
 }

@@ -198,6 +198,41 @@ func titledAxis(text string, f xlsx.ChartFont, labels ...xlsx.ChartFont) xlsx.Ch
 	return a
 }
 
+var (
+	consolas      = xlsx.ChartFont{Name: "Consolas", PitchFamily: 49}
+	boldItalicRed = xlsx.ChartFont{Bold: true, Italic: true, Color: "FF0000"}
+	redDash       = xlsx.ChartLineFormat{Color: "FF0000", Width: 1, Dash: xlsx.DashDash}
+	greenOnRed    = xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "00B050"}, Line: xlsx.ChartLineFormat{Color: "FF0000"}}
+)
+
+// dl is a chart of the three columns with labels on the first series
+// (and the next), as most data label tests have.
+func dl(t xlsx.ChartType, l ...xlsx.ChartDataLabels) xlsx.Chart {
+	c := xlsx.Chart{Type: t, Series: sers("A", "B", "C")}
+	for i := range l {
+		c.Series[i].Labels = &l[i]
+	}
+	return c
+}
+
+func val() xlsx.ChartDataLabels { return xlsx.ChartDataLabels{Value: true} }
+func pos(p xlsx.ChartLabelPosition) xlsx.ChartDataLabels {
+	return xlsx.ChartDataLabels{Value: true, Position: p}
+}
+func leader(l xlsx.ChartDataLabels) xlsx.ChartDataLabels { l.LeaderLines = true; return l }
+func valCat(sep string) xlsx.ChartDataLabels {
+	return xlsx.ChartDataLabels{Value: true, Category: true, Separator: sep}
+}
+func custom(c ...xlsx.ChartCustomLabel) xlsx.ChartDataLabels {
+	return xlsx.ChartDataLabels{Value: true, Custom: c}
+}
+
+// allLabels is every part of a pie's label shown.
+func allLabels(f xlsx.ChartFormat) xlsx.ChartDataLabels {
+	return xlsx.ChartDataLabels{Value: true, Category: true, SeriesName: true, Percentage: true, LegendKey: true, LeaderLines: true,
+		Separator: ";", NumFmt: "#,##0.00", Position: xlsx.LabelInsideEnd, Font: consolas, Format: f}
+}
+
 func sec(s xlsx.ChartSeries) xlsx.ChartSeries    { s.Secondary = true; return s }
 func smooth(s xlsx.ChartSeries) xlsx.ChartSeries { s.Smooth = true; return s }
 
@@ -355,6 +390,65 @@ var chartTwins = slices.Concat(
 		chartTwin("chart_axis53", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "XXX", Format: xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "FFFF00"}}}}, Y: titled("YYY")}),
 		chartTwin("chart_axis54", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "XXX", Format: xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "FFFF00"}, Line: xlsx.ChartLineFormat{Color: "FF0000"}}}},
 			Y: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "YYY", Format: redOnYellow}}}),
+		chartTwin("chart_data_labels01", dl(xlsx.ChartColumn, val(), pos(xlsx.LabelInsideBase))),
+		chartTwin("chart_data_labels02", dl(xlsx.ChartColumn, pos(xlsx.LabelInsideEnd), pos(xlsx.LabelCenter))),
+		chartTwin("chart_data_labels03", dl(xlsx.ChartBar, val(), pos(xlsx.LabelInsideBase))),
+		chartTwin("chart_data_labels04", dl(xlsx.ChartBar, pos(xlsx.LabelInsideEnd), pos(xlsx.LabelCenter))),
+		chartTwin("chart_data_labels05", dl(xlsx.ChartLine, val(), pos(xlsx.LabelAbove), pos(xlsx.LabelBelow))),
+		chartTwin("chart_data_labels06", dl(xlsx.ChartLine, val(), pos(xlsx.LabelLeft), pos(xlsx.LabelCenter))),
+		chartTwin("chart_data_labels07", xlsx.Chart{Type: xlsx.ChartArea, Series: []xlsx.ChartSeries{labels(ser("A"), val())}}),
+		chartTwin("chart_data_labels08", xlsx.Chart{Type: xlsx.ChartScatter, Series: []xlsx.ChartSeries{labels(ser("A:B"), val()), ser("A:C")}}),
+		chartTwin("chart_data_labels09", xlsx.Chart{Type: xlsx.ChartScatter, Series: []xlsx.ChartSeries{labels(ser("A:B"), pos(xlsx.LabelAbove)), labels(ser("A:C"), pos(xlsx.LabelBelow))}}),
+		chartTwin("chart_data_labels10", xlsx.Chart{Type: xlsx.ChartScatter, Series: []xlsx.ChartSeries{labels(ser("A:B"), pos(xlsx.LabelLeft)), labels(ser("A:C"), pos(xlsx.LabelCenter))}}),
+		chartTwin("chart_data_labels11", xlsx.Chart{Type: xlsx.ChartPie, Series: []xlsx.ChartSeries{labels(ser("A"), leader(val()))}}),
+		chartTwin("chart_data_labels12", xlsx.Chart{Type: xlsx.ChartPie, Series: []xlsx.ChartSeries{labels(ser("A"), leader(pos(xlsx.LabelOutsideEnd)))}}),
+		chartTwin("chart_data_labels13", xlsx.Chart{Type: xlsx.ChartPie, Series: []xlsx.ChartSeries{labels(ser("A"), leader(pos(xlsx.LabelInsideEnd)))}}),
+		chartTwin("chart_data_labels14", xlsx.Chart{Type: xlsx.ChartPie, Series: []xlsx.ChartSeries{labels(ser("A"), leader(pos(xlsx.LabelCenter)))}}),
+		chartTwin("chart_data_labels15", xlsx.Chart{Type: xlsx.ChartDoughnut, Series: []xlsx.ChartSeries{labels(ser("A"), leader(val()))}}),
+		chartTwin("chart_data_labels16", xlsx.Chart{Type: xlsx.ChartRadar, Series: []xlsx.ChartSeries{labels(ser("A"), val())}}),
+		stockTwin("chart_data_labels17", 4, xlsx.Chart{Type: xlsx.ChartStock, Series: []xlsx.ChartSeries{ser("A:B"), ser("A:C"), labels(ser("A:D"), val())}}),
+		chartTwin("chart_data_labels18", dl(xlsx.ChartColumn, valCat(""), valCat(";"), valCat("."))),
+		chartTwin("chart_data_labels19", dl(xlsx.ChartColumn, valCat(""), valCat("\n"), valCat(" "))),
+		chartTwin("chart_data_labels20", dl(xlsx.ChartColumn, xlsx.ChartDataLabels{Value: true, LegendKey: true})),
+		chartTwin("chart_data_labels21", xlsx.Chart{Type: xlsx.ChartPie, Series: []xlsx.ChartSeries{labels(ser("A"), allLabels(xlsx.ChartFormat{}))}}),
+		chartTwin("chart_data_labels22", dl(xlsx.ChartColumn, xlsx.ChartDataLabels{Value: true, NumFmt: "#,##0.00"}, xlsx.ChartDataLabels{Value: true, NumFmt: "0.00", Position: xlsx.LabelInsideBase})),
+		chartTwin("chart_data_labels23", dl(xlsx.ChartColumn, xlsx.ChartDataLabels{Value: true, Font: consolas}, pos(xlsx.LabelInsideBase))),
+		chartTwin("chart_data_labels24", dl(xlsx.ChartColumn, xlsx.ChartDataLabels{Value: true, Font: with2(consolas, func(f *xlsx.ChartFont) { f.Size = 12 })}, pos(xlsx.LabelInsideBase))),
+		chartTwin("chart_data_labels25", dl(xlsx.ChartColumn, xlsx.ChartDataLabels{Value: true, Font: xlsx.ChartFont{Rotation: 45}},
+			xlsx.ChartDataLabels{Value: true, Font: xlsx.ChartFont{Rotation: -45}, Position: xlsx.LabelInsideBase})),
+		chartTwin("chart_data_labels26", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Text: "33"}))),
+		chartTwin("chart_data_labels27", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Text: "=Sheet1!$D$1"}))),
+		chartTwin("chart_data_labels28", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Text: "123"}, xlsx.ChartCustomLabel{Text: "abc"}, xlsx.ChartCustomLabel{},
+			xlsx.ChartCustomLabel{Text: "=Sheet1!$D$1"}, xlsx.ChartCustomLabel{Text: "=Sheet1!$D$2"}))),
+		chartTwin("chart_data_labels29", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Delete: true}))),
+		chartTwin("chart_data_labels30", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Delete: true}, xlsx.ChartCustomLabel{}, xlsx.ChartCustomLabel{Delete: true}, xlsx.ChartCustomLabel{}, xlsx.ChartCustomLabel{Delete: true}))),
+		chartTwin("chart_data_labels31", dl(xlsx.ChartColumn, xlsx.ChartDataLabels{Value: true, Category: true, SeriesName: true, Custom: []xlsx.ChartCustomLabel{{Text: "33"}}})),
+		chartTwin("chart_data_labels32", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Text: "33", Font: boldItalicRed}))),
+		chartTwin("chart_data_labels33", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Font: xlsx.ChartFont{Bold: true, Italic: true}}))),
+		chartTwin("chart_data_labels34", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Text: "=Sheet1!$D$1", Font: boldItalicRed}))),
+		chartTwin("chart_data_labels35", dl(xlsx.ChartColumn, xlsx.ChartDataLabels{Value: true, Format: red})),
+		chartTwin("chart_data_labels36", xlsx.Chart{Type: xlsx.ChartPie, Series: []xlsx.ChartSeries{labels(ser("A"), allLabels(red))}}),
+		chartTwin("chart_data_labels37", dl(xlsx.ChartColumn, xlsx.ChartDataLabels{Value: true, Format: xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "00B050"}, Line: redDash}})),
+		chartTwin("chart_data_labels38", dl(xlsx.ChartColumn, xlsx.ChartDataLabels{Value: true, Format: xlsx.ChartFormat{Fill: xlsx.ChartFill{Pattern: &xlsx.ChartPattern{Pattern: "ltVert", Foreground: "00B050", Background: "FFFFFF"}}, Line: redDash}})),
+		chartTwin("chart_data_labels39", dl(xlsx.ChartColumn, xlsx.ChartDataLabels{Value: true, Format: xlsx.ChartFormat{Fill: xlsx.ChartFill{Gradient: &xlsx.ChartGradient{Angle: 90,
+			Stops: []xlsx.ChartGradientStop{{"DDEBCF", 0}, {"9CB86E", 50}, {"156B13", 100}}}}, Line: redDash}})),
+		chartTwin("chart_data_labels40", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Text: "33", Format: red}))),
+		chartTwin("chart_data_labels41", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Text: "=Sheet1!$D$1", Format: red}))),
+		chartTwin("chart_data_labels42", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Text: "=Sheet1!$D$1", Format: red, Font: xlsx.ChartFont{Color: "FF0000"}}))),
+		chartTwin("chart_data_labels43", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Format: red, Font: boldItalicRed}))),
+		chartTwin("chart_data_labels44", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Text: "33", Format: greenOnRed}))),
+		chartTwin("chart_data_labels45", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Text: "=Sheet1!$D$1", Format: greenOnRed}))),
+		chartTwin("chart_data_labels46", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Text: "=Sheet1!$D$1", Format: greenOnRed, Font: xlsx.ChartFont{Color: "FF0000"}}))),
+		chartTwin("chart_data_labels47", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Format: greenOnRed, Font: boldItalicRed}))),
+		chartTwin("chart_data_labels48", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Text: "31"}),
+			xlsx.ChartDataLabels{Value: true, Position: xlsx.LabelInsideBase, Custom: []xlsx.ChartCustomLabel{{Text: "32"}}})),
+		chartTwin("chart_data_labels49", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Text: "=Sheet1!$B$1"}),
+			xlsx.ChartDataLabels{Value: true, Position: xlsx.LabelInsideBase, Custom: []xlsx.ChartCustomLabel{{Text: "=Sheet1!$B$2"}}})),
+		chartTwin("chart_data_labels50", dl(xlsx.ChartColumn, xlsx.ChartDataLabels{Value: true, Position: xlsx.LabelCenter, Custom: []xlsx.ChartCustomLabel{{Format: red, Font: boldItalicRed}}})),
+		chartTwin("chart_data_labels52", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Position: xlsx.LabelCenter}))),
+		chartTwin("chart_data_labels53", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Text: "31"}),
+			xlsx.ChartDataLabels{Value: true, Position: xlsx.LabelInsideBase, Custom: []xlsx.ChartCustomLabel{{Text: "32", Position: xlsx.LabelCenter}}})),
+		chartTwin("chart_data_labels54", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Format: greenOnRed, Font: boldItalicRed, Position: xlsx.LabelCenter}))),
 		chartTwin("chart_area05", xlsx.Chart{Type: xlsx.ChartArea, Series: sers("A:B", "A:C"), Name: "Some alternative text"}),
 		chartTwin("chart_column04", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{ser("A"), with(ser("B"), func(s *xlsx.ChartSeries) { s.Secondary = true })}}),
 	},

@@ -350,7 +350,7 @@ func (cw *chartWriter) series(g chartGroup, s *chartSeries, _ int) {
 		cw.raw("</c:dPt>")
 	}
 	if s.Labels != nil {
-		cw.dataLabels(t, s.Labels)
+		cw.dataLabels(t, s)
 	}
 	if s.Trendline != nil && !isPie(t) && !isRadar(t) {
 		cw.trendline(s.Trendline)
@@ -481,7 +481,8 @@ func (cw *chartWriter) marker(m *ChartMarker) {
 	cw.raw("</c:marker>")
 }
 
-func (cw *chartWriter) dataLabels(t ChartType, l *ChartDataLabels) {
+func (cw *chartWriter) dataLabels(t ChartType, s *chartSeries) {
+	l := s.Labels
 	cw.raw("<c:dLbls>")
 	for i, c := range l.Custom {
 		if c == (ChartCustomLabel{}) {
@@ -489,47 +490,72 @@ func (cw *chartWriter) dataLabels(t ChartType, l *ChartDataLabels) {
 		}
 		cw.raw("<c:dLbl>")
 		cw.val("c:idx", strconv.Itoa(i))
-		if c.Delete {
-			cw.raw(`<c:delete val="1"/></c:dLbl>`)
-			continue
-		}
-		cw.raw("<c:layout/>")
-		if c.Text != "" {
-			cw.raw("<c:tx>")
-			if strings.HasPrefix(c.Text, "=") {
-				ref, _ := parseChartRef(c.Text, "label")
-				ref.end(ref.rng.LastRow)
-				cw.strRef(ref)
-			} else {
-				cw.richText(c.Text, c.Font, false)
+		switch {
+		case c.Delete:
+			cw.raw(`<c:delete val="1"/>`)
+		case c.Text != "" || c.Position != LabelDefault:
+			cw.raw("<c:layout/>")
+			switch {
+			case s.labelRefs[i] != nil:
+				cw.raw("<c:tx>")
+				cw.strRef(s.labelRefs[i])
+				cw.raw("</c:tx>")
+				if !c.Format.isZero() || !c.Font.isZero() {
+					cw.spPrOrEmpty(c.Format)
+					cw.textPropsWith(c.Font, false, false)
+				}
+			case c.Text != "":
+				cw.raw("<c:tx><c:rich><a:bodyPr/><a:lstStyle/>")
+				for _, line := range strings.Split(c.Text, "\n") {
+					cw.raw("<a:p>")
+					if !c.Format.isZero() {
+						cw.raw("<a:pPr><a:defRPr/></a:pPr>")
+					}
+					cw.raw("<a:r>")
+					cw.fontAttrs("a:rPr", c.Font, "en-US", false)
+					cw.text("a:t", line)
+					cw.raw("</a:r></a:p>")
+				}
+				cw.raw("</c:rich></c:tx>")
+				cw.spPr(c.Format)
+			default:
+				cw.spPr(c.Format)
+				cw.txPr(c.Font, false)
 			}
-			cw.raw("</c:tx>")
+			pos := c.Position
+			if pos == LabelDefault {
+				pos = l.Position
+			}
+			cw.labelFlags(t, l, pos)
+		default:
+			cw.spPrOrEmpty(c.Format)
+			cw.textPropsWith(c.Font, false, false)
 		}
-		if c.Text == "" || strings.HasPrefix(c.Text, "=") {
-			cw.txPr(c.Font, 0)
-		}
-		cw.labelFlags(t, l)
 		cw.raw("</c:dLbl>")
 	}
-	cw.labelsBody(t, l)
-	cw.raw("</c:dLbls>")
-}
-
-// labelsBody is what the series' labels share with each custom one.
-func (cw *chartWriter) labelsBody(t ChartType, l *ChartDataLabels) {
 	if l.NumFmt != "" {
 		cw.raw("<c:numFmt")
 		cw.b = appendStringAttr(cw.b, "formatCode", l.NumFmt)
 		cw.raw(` sourceLinked="0"/>`)
 	}
 	cw.spPr(l.Format)
-	cw.txPr(l.Font, 0)
-	cw.labelFlags(t, l)
+	cw.txPr(l.Font, false)
+	cw.labelFlags(t, l, l.Position)
+	cw.raw("</c:dLbls>")
 }
 
-func (cw *chartWriter) labelFlags(t ChartType, l *ChartDataLabels) {
-	if l.Position != LabelDefault {
-		cw.val("c:dLblPos", labelPosNames[l.Position])
+// spPrOrEmpty writes an element's shape properties, <c:spPr/> if none.
+func (cw *chartWriter) spPrOrEmpty(f ChartFormat) {
+	if f.isZero() {
+		cw.raw("<c:spPr/>")
+		return
+	}
+	cw.spPr(f)
+}
+
+func (cw *chartWriter) labelFlags(t ChartType, l *ChartDataLabels, pos ChartLabelPosition) {
+	if pos != LabelDefault {
+		cw.val("c:dLblPos", labelPosNames[pos])
 	}
 	if l.LegendKey {
 		cw.val("c:showLegendKey", "1")
@@ -546,14 +572,12 @@ func (cw *chartWriter) labelFlags(t ChartType, l *ChartDataLabels) {
 	if l.Percentage {
 		cw.val("c:showPercent", "1")
 	}
-	if l.Separator != "" && l.Separator != "," {
+	if l.Separator != "" {
 		sep := l.Separator
-		if sep != "\n" {
+		if sep != "\n" && sep != " " {
 			sep += " "
 		}
 		cw.text("c:separator", sep)
-	} else if l.Separator == "," {
-		cw.text("c:separator", ", ")
 	}
 	if l.LeaderLines && isPie(t) {
 		cw.val("c:showLeaderLines", "1")
@@ -589,7 +613,7 @@ func (cw *chartWriter) trendline(tl *ChartTrendline) {
 		cw.flag("c:dispEq", tl.ShowEquation)
 		cw.raw(`<c:trendlineLbl><c:layout/><c:numFmt formatCode="General" sourceLinked="0"/>`)
 		cw.spPr(tl.LabelFormat)
-		cw.txPr(tl.LabelFont, 0)
+		cw.txPr(tl.LabelFont, true)
 		cw.raw(`</c:trendlineLbl>`)
 	}
 	cw.raw("</c:trendline>")
@@ -814,7 +838,7 @@ func (cw *chartWriter) axis(s axisSpec) {
 		cw.val("c:tickLblPos", "nextTo")
 	}
 	cw.spPr(a.Format)
-	cw.txPr(a.Font, 0)
+	cw.txPr(a.Font, true)
 	cw.val("c:crossAx", strconv.Itoa(s.cross))
 	switch {
 	case s.secondary && s.value:
@@ -921,7 +945,7 @@ func (cw *chartWriter) legend(groups []chartGroup) {
 		cw.fontAttrs("a:defRPr", l.Font, "", false)
 		cw.raw(`</a:pPr><a:endParaRPr lang="en-US"/></a:p></c:txPr>`)
 	} else if !l.Font.isZero() {
-		cw.txPr(l.Font, 0)
+		cw.txPr(l.Font, true)
 	}
 	cw.raw("</c:legend>")
 }
@@ -976,16 +1000,20 @@ func (cw *chartWriter) richText(text string, f ChartFont, vertical bool) {
 
 // txPr is the text properties of an element whose text comes from
 // elsewhere (axis labels, legend, data labels).
-func (cw *chartWriter) txPr(f ChartFont, rot int) {
-	if f.isZero() && rot == 0 {
+func (cw *chartWriter) txPr(f ChartFont, baseline bool) {
+	if f.isZero() {
 		return
 	}
-	cw.textProps(f, rot != 0)
+	cw.textPropsWith(f, false, baseline)
 }
 
 // textProps writes <c:txPr> whatever the font; vertical turns the text
 // as a vertical axis' title.
 func (cw *chartWriter) textProps(f ChartFont, vertical bool) {
+	cw.textPropsWith(f, vertical, true)
+}
+
+func (cw *chartWriter) textPropsWith(f ChartFont, vertical, baseline bool) {
 	cw.raw("<c:txPr>")
 	switch {
 	case f.Rotation != 0:
@@ -997,7 +1025,7 @@ func (cw *chartWriter) textProps(f ChartFont, vertical bool) {
 		cw.raw("<a:bodyPr/>")
 	}
 	cw.raw("<a:lstStyle/><a:p><a:pPr>")
-	cw.fontElem("a:defRPr", f, "")
+	cw.fontAttrs("a:defRPr", f, "", baseline)
 	cw.raw(`</a:pPr><a:endParaRPr lang="en-US"/></a:p></c:txPr>`)
 }
 
@@ -1040,6 +1068,10 @@ func (cw *chartWriter) fontAttrs(tag string, f ChartFont, lang string, baseline 
 	if f.Name != "" {
 		cw.raw("<a:latin")
 		cw.b = appendStringAttr(cw.b, "typeface", f.Name)
+		if f.PitchFamily != 0 {
+			cw.b = appendIntAttr(cw.b, "pitchFamily", f.PitchFamily)
+			cw.b = appendIntAttr(cw.b, "charset", f.Charset)
+		}
 		cw.raw("/>")
 	}
 	cw.raw("</" + tag + ">")
