@@ -233,6 +233,42 @@ func allLabels(f xlsx.ChartFormat) xlsx.ChartDataLabels {
 		Separator: ";", NumFmt: "#,##0.00", Position: xlsx.LabelInsideEnd, Font: consolas, Format: f}
 }
 
+func stops3(mid int) []xlsx.ChartGradientStop {
+	return []xlsx.ChartGradientStop{{"DDEBCF", 0}, {"9CB86E", mid}, {"156B13", 100}}
+}
+
+func gradientFormat(angle int, stops []xlsx.ChartGradientStop) xlsx.ChartFormat {
+	return xlsx.ChartFormat{Fill: xlsx.ChartFill{Gradient: &xlsx.ChartGradient{Angle: angle, Stops: stops}}}
+}
+
+func gradientChart(angle int, stops []xlsx.ChartGradientStop) xlsx.Chart {
+	return xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{fmtd(ser("A"), gradientFormat(angle, stops)), ser("B"), ser("C")}}
+}
+
+func gradientTyped(t xlsx.ChartGradientType) xlsx.Chart {
+	c := gradientChart(0, stops3(50))
+	c.Series[0].Format.Fill.Gradient.Type = t
+	return c
+}
+
+func patternFormat(p, fg, bg xlsx.ChartColor) xlsx.ChartFormat {
+	return xlsx.ChartFormat{Fill: xlsx.ChartFill{Pattern: &xlsx.ChartPattern{Pattern: string(p), Foreground: fg, Background: bg}}}
+}
+
+// patternChart is eight column series over A1:H3, patterned in turn.
+func patternChart(patterns [][3]string) xlsx.Chart {
+	c := xlsx.Chart{Type: xlsx.ChartColumn}
+	for i, col := range "ABCDEFGH" {
+		s := ser(string(col) + "3")
+		if i < len(patterns) {
+			p := patterns[i]
+			s.Format = patternFormat(xlsx.ChartColor(p[0]), xlsx.ChartColor(p[1]), xlsx.ChartColor(p[2]))
+		}
+		c.Series = append(c.Series, s)
+	}
+	return c
+}
+
 func sec(s xlsx.ChartSeries) xlsx.ChartSeries    { s.Secondary = true; return s }
 func smooth(s xlsx.ChartSeries) xlsx.ChartSeries { s.Smooth = true; return s }
 
@@ -449,6 +485,29 @@ var chartTwins = slices.Concat(
 		chartTwin("chart_data_labels53", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Text: "31"}),
 			xlsx.ChartDataLabels{Value: true, Position: xlsx.LabelInsideBase, Custom: []xlsx.ChartCustomLabel{{Text: "32", Position: xlsx.LabelCenter}}})),
 		chartTwin("chart_data_labels54", dl(xlsx.ChartColumn, custom(xlsx.ChartCustomLabel{Format: greenOnRed, Font: boldItalicRed, Position: xlsx.LabelCenter}))),
+		chartTwin("chart_gradient01", gradientChart(90, stops3(50))),
+		chartTwin("chart_gradient02", gradientChart(30, stops3(50))),
+		chartTwin("chart_gradient03", gradientChart(90, stops3(40))),
+		chartTwin("chart_gradient04", gradientTyped(xlsx.GradientRadial)),
+		chartTwin("chart_gradient05", gradientTyped(xlsx.GradientRectangular)),
+		chartTwin("chart_gradient06", gradientTyped(xlsx.GradientPath)),
+		chartTwin("chart_gradient07", with2(gradientChart(90, stops3(50)), func(c *xlsx.Chart) { c.Series[0].InvertIfNegative = true })),
+		chartTwin("chart_gradient08", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A", "B", "C"), ChartArea: gradientFormat(90, stops3(50))}),
+		chartTwin("chart_gradient09", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A", "B", "C"), PlotArea: gradientFormat(90, stops3(50))}),
+		chartTwin("chart_gradient10", gradientChart(90, []xlsx.ChartGradientStop{{"DDEBCF", 0}, {"156B13", 100}})),
+		chartTwin("chart_gradient11", gradientChart(90, []xlsx.ChartGradientStop{{"DDEBCF", 0}, {"DDEBCF", 33}, {"9CB86E", 66}, {"156B13", 100}})),
+		chartTwin("chart_gradient12", gradientChart(90, []xlsx.ChartGradientStop{{"DDEBCF", 10}, {"156B13", 90}})),
+		chartTwin("chart_gradient13", gradientChart(355, stops3(50))),
+		chartTwin("chart_pattern01", patternChart(nil)),
+		chartTwin("chart_pattern02", patternChart([][3]string{{"pct5", "C00000", "FFFFFF"}, {"pct50", "FF0000", "FFFFFF"}, {"ltDnDiag", "FFC000", "FFFFFF"}, {"ltVert", "FFFF00", "FFFFFF"}, {"dashDnDiag", "92D050", "FFFFFF"}, {"zigZag", "00B050", "FFFFFF"}, {"divot", "00B0F0", "FFFFFF"}, {"smGrid", "0070C0", "FFFFFF"}})),
+		chartTwin("chart_pattern03", patternChart([][3]string{{"pct10", "C00000", "FFFFFF"}, {"pct60", "FF0000", "FFFFFF"}, {"ltUpDiag", "FFC000", "FFFFFF"}, {"ltHorz", "FFFF00", "FFFFFF"}, {"dashUpDiag", "92D050", "FFFFFF"}, {"wave", "00B050", "FFFFFF"}, {"dotGrid", "00B0F0", "FFFFFF"}, {"lgGrid", "0070C0", "FFFFFF"}})),
+		chartTwin("chart_pattern04", patternChart([][3]string{{"pct20", "C00000", "FFFFFF"}, {"pct70", "FF0000", "FFFFFF"}, {"dkDnDiag", "FFC000", "FFFFFF"}, {"narVert", "FFFF00", "FFFFFF"}, {"dashHorz", "92D050", "FFFFFF"}, {"diagBrick", "00B050", "FFFFFF"}, {"dotDmnd", "00B0F0", "FFFFFF"}, {"smCheck", "0070C0", "FFFFFF"}})),
+		chartTwin("chart_pattern05", patternChart([][3]string{{"pct25", "C00000", "FFFFFF"}, {"pct75", "FF0000", "FFFFFF"}, {"dkUpDiag", "FFC000", "FFFFFF"}, {"narHorz", "FFFF00", "FFFFFF"}, {"dashVert", "92D050", "FFFFFF"}, {"horzBrick", "00B050", "FFFFFF"}, {"shingle", "00B0F0", "FFFFFF"}, {"lgCheck", "0070C0", "FFFFFF"}})),
+		chartTwin("chart_pattern06", patternChart([][3]string{{"pct30", "C00000", "FFFFFF"}, {"pct80", "FF0000", "FFFFFF"}, {"wdDnDiag", "FFC000", "FFFFFF"}, {"dkVert", "FFFF00", "FFFFFF"}, {"smConfetti", "92D050", "FFFFFF"}, {"weave", "00B050", "FFFFFF"}, {"trellis", "00B0F0", "FFFFFF"}, {"openDmnd", "0070C0", "FFFFFF"}})),
+		chartTwin("chart_pattern07", patternChart([][3]string{{"pct40", "C00000", "FFFFFF"}, {"pct90", "FF0000", "FFFFFF"}, {"wdUpDiag", "FFC000", "FFFFFF"}, {"dkHorz", "FFFF00", "FFFFFF"}, {"lgConfetti", "92D050", "FFFFFF"}, {"plaid", "00B050", "FFFFFF"}, {"sphere", "00B0F0", "FFFFFF"}, {"solidDmnd", "0070C0", "FFFFFF"}})),
+		chartTwin("chart_pattern08", patternChart([][3]string{{"pct5", "FFFF00", "FF0000"}, {"pct50", "FF0000", "FFFFFF"}, {"ltDnDiag", "FFC000", "FFFFFF"}, {"ltVert", "FFFF00", "FFFFFF"}, {"dashDnDiag", "92D050", "FFFFFF"}, {"zigZag", "00B050", "FFFFFF"}, {"divot", "00B0F0", "FFFFFF"}, {"smGrid", "0070C0", "FFFFFF"}})),
+		chartTwin("chart_pattern09", with2(patternChart(nil), func(c *xlsx.Chart) { c.ChartArea = patternFormat("pct5", "FF0000", "FFFF00") })),
+		chartTwin("chart_pattern10", with2(patternChart(nil), func(c *xlsx.Chart) { c.PlotArea = patternFormat("pct5", "FF0000", "FFFF00") })),
 		chartTwin("chart_area05", xlsx.Chart{Type: xlsx.ChartArea, Series: sers("A:B", "A:C"), Name: "Some alternative text"}),
 		chartTwin("chart_column04", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{ser("A"), with(ser("B"), func(s *xlsx.ChartSeries) { s.Secondary = true })}}),
 	},

@@ -1126,9 +1126,11 @@ func (cw *chartWriter) fill(f ChartFill) {
 		case GradientLinear:
 			cw.b = appendIntAttr(append(cw.b, "<a:lin"...), "ang", g.Angle*60000)
 			cw.raw(` scaled="0"/>`)
+		case GradientPath:
+			cw.raw(`<a:path path="shape"><a:fillToRect l="50000" t="50000" r="50000" b="50000"/></a:path><a:tileRect/>`)
 		default:
-			path := [...]string{"", "circle", "rect", "shape"}[g.Type]
-			cw.raw(`<a:path path="` + path + `"><a:fillToRect l="50000" t="50000" r="50000" b="50000"/></a:path><a:tileRect/>`)
+			path := [...]string{"", "circle", "rect"}[g.Type]
+			cw.raw(`<a:path path="` + path + `"><a:fillToRect l="100000" t="100000"/></a:path><a:tileRect r="-100000" b="-100000"/>`)
 		}
 		cw.raw("</a:gradFill>")
 	case f.Pattern != nil:
