@@ -355,8 +355,10 @@ type ChartAxis struct {
 	MajorGridlines, MinorGridlines *ChartGridlines
 	MajorTicks, MinorTicks         ChartTickMark
 	Labels                         ChartAxisLabels
-	// DisplayUnits shows values in hundreds, thousands... of.
-	DisplayUnits ChartDisplayUnits
+	// DisplayUnits shows values in hundreds, thousands... of, and
+	// ShowUnitsLabel says so beside the axis.
+	DisplayUnits   ChartDisplayUnits
+	ShowUnitsLabel bool
 	// Categories puts a category axis' categories on the tick marks or
 	// between them (the default of area and scatter charts is on them).
 	Categories ChartCategoryPosition

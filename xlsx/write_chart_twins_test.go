@@ -135,6 +135,14 @@ func chartsheetTwin(file string, opts xlsx.SheetOptions, c xlsx.Chart, more ...s
 	}}
 }
 
+// chartTwinAt is the twin's rows and one chart at a cell.
+func chartTwinAt(file, at string, c xlsx.Chart) twin {
+	file = "rust_xlsxwriter/" + file + ".xlsx"
+	return twin{file: file, build: func(w *xlsx.Writer) error {
+		return chartSheet(w, file, placedChart{at, c}).err
+	}}
+}
+
 // chartTwin is the common test: the twin's rows and one chart at E9.
 func chartTwin(file string, c xlsx.Chart) twin {
 	file = "rust_xlsxwriter/" + file + ".xlsx"
@@ -263,6 +271,25 @@ func patternChart(patterns [][3]string) xlsx.Chart {
 		if i < len(patterns) {
 			p := patterns[i]
 			s.Format = patternFormat(xlsx.ChartColor(p[0]), xlsx.ChartColor(p[1]), xlsx.ChartColor(p[2]))
+		}
+		c.Series = append(c.Series, s)
+	}
+	return c
+}
+
+type themed struct {
+	color        xlsx.ChartColor
+	transparency int
+}
+
+// themeChart is a stacked line chart of A1:F8, its lines in theme
+// colours.
+func themeChart(colors []themed) xlsx.Chart {
+	c := xlsx.Chart{Type: xlsx.ChartLineStacked}
+	for i, col := range "ABCDEF" {
+		s := ser(string(col) + "8")
+		if i < len(colors) {
+			s.Format.Line = xlsx.ChartLineFormat{Color: colors[i].color, Transparency: colors[i].transparency}
 		}
 		c.Series = append(c.Series, s)
 	}
@@ -508,6 +535,30 @@ var chartTwins = slices.Concat(
 		chartTwin("chart_pattern08", patternChart([][3]string{{"pct5", "FFFF00", "FF0000"}, {"pct50", "FF0000", "FFFFFF"}, {"ltDnDiag", "FFC000", "FFFFFF"}, {"ltVert", "FFFF00", "FFFFFF"}, {"dashDnDiag", "92D050", "FFFFFF"}, {"zigZag", "00B050", "FFFFFF"}, {"divot", "00B0F0", "FFFFFF"}, {"smGrid", "0070C0", "FFFFFF"}})),
 		chartTwin("chart_pattern09", with2(patternChart(nil), func(c *xlsx.Chart) { c.ChartArea = patternFormat("pct5", "FF0000", "FFFF00") })),
 		chartTwin("chart_pattern10", with2(patternChart(nil), func(c *xlsx.Chart) { c.PlotArea = patternFormat("pct5", "FF0000", "FFFF00") })),
+		chartTwinAt("chart_theme01", "H9", themeChart(nil)),
+		chartTwinAt("chart_theme02", "H9", themeChart([]themed{{"bg1", 0}, {"bg1:95", 0}, {"bg1:85", 0}, {"bg1:75", 0}, {"bg1:65", 0}, {"bg1:50", 0}})),
+		chartTwinAt("chart_theme03", "H9", themeChart([]themed{{"tx1", 0}, {"tx1:50+50", 0}, {"tx1:65+35", 0}, {"tx1:75+25", 0}, {"tx1:85+15", 0}, {"tx1:95+5", 0}})),
+		chartTwinAt("chart_theme04", "H9", themeChart([]themed{{"bg2", 0}, {"bg2:90", 0}, {"bg2:75", 0}, {"bg2:50", 0}, {"bg2:25", 0}, {"bg2:10", 0}})),
+		chartTwinAt("chart_theme05", "H9", themeChart([]themed{{"tx2", 0}, {"tx2:20+80", 0}, {"tx2:40+60", 0}, {"tx2:60+40", 0}, {"tx2:75", 0}, {"tx2:50", 0}})),
+		chartTwinAt("chart_theme06", "H9", themeChart([]themed{{"accent1", 0}, {"accent1:20+80", 0}, {"accent1:40+60", 0}, {"accent1:60+40", 0}, {"accent1:75", 0}, {"accent1:50", 0}})),
+		chartTwinAt("chart_theme07", "H9", themeChart([]themed{{"accent2", 0}, {"accent2:20+80", 0}, {"accent2:40+60", 0}, {"accent2:60+40", 0}, {"accent2:75", 0}, {"accent2:50", 0}})),
+		chartTwinAt("chart_theme08", "H9", themeChart([]themed{{"accent3", 0}, {"accent3:20+80", 0}, {"accent3:40+60", 0}, {"accent3:60+40", 0}, {"accent3:75", 0}, {"accent3:50", 0}})),
+		chartTwinAt("chart_theme09", "H9", themeChart([]themed{{"accent4", 0}, {"accent4:20+80", 0}, {"accent4:40+60", 0}, {"accent4:60+40", 0}, {"accent4:75", 0}, {"accent4:50", 0}})),
+		chartTwinAt("chart_theme10", "H9", themeChart([]themed{{"accent5", 0}, {"accent5:20+80", 0}, {"accent5:40+60", 0}, {"accent5:60+40", 0}, {"accent5:75", 0}, {"accent5:50", 0}})),
+		chartTwinAt("chart_theme11", "H9", themeChart([]themed{{"accent6", 0}, {"accent6:20+80", 0}, {"accent6:40+60", 0}, {"accent6:60+40", 0}, {"accent6:75", 0}, {"accent6:50", 0}})),
+		chartTwinAt("chart_theme12", "H9", themeChart([]themed{{"accent6", 10}, {"accent6:20+80", 20}, {"accent6:40+60", 30}, {"accent6:60+40", 0}, {"accent6:75", 0}, {"accent6:50", 0}})),
+		chartTwin("chart_display_units01", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A")}),
+		chartTwin("chart_display_units02", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A"), Y: xlsx.ChartAxis{DisplayUnits: xlsx.UnitsHundreds}}),
+		chartTwin("chart_display_units03", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A"), Y: xlsx.ChartAxis{DisplayUnits: xlsx.UnitsThousands}}),
+		chartTwin("chart_display_units04", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A"), Y: xlsx.ChartAxis{DisplayUnits: xlsx.UnitsTenThousands}}),
+		chartTwin("chart_display_units05", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A"), Y: xlsx.ChartAxis{DisplayUnits: xlsx.UnitsHundredThousands}}),
+		chartTwin("chart_display_units06", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A"), Y: xlsx.ChartAxis{DisplayUnits: xlsx.UnitsMillions}}),
+		chartTwin("chart_display_units07", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A"), Y: xlsx.ChartAxis{DisplayUnits: xlsx.UnitsTenMillions}}),
+		chartTwin("chart_display_units08", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A"), Y: xlsx.ChartAxis{DisplayUnits: xlsx.UnitsHundredMillions}}),
+		chartTwin("chart_display_units09", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A"), Y: xlsx.ChartAxis{DisplayUnits: xlsx.UnitsBillions}}),
+		chartTwin("chart_display_units10", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A"), Y: xlsx.ChartAxis{DisplayUnits: xlsx.UnitsTrillions}}),
+		chartTwin("chart_display_units11", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A"), Y: xlsx.ChartAxis{DisplayUnits: xlsx.UnitsHundreds, ShowUnitsLabel: true}}),
+		chartTwin("chart_display_units12", xlsx.Chart{Type: xlsx.ChartScatter, Series: sers("A:B"), X: xlsx.ChartAxis{DisplayUnits: xlsx.UnitsThousands}, Y: xlsx.ChartAxis{DisplayUnits: xlsx.UnitsHundreds}}),
 		chartTwin("chart_area05", xlsx.Chart{Type: xlsx.ChartArea, Series: sers("A:B", "A:C"), Name: "Some alternative text"}),
 		chartTwin("chart_column04", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{ser("A"), with(ser("B"), func(s *xlsx.ChartSeries) { s.Secondary = true })}}),
 	},

@@ -873,7 +873,10 @@ func (cw *chartWriter) axis(s axisSpec) {
 		if a.DisplayUnits != UnitsNone {
 			cw.raw("<c:dispUnits>")
 			cw.val("c:builtInUnit", unitNames[a.DisplayUnits])
-			cw.raw("<c:dispUnitsLbl><c:layout/></c:dispUnitsLbl></c:dispUnits>")
+			if a.ShowUnitsLabel {
+				cw.raw("<c:dispUnitsLbl><c:layout/></c:dispUnitsLbl>")
+			}
+			cw.raw("</c:dispUnits>")
 		}
 	} else {
 		cw.val("c:auto", "1")
