@@ -603,9 +603,11 @@ type ChartDataTable struct {
 // ChartBlanks is how a chart draws empty cells.
 type ChartBlanks uint8
 
-// Empty cells are gaps, zero, or spanned by the line.
+// Empty cells are gaps (Excel's default, which BlanksGap spells out),
+// zero, or spanned by the line.
 const (
-	BlanksGap ChartBlanks = iota
+	BlanksDefault ChartBlanks = iota
+	BlanksGap
 	BlanksZero
 	BlanksSpan
 )

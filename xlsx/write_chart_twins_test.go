@@ -296,6 +296,14 @@ func themeChart(colors []themed) xlsx.Chart {
 	return c
 }
 
+var noFill = xlsx.ChartFormat{Fill: xlsx.ChartFill{None: true}}
+
+func fill(c xlsx.ChartColor) xlsx.ChartFormat {
+	return xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: c}}
+}
+
+func points(s xlsx.ChartSeries, p ...xlsx.ChartFormat) xlsx.ChartSeries { s.Points = p; return s }
+
 func sec(s xlsx.ChartSeries) xlsx.ChartSeries    { s.Secondary = true; return s }
 func smooth(s xlsx.ChartSeries) xlsx.ChartSeries { s.Smooth = true; return s }
 
@@ -559,6 +567,33 @@ var chartTwins = slices.Concat(
 		chartTwin("chart_display_units10", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A"), Y: xlsx.ChartAxis{DisplayUnits: xlsx.UnitsTrillions}}),
 		chartTwin("chart_display_units11", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A"), Y: xlsx.ChartAxis{DisplayUnits: xlsx.UnitsHundreds, ShowUnitsLabel: true}}),
 		chartTwin("chart_display_units12", xlsx.Chart{Type: xlsx.ChartScatter, Series: sers("A:B"), X: xlsx.ChartAxis{DisplayUnits: xlsx.UnitsThousands}, Y: xlsx.ChartAxis{DisplayUnits: xlsx.UnitsHundreds}}),
+		chartTwin("chart_combined01", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A", "B")}),
+		chartTwin("chart_combined02", xlsx.Chart{Blanks: xlsx.BlanksGap, Type: xlsx.ChartColumn, Series: sers("A"), Combine: &xlsx.Chart{Type: xlsx.ChartLine, Series: sers("B")}}),
+		chartTwin("chart_combined03", xlsx.Chart{Blanks: xlsx.BlanksGap, Type: xlsx.ChartColumn, Series: sers("A", "B"), Combine: &xlsx.Chart{Type: xlsx.ChartLine, Series: sers("C")}}),
+		chartTwin("chart_combined04", xlsx.Chart{Blanks: xlsx.BlanksGap, Type: xlsx.ChartColumn, Series: sers("A"), Combine: &xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{sec(ser("B"))}}}),
+		chartTwin("chart_combined05", xlsx.Chart{Blanks: xlsx.BlanksGap, Type: xlsx.ChartBar, Series: sers("A"), Combine: &xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{sec(ser("B"))}}}),
+		chartTwin("chart_combined06", xlsx.Chart{Blanks: xlsx.BlanksGap, Type: xlsx.ChartArea, Series: sers("A"), Combine: &xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("B")}}),
+		chartTwin("chart_combined07", xlsx.Chart{Blanks: xlsx.BlanksGap, Type: xlsx.ChartColumn, Series: sers("A:B"), Combine: &xlsx.Chart{Type: xlsx.ChartScatter, Series: sers("A:C")}}),
+		chartTwin("chart_combined08", xlsx.Chart{Blanks: xlsx.BlanksGap, Type: xlsx.ChartColumn, Series: sers("A:B"), Combine: &xlsx.Chart{Type: xlsx.ChartScatter, Series: []xlsx.ChartSeries{sec(ser("A:C"))}}}),
+		chartTwin("chart_combined10", xlsx.Chart{Blanks: xlsx.BlanksGap, Type: xlsx.ChartDoughnut, Series: []xlsx.ChartSeries{{Name: "=Sheet1!$H$2", Values: "Sheet1!$H$3:$H$6"}},
+			Combine: &xlsx.Chart{Type: xlsx.ChartPie, Series: []xlsx.ChartSeries{{Name: "=Sheet1!$I$2", Values: "Sheet1!$I$3:$I$6"}}}}),
+		chartTwinAt("chart_combined11", "A1", xlsx.Chart{Blanks: xlsx.BlanksGap, Type: xlsx.ChartDoughnut, FirstSliceAngle: 270, Legend: xlsx.ChartLegend{Position: xlsx.LegendNone},
+			ChartArea: xlsx.ChartFormat{Fill: xlsx.ChartFill{None: true}, Line: xlsx.ChartLineFormat{None: true}},
+			Series:    []xlsx.ChartSeries{{Name: "=Sheet1!$H$2", Values: "Sheet1!$H$3:$H$6", Points: []xlsx.ChartFormat{fill("FF0000"), fill("FFC000"), fill("00B050"), noFill}}},
+			Combine: &xlsx.Chart{Type: xlsx.ChartPie, FirstSliceAngle: 270,
+				Series: []xlsx.ChartSeries{{Name: "=Sheet1!$I$2", Values: "Sheet1!$I$3:$I$6", Points: []xlsx.ChartFormat{noFill, fill("FF0000"), noFill}}}}}),
+		chartTwin("chart_points01", xlsx.Chart{Type: xlsx.ChartPie, Series: []xlsx.ChartSeries{{Values: "Sheet1!$A$1:$A$6", Points: []xlsx.ChartFormat{fill("FF0000")}}}}),
+		chartTwin("chart_points02", xlsx.Chart{Type: xlsx.ChartPie, Series: []xlsx.ChartSeries{{Values: "Sheet1!$A$1:$A$6", Points: []xlsx.ChartFormat{{},
+			{Line: xlsx.ChartLineFormat{Color: "FF0000", Dash: xlsx.DashSquareDot}}, {}, fill("FFFF00")}}}}),
+		chartTwin("chart_points03", xlsx.Chart{Type: xlsx.ChartPie, Series: []xlsx.ChartSeries{{Values: "Sheet1!$A$1:$A$3", Points: []xlsx.ChartFormat{fill("FF0000"), fill("FFC000"), fill("FFFF00")}}}}),
+		chartTwin("chart_points04", xlsx.Chart{Type: xlsx.ChartScatter, Series: []xlsx.ChartSeries{points(ser("A:B"), fill("FF0000"), fill("FFFF00")), points(ser("A:C"), xlsx.ChartFormat{}, xlsx.ChartFormat{}, fill("FFFF00"))}}),
+		chartTwin("chart_points05", xlsx.Chart{Type: xlsx.ChartLineWithMarkers, Series: []xlsx.ChartSeries{points(ser("A:B"), fill("FF0000")), ser("A:C")}}),
+		chartTwin("chart_points06", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{points(ser("A:B"), fill("FF0000")), ser("A:C")}}),
+		chartTwin("chart_blank01", xlsx.Chart{Type: xlsx.ChartLine, Series: abc}),
+		chartTwin("chart_blank02", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, Blanks: xlsx.BlanksZero}),
+		chartTwin("chart_blank03", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, Blanks: xlsx.BlanksSpan}),
+		chartTwin("chart_blank04", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, Blanks: xlsx.BlanksSpan}),
+		chartTwin("chart_blank06", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, ShowHidden: true}),
 		chartTwin("chart_area05", xlsx.Chart{Type: xlsx.ChartArea, Series: sers("A:B", "A:C"), Name: "Some alternative text"}),
 		chartTwin("chart_column04", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{ser("A"), with(ser("B"), func(s *xlsx.ChartSeries) { s.Secondary = true })}}),
 	},

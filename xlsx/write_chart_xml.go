@@ -57,12 +57,12 @@ func (sc *sheetChart) xml(w *Writer) []byte {
 	cw.spPr(sc.PlotArea)
 	cw.raw("</c:plotArea>")
 	cw.legend(groups)
-	if sc.ShowHidden {
-		cw.raw(`<c:plotVisOnly val="0"/>`)
-	} else {
+	if !sc.ShowHidden {
 		cw.raw(`<c:plotVisOnly val="1"/>`)
 	}
 	switch sc.Blanks {
+	case BlanksGap:
+		cw.raw(`<c:dispBlanksAs val="gap"/>`)
 	case BlanksZero:
 		cw.raw(`<c:dispBlanksAs val="zero"/>`)
 	case BlanksSpan:
@@ -337,16 +337,14 @@ func (cw *chartWriter) series(g chartGroup, s *chartSeries, _ int) {
 		}
 		cw.raw("<c:dPt>")
 		cw.val("c:idx", strconv.Itoa(i))
-		if isBar(t) {
-			cw.val("c:invertIfNegative", "0")
+		if isLine(t) || isScatter(t) || isRadar(t) {
+			// A point of a line is its marker.
+			cw.raw("<c:marker>")
+			cw.spPr(p)
+			cw.raw("</c:marker>")
+		} else {
+			cw.spPr(p)
 		}
-		if isLine(t) || isScatter(t) {
-			cw.raw(`<c:marker><c:symbol val="none"/></c:marker>`)
-		}
-		if isPie(t) {
-			cw.val("c:bubble3D", "0")
-		}
-		cw.spPr(p)
 		cw.raw("</c:dPt>")
 	}
 	if s.Labels != nil {
@@ -668,20 +666,30 @@ func (cw *chartWriter) axes(groups []chartGroup) {
 				}
 			}
 		}
-		cw.axisPair(primary, &sc.X, &sc.Y, cw.ids[0], cw.ids[1], false, hasCat)
+		cw.axisPair(primary, &sc.X, &sc.Y, cw.ids[0], cw.ids[1], false, hasCat, barsOn(groups, false))
 	}
 	if secondary != nil {
 		hasCat := false
 		for _, s := range secondary.series {
 			hasCat = hasCat || s.cat != nil && !s.cat.isText(false)
 		}
-		cw.axisPair(secondary, &sc.X2, &sc.Y2, cw.ids[2], cw.ids[3], true, hasCat)
+		cw.axisPair(secondary, &sc.X2, &sc.Y2, cw.ids[2], cw.ids[3], true, hasCat, barsOn(groups, true))
 	}
 }
 
 // axisPair writes a group's two axes: primary X then Y, secondary Y then
 // X (hidden unless set).
-func (cw *chartWriter) axisPair(g *chartGroup, x, y *ChartAxis, xID, yID int, secondary, hasCat bool) {
+// barsOn tells whether bars are drawn on the primary or secondary axes.
+func barsOn(groups []chartGroup, secondary bool) bool {
+	for _, g := range groups {
+		if g.secondary == secondary && isBar(g.typ) {
+			return true
+		}
+	}
+	return false
+}
+
+func (cw *chartWriter) axisPair(g *chartGroup, x, y *ChartAxis, xID, yID int, secondary, hasCat, bars bool) {
 	t := g.typ
 	horizontal := isHorizontal(t)
 	xPos, yPos := "b", "l"
@@ -718,10 +726,10 @@ func (cw *chartWriter) axisPair(g *chartGroup, x, y *ChartAxis, xID, yID int, se
 		cw.axis(ax)
 	}
 	writeY := func() {
-		ax := axisSpec{axis: y, id: yID, cross: xID, pos: yPos, titleRef: yTitle, value: true, typ: t, secondary: secondary, other: x}
+		ax := axisSpec{axis: y, id: yID, cross: xID, pos: yPos, titleRef: yTitle, value: true, typ: t, secondary: secondary, other: x, withBars: bars}
 		cw.axis(ax)
 	}
-	if secondary && !isScatter(t) {
+	if secondary && (!isScatter(t) || g.combined) {
 		writeY()
 		writeX()
 	} else {
@@ -738,6 +746,7 @@ func (a *ChartAxis) isSet() bool {
 type axisSpec struct {
 	axis              *ChartAxis
 	other             *ChartAxis // the category axis, whose Categories a value axis follows
+	withBars          bool       // bars are drawn against the axis
 	id, cross         int
 	pos               string
 	titleRef          *chartRef
@@ -852,7 +861,9 @@ func (cw *chartWriter) axis(s axisSpec) {
 		cw.val("c:crosses", "autoZero")
 	}
 	if s.value || s.valueX {
-		onTick := isArea(t) || isScatter(t)
+		// Area and scatter charts put categories on the ticks, unless
+		// bars share the axes.
+		onTick := (isArea(t) || isScatter(t)) && !s.withBars
 		switch s.other.Categories {
 		case CategoriesOnTick:
 			onTick = true
