@@ -287,6 +287,7 @@ type ChartFont struct {
 	// NotBold and NotItalic turn off what the element's default style
 	// turns on (Excel makes titles bold).
 	NotBold, NotItalic bool
+	Underline          bool
 	Color              ChartColor
 	Rotation           int
 	// PitchFamily and Charset describe the font to a viewer without it

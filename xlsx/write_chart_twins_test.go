@@ -304,6 +304,8 @@ func fill(c xlsx.ChartColor) xlsx.ChartFormat {
 
 func points(s xlsx.ChartSeries, p ...xlsx.ChartFormat) xlsx.ChartSeries { s.Points = p; return s }
 
+var bothGrids = xlsx.ChartAxis{MajorGridlines: &xlsx.ChartGridlines{}, MinorGridlines: &xlsx.ChartGridlines{}}
+
 func sec(s xlsx.ChartSeries) xlsx.ChartSeries    { s.Secondary = true; return s }
 func smooth(s xlsx.ChartSeries) xlsx.ChartSeries { s.Smooth = true; return s }
 
@@ -594,6 +596,35 @@ var chartTwins = slices.Concat(
 		chartTwin("chart_blank03", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, Blanks: xlsx.BlanksSpan}),
 		chartTwin("chart_blank04", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, Blanks: xlsx.BlanksSpan}),
 		chartTwin("chart_blank06", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, ShowHidden: true}),
+		chartTwin("chart_gridlines01", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: xlsx.ChartAxis{MajorGridlines: &xlsx.ChartGridlines{}}, Y: xlsx.ChartAxis{MajorGridlines: &xlsx.ChartGridlines{Hidden: true}}}),
+		chartTwin("chart_gridlines02", xlsx.Chart{Type: xlsx.ChartScatter, Series: sers("A:B", "A:C"), X: xlsx.ChartAxis{MajorGridlines: &xlsx.ChartGridlines{}}, Y: xlsx.ChartAxis{MajorGridlines: &xlsx.ChartGridlines{Hidden: true}}}),
+		stockTwin("chart_gridlines03", 4, xlsx.Chart{Type: xlsx.ChartStock, Series: sers("A:B", "A:C", "A:D"), X: xlsx.ChartAxis{MajorGridlines: &xlsx.ChartGridlines{}}, Y: xlsx.ChartAxis{MajorGridlines: &xlsx.ChartGridlines{Hidden: true}}}),
+		chartTwin("chart_gridlines04", xlsx.Chart{Type: xlsx.ChartRadar, Series: abc, Y: xlsx.ChartAxis{MajorGridlines: &xlsx.ChartGridlines{Hidden: true}}}),
+		chartTwin("chart_gridlines05", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, X: bothGrids, Y: bothGrids}),
+		chartTwin("chart_gridlines06", xlsx.Chart{Type: xlsx.ChartScatter, Series: sers("A:B", "A:C"), X: bothGrids, Y: bothGrids}),
+		stockTwin("chart_gridlines07", 4, xlsx.Chart{Type: xlsx.ChartStock, Series: sers("A:B", "A:C", "A:D"), X: bothGrids, Y: bothGrids}),
+		chartTwin("chart_gridlines08", xlsx.Chart{Type: xlsx.ChartRadar, Series: abc, Y: bothGrids}),
+		chartTwin("chart_gridlines09", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc,
+			X: xlsx.ChartAxis{MajorGridlines: &xlsx.ChartGridlines{Line: xlsx.ChartLineFormat{Color: "FF0000", Width: 0.5, Dash: xlsx.DashSquareDot}}, MinorGridlines: &xlsx.ChartGridlines{Line: xlsx.ChartLineFormat{Color: "FFFF00"}}},
+			Y: xlsx.ChartAxis{MajorGridlines: &xlsx.ChartGridlines{Line: xlsx.ChartLineFormat{Width: 1.25, Dash: xlsx.DashDash}}, MinorGridlines: &xlsx.ChartGridlines{Line: xlsx.ChartLineFormat{Color: "00B050"}}}}),
+		chartTwin("chart_font01", xlsx.Chart{Type: xlsx.ChartBar, Series: abc, Title: xlsx.ChartTitle{Text: "Title"},
+			X: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "YYY"}, Font: xlsx.ChartFont{Size: 9, NotBold: true, Italic: true}},
+			Y: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "XXX"}, Font: xlsx.ChartFont{Size: 11, Bold: true, Italic: true}}}),
+		chartTwin("chart_font02", xlsx.Chart{Type: xlsx.ChartBar, Series: abc, Title: xlsx.ChartTitle{Text: "Title"},
+			X: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "YYY", Font: xlsx.ChartFont{Bold: true, Italic: true}}, Font: xlsx.ChartFont{Size: 9, NotBold: true, Italic: true}},
+			Y: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "XXX", Font: xlsx.ChartFont{NotBold: true, Italic: true}}, Font: xlsx.ChartFont{Size: 11, Bold: true, Italic: true}}}),
+		chartTwin("chart_font03", xlsx.Chart{Type: xlsx.ChartBar, Series: abc, Title: xlsx.ChartTitle{Text: "Title", Font: xlsx.ChartFont{NotBold: true, Italic: true}},
+			X: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "YYY", Font: xlsx.ChartFont{Bold: true, Italic: true}}, Font: xlsx.ChartFont{Size: 9, NotBold: true, Italic: true}},
+			Y: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "XXX", Font: xlsx.ChartFont{NotBold: true, Italic: true}}, Font: xlsx.ChartFont{Size: 11, Bold: true, Italic: true}}}),
+		chartTwin("chart_font04", xlsx.Chart{Type: xlsx.ChartBar, Series: abc, Title: xlsx.ChartTitle{Text: "=Sheet1!$A$1", Font: xlsx.ChartFont{NotBold: true, Italic: true}},
+			X: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "=Sheet1!$A$3", Font: xlsx.ChartFont{Bold: true, Italic: true}}},
+			Y: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "=Sheet1!$A$2", Font: xlsx.ChartFont{NotBold: true, Italic: true}}}}),
+		chartTwin("chart_font05", xlsx.Chart{Type: xlsx.ChartBar, Series: abc, Title: xlsx.ChartTitle{Text: "Title"},
+			X: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "YYY"}, Font: xlsx.ChartFont{Bold: true, Italic: true, Underline: true}},
+			Y: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "XXX"}, Font: xlsx.ChartFont{Name: "Arial", PitchFamily: 34}}}),
+		chartTwin("chart_font07", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, Legend: xlsx.ChartLegend{Font: xlsx.ChartFont{Size: 9}}}),
+		chartTwin("chart_font08", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, Legend: xlsx.ChartLegend{Font: xlsx.ChartFont{Bold: true, Italic: true}}}),
+		chartTwin("chart_font09", xlsx.Chart{Type: xlsx.ChartBar, Series: abc, Title: xlsx.ChartTitle{Text: "Title", Font: xlsx.ChartFont{Rotation: -45}}}),
 		chartTwin("chart_area05", xlsx.Chart{Type: xlsx.ChartArea, Series: sers("A:B", "A:C"), Name: "Some alternative text"}),
 		chartTwin("chart_column04", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{ser("A"), with(ser("B"), func(s *xlsx.ChartSeries) { s.Secondary = true })}}),
 	},

@@ -959,7 +959,7 @@ func (cw *chartWriter) legend(groups []chartGroup) {
 		cw.fontAttrs("a:defRPr", l.Font, "", false)
 		cw.raw(`</a:pPr><a:endParaRPr lang="en-US"/></a:p></c:txPr>`)
 	} else if !l.Font.isZero() {
-		cw.txPr(l.Font, true)
+		cw.txPr(l.Font, false)
 	}
 	cw.raw("</c:legend>")
 }
@@ -1068,7 +1068,10 @@ func (cw *chartWriter) fontAttrs(tag string, f ChartFont, lang string, baseline 
 	case f.NotItalic:
 		cw.raw(` i="0"`)
 	}
-	if baseline && !f.isZero() && tag == "a:defRPr" && (f.Size != 0 || f.Bold || f.Italic || f.NotBold || f.NotItalic || f.Name != "" || f.Color != "") {
+	if f.Underline {
+		cw.raw(` u="sng"`)
+	}
+	if baseline && !f.isZero() && (f.Underline || f.Size != 0 || f.Bold || f.Italic || f.NotBold || f.NotItalic || f.Name != "" || f.Color != "") {
 		cw.raw(` baseline="0"`)
 	}
 	if f.Color == "" && f.Name == "" {
