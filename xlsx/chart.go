@@ -114,6 +114,9 @@ type Chart struct {
 	Name string
 
 	ChartArea, PlotArea ChartFormat
+	// PlotLayout places the plot area inside the chart (nil: Excel
+	// lays it out).
+	PlotLayout *ChartLayout
 	// DataTable shows the series' values in a table under the plot.
 	DataTable *ChartDataTable
 	// Blanks is how empty cells are drawn; ShowHidden plots the values of
@@ -306,6 +309,15 @@ type ChartTitle struct {
 	Overlay bool
 	Hidden  bool
 	Format  ChartFormat
+	// Layout places the title (its X and Y; nil: Excel places it).
+	Layout *ChartLayout
+}
+
+// ChartLayout places an element inside the chart: X and Y of its
+// top-left corner, W and H its size, each a fraction 0..1 of the chart's
+// width or height.
+type ChartLayout struct {
+	X, Y, W, H float64
 }
 
 // ChartLegend is where the legend goes and which entries it leaves out.
@@ -317,6 +329,8 @@ type ChartLegend struct {
 	Delete []int
 	Font   ChartFont
 	Format ChartFormat
+	// Layout places the legend (nil: Excel places it).
+	Layout *ChartLayout
 }
 
 // ChartLegendPosition places the legend.

@@ -402,6 +402,11 @@ func checkChart(c *Chart, inner bool) error {
 	if err := checkTitle(c.Title, "title"); err != nil {
 		return err
 	}
+	for _, l := range []*ChartLayout{c.PlotLayout, c.Title.Layout, c.Legend.Layout, c.X.Title.Layout, c.Y.Title.Layout, c.X2.Title.Layout, c.Y2.Title.Layout} {
+		if l != nil && (math.IsNaN(l.X+l.Y+l.W+l.H) || math.IsInf(l.X+l.Y+l.W+l.H, 0)) {
+			return bad("a layout's position is not a number")
+		}
+	}
 	if err := checkFormat(c.ChartArea, "chart area"); err != nil {
 		return err
 	}

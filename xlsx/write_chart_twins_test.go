@@ -306,6 +306,12 @@ func points(s xlsx.ChartSeries, p ...xlsx.ChartFormat) xlsx.ChartSeries { s.Poin
 
 var bothGrids = xlsx.ChartAxis{MajorGridlines: &xlsx.ChartGridlines{}, MinorGridlines: &xlsx.ChartGridlines{}}
 
+var stdErr = xlsx.ChartErrorBars{Type: xlsx.ErrorStdErr}
+
+var legendLayout = &xlsx.ChartLayout{X: 0.80197353455818, Y: 0.37442403032954, W: 0.12858202099737, H: 0.25115157480314}
+
+func yErr(s xlsx.ChartSeries, e xlsx.ChartErrorBars) xlsx.ChartSeries { s.YErrorBars = &e; return s }
+
 func sec(s xlsx.ChartSeries) xlsx.ChartSeries    { s.Secondary = true; return s }
 func smooth(s xlsx.ChartSeries) xlsx.ChartSeries { s.Smooth = true; return s }
 
@@ -625,6 +631,26 @@ var chartTwins = slices.Concat(
 		chartTwin("chart_font07", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, Legend: xlsx.ChartLegend{Font: xlsx.ChartFont{Size: 9}}}),
 		chartTwin("chart_font08", xlsx.Chart{Type: xlsx.ChartLine, Series: abc, Legend: xlsx.ChartLegend{Font: xlsx.ChartFont{Bold: true, Italic: true}}}),
 		chartTwin("chart_font09", xlsx.Chart{Type: xlsx.ChartBar, Series: abc, Title: xlsx.ChartTitle{Text: "Title", Font: xlsx.ChartFont{Rotation: -45}}}),
+		chartTwin("chart_layout01", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, PlotLayout: &xlsx.ChartLayout{X: 0.13171062992125, Y: 0.26436351706036, W: 0.73970734908136, H: 0.5713732137649}}),
+		chartTwin("chart_layout02", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, Legend: xlsx.ChartLegend{Layout: legendLayout}}),
+		chartTwin("chart_layout03", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, Legend: xlsx.ChartLegend{Layout: legendLayout, Overlay: true}}),
+		chartTwin("chart_layout04", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, Title: xlsx.ChartTitle{Text: "Title", Layout: &xlsx.ChartLayout{X: 0.42631933508311465, Y: 0.14351851851851852}}}),
+		chartTwin("chart_layout05", xlsx.Chart{Type: xlsx.ChartArea, Series: sers("A:B", "A:C"),
+			X: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "XXX", Layout: &xlsx.ChartLayout{X: 0.346203193350831, Y: 0.850902595508894}}},
+			Y: xlsx.ChartAxis{Title: xlsx.ChartTitle{Text: "YYY", Layout: &xlsx.ChartLayout{X: 0.213888888888888, Y: 0.263499198016914}}}}),
+		chartTwin("chart_layout06", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, Title: xlsx.ChartTitle{Text: "Title", Overlay: true, Layout: &xlsx.ChartLayout{X: 0.42354155730533, Y: 0.16203703703703}}}),
+		chartTwin("chart_layout07", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, Title: xlsx.ChartTitle{Text: "=Sheet1!$A$1", Layout: &xlsx.ChartLayout{X: 0.359652668416448, Y: 0.1388888888888889}}}),
+		chartTwin("chart_layout08", xlsx.Chart{Type: xlsx.ChartColumn, Series: abc, Title: xlsx.ChartTitle{Text: "=Sheet1!$A$1", Overlay: true, Layout: &xlsx.ChartLayout{X: 0.359652668416448, Y: 0.16203703703703703}}}),
+		chartTwin("chart_errorbars01", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{yErr(ser("A:B"), xlsx.ChartErrorBars{Type: xlsx.ErrorStdErr}), ser("A:C")}}),
+		chartTwin("chart_errorbars02", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{yErr(ser("A:B"), xlsx.ChartErrorBars{Type: xlsx.ErrorFixed, Value: 2, Direction: xlsx.ErrorMinus, NoEndCap: true}),
+			yErr(ser("A:C"), xlsx.ChartErrorBars{Type: xlsx.ErrorPercentage, Value: 5, Direction: xlsx.ErrorPlus})}}),
+		chartTwin("chart_errorbars03", xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{yErr(ser("A:B"), xlsx.ChartErrorBars{Type: xlsx.ErrorStdErr, Line: xlsx.ChartLineFormat{Color: "FF0000", Dash: xlsx.DashRoundDot}}), ser("A:C")}}),
+		chartTwin("chart_errorbars04", xlsx.Chart{Type: xlsx.ChartScatter, Series: []xlsx.ChartSeries{with(yErr(ser("A:B"), xlsx.ChartErrorBars{Type: xlsx.ErrorStdErr}), func(s *xlsx.ChartSeries) {
+			s.XErrorBars = &xlsx.ChartErrorBars{Type: xlsx.ErrorStdDev, Value: 1}
+		}), ser("A:C")}}),
+		chartTwin("chart_errorbars05", xlsx.Chart{Type: xlsx.ChartBar, Series: []xlsx.ChartSeries{yErr(ser("A:B"), xlsx.ChartErrorBars{Type: xlsx.ErrorStdErr}), ser("A:C")}}),
+		chartTwin("chart_errorbars06", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{yErr(ser("A:B"), xlsx.ChartErrorBars{Type: xlsx.ErrorStdErr}), ser("A:C")}}),
+		stockTwin("chart_errorbars07", 4, xlsx.Chart{Type: xlsx.ChartStock, Series: []xlsx.ChartSeries{yErr(ser("A:B"), stdErr), yErr(ser("A:C"), stdErr), yErr(ser("A:D"), stdErr)}}),
 		chartTwin("chart_area05", xlsx.Chart{Type: xlsx.ChartArea, Series: sers("A:B", "A:C"), Name: "Some alternative text"}),
 		chartTwin("chart_column04", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{ser("A"), with(ser("B"), func(s *xlsx.ChartSeries) { s.Secondary = true })}}),
 	},

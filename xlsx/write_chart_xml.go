@@ -46,7 +46,8 @@ func (sc *sheetChart) xml(w *Writer) []byte {
 		cw.title(&sc.Title, sc.titleRefs[0], false)
 	}
 	groups := sc.groups()
-	cw.raw("<c:plotArea><c:layout/>")
+	cw.raw("<c:plotArea>")
+	cw.layout(sc.PlotLayout, "inner", true)
 	for _, g := range groups {
 		cw.group(g)
 	}
@@ -357,10 +358,10 @@ func (cw *chartWriter) series(g chartGroup, s *chartSeries, _ int) {
 		cw.errorBars(s.XErrorBars, "x")
 	}
 	if s.YErrorBars != nil && !isPie(t) && !isRadar(t) {
-		if isScatter(t) {
-			cw.errorBars(s.YErrorBars, "y")
+		if isBar(t) {
+			cw.errorBars(s.YErrorBars, "") // a bar's error bars go its own way
 		} else {
-			cw.errorBars(s.YErrorBars, "")
+			cw.errorBars(s.YErrorBars, "y")
 		}
 	}
 	catTag, valTag := "c:cat", "c:val"
@@ -628,13 +629,7 @@ func (cw *chartWriter) errorBars(e *ChartErrorBars, dir string) {
 		cw.val("c:noEndCap", "1")
 	}
 	if e.Type != ErrorStdErr {
-		v := e.Value
-		if v == 0 && e.Type != ErrorStdDev {
-			v = 1
-		} else if v == 0 {
-			v = 1
-		}
-		cw.num("c:val", v)
+		cw.num("c:val", e.Value)
 	}
 	cw.spPr(ChartFormat{Line: e.Line})
 	cw.raw("</c:errBars>")
@@ -946,7 +941,7 @@ func (cw *chartWriter) legend(groups []chartGroup) {
 		cw.val("c:idx", strconv.Itoa(d))
 		cw.raw(`<c:delete val="1"/></c:legendEntry>`)
 	}
-	cw.raw("<c:layout/>")
+	cw.layout(l.Layout, "", true)
 	if l.Overlay {
 		cw.val("c:overlay", "1")
 	}
@@ -970,7 +965,8 @@ func (cw *chartWriter) title(t *ChartTitle, ref *chartRef, vertical bool) {
 	if ref != nil {
 		cw.raw("<c:tx>")
 		cw.strRef(ref)
-		cw.raw("</c:tx><c:layout/>")
+		cw.raw("</c:tx>")
+		cw.layout(t.Layout, "", false)
 		if t.Overlay {
 			cw.val("c:overlay", "1")
 		}
@@ -979,7 +975,8 @@ func (cw *chartWriter) title(t *ChartTitle, ref *chartRef, vertical bool) {
 	} else {
 		cw.raw("<c:tx>")
 		cw.richText(t.Text, t.Font, vertical)
-		cw.raw("</c:tx><c:layout/>")
+		cw.raw("</c:tx>")
+		cw.layout(t.Layout, "", false)
 		if t.Overlay {
 			cw.val("c:overlay", "1")
 		}
@@ -1206,6 +1203,27 @@ func (cw *chartWriter) color(c ChartColor, transparency int) {
 		cw.raw("/>")
 	}
 	cw.raw("</" + tag + ">")
+}
+
+// layout writes <c:layout>, manual if l is set: a target (the plot
+// area's inner part), the corner and, if sized, the size.
+func (cw *chartWriter) layout(l *ChartLayout, target string, sized bool) {
+	if l == nil {
+		cw.raw("<c:layout/>")
+		return
+	}
+	cw.raw("<c:layout><c:manualLayout>")
+	if target != "" {
+		cw.val("c:layoutTarget", target)
+	}
+	cw.raw(`<c:xMode val="edge"/><c:yMode val="edge"/>`)
+	cw.num("c:x", l.X)
+	cw.num("c:y", l.Y)
+	if sized {
+		cw.num("c:w", l.W)
+		cw.num("c:h", l.H)
+	}
+	cw.raw("</c:manualLayout></c:layout>")
 }
 
 func (cw *chartWriter) dataTable(d *ChartDataTable) {
