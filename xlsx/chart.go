@@ -355,10 +355,11 @@ type ChartAxis struct {
 	LogBase float64
 	// Reverse runs the axis the other way.
 	Reverse bool
-	// CrossesAt is where the other axis crosses this one (nil: at zero or
-	// the first category); CrossesMax crosses at the maximum.
-	CrossesAt  *float64
-	CrossesMax bool
+	// CrossesAt is where the other axis crosses this one: a value, or a
+	// category number (nil: at zero, or the first category); CrossesMax
+	// and CrossesMin cross at this axis' maximum or minimum.
+	CrossesAt              *float64
+	CrossesMax, CrossesMin bool
 	// NumFmt is the labels' number format (empty: the cells').
 	NumFmt string
 	// Date makes a category axis a date axis (dates as categories).

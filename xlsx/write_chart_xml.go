@@ -708,8 +708,15 @@ func (cw *chartWriter) axisPair(g *chartGroup, x, y *ChartAxis, xID, yID int, se
 	if x.Reverse && !secondary {
 		yPos = opposite[yPos]
 	}
+	// An axis crossed at the other's maximum goes to that side.
+	if y.CrossesMax {
+		xPos = opposite[xPos]
+	}
+	if x.CrossesMax && !secondary {
+		yPos = opposite[yPos]
+	}
 	writeX := func() {
-		ax := axisSpec{axis: x, id: xID, cross: yID, pos: xPos, titleRef: xTitle, hasCat: hasCat, typ: t, other: x}
+		ax := axisSpec{axis: x, id: xID, cross: yID, pos: xPos, titleRef: xTitle, hasCat: hasCat, typ: t, other: x, perp: y}
 		if secondary {
 			ax.deleted = !x.isSet()
 			ax.secondary = true
@@ -721,7 +728,7 @@ func (cw *chartWriter) axisPair(g *chartGroup, x, y *ChartAxis, xID, yID int, se
 		cw.axis(ax)
 	}
 	writeY := func() {
-		ax := axisSpec{axis: y, id: yID, cross: xID, pos: yPos, titleRef: yTitle, value: true, typ: t, secondary: secondary, other: x, withBars: bars}
+		ax := axisSpec{axis: y, id: yID, cross: xID, pos: yPos, titleRef: yTitle, value: true, typ: t, secondary: secondary, other: x, perp: x, withBars: bars}
 		cw.axis(ax)
 	}
 	if secondary && (!isScatter(t) || g.combined) {
@@ -742,6 +749,7 @@ type axisSpec struct {
 	axis              *ChartAxis
 	other             *ChartAxis // the category axis, whose Categories a value axis follows
 	withBars          bool       // bars are drawn against the axis
+	perp              *ChartAxis // the perpendicular axis, which says where it crosses this one
 	id, cross         int
 	pos               string
 	titleRef          *chartRef
@@ -848,10 +856,12 @@ func (cw *chartWriter) axis(s axisSpec) {
 	case s.secondary && s.value:
 		cw.val("c:crosses", "max")
 	case s.deleted && (s.combinedSecondary || isArea(t) || t == ChartStock):
-	case a.CrossesMax:
+	case s.perp.CrossesMax:
 		cw.val("c:crosses", "max")
-	case a.CrossesAt != nil:
-		cw.num("c:crossesAt", *a.CrossesAt)
+	case s.perp.CrossesMin:
+		cw.val("c:crosses", "min")
+	case s.perp.CrossesAt != nil:
+		cw.num("c:crossesAt", *s.perp.CrossesAt)
 	default:
 		cw.val("c:crosses", "autoZero")
 	}
