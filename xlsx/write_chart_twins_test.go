@@ -105,10 +105,15 @@ type placedChart struct {
 
 // stockTwin is a stock chart's test: dates in A, in a wider column.
 func stockTwin(file string, cols int, c xlsx.Chart) twin {
+	return widthTwin(file, cols, 11.7109375, c)
+}
+
+// widthTwin is the common test with the first columns widened.
+func widthTwin(file string, cols int, width float64, c xlsx.Chart) twin {
 	file = "rust_xlsxwriter/" + file + ".xlsx"
 	return twin{file: file, build: func(w *xlsx.Writer) error {
 		s := add(w, "Sheet1").do(func(sh *xlsx.Sheet) error {
-			return sh.SetColumn(1, cols, xlsx.ColumnOptions{Width: inverseWidth(11.7109375)})
+			return sh.SetColumn(1, cols, xlsx.ColumnOptions{Width: inverseWidth(width)})
 		})
 		s.do(func(sh *xlsx.Sheet) error { return sh.AddChart(9, 5, c) })
 		writeTwinRows(w, s, file)
@@ -676,6 +681,19 @@ var chartTwins = slices.Concat(
 			PlotArea: xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "FF0000"}, Line: xlsx.ChartLineFormat{Dash: xlsx.DashSquareDot}}}),
 		chartTwin("chart_chartarea06", xlsx.Chart{Type: xlsx.ChartDoughnut, Series: sers("A:B3"), ChartArea: xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "92D050"}, Line: xlsx.ChartLineFormat{Color: "FFFF00", Dash: xlsx.DashLongDash}},
 			PlotArea: xlsx.ChartFormat{Fill: xlsx.ChartFill{Color: "FF0000"}, Line: xlsx.ChartLineFormat{Dash: xlsx.DashSquareDot}}}),
+		chartTwin("chart_gap01", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A:B", "A:C"), Gap: ptr(157), Overlap: ptr(5)}),
+		chartTwin("chart_gap02", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A:B", "A:C"), Gap: ptr(0), Overlap: ptr(-100)}),
+		chartTwin("chart_gap03", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A:B", "A:C"), Gap: ptr(500), Overlap: ptr(100)}),
+		widthTwin("chart_date01", 1, 12.7109375, xlsx.Chart{Type: xlsx.ChartLine, Series: sers("A:B10"), X: xlsx.ChartAxis{Date: true}}),
+		widthTwin("chart_date02", 1, 12.7109375, xlsx.Chart{Type: xlsx.ChartLine, Series: sers("A:B10"), X: xlsx.ChartAxis{Date: true, Min: ptr(41276.0), Max: ptr(41283.0)}}),
+		widthTwin("chart_date03", 1, 12.7109375, xlsx.Chart{Type: xlsx.ChartLine, Series: sers("A:B10"), X: xlsx.ChartAxis{Date: true, MajorUnit: ptr(1.0), MinorUnit: ptr(1.0)}}),
+		widthTwin("chart_date04", 1, 12.7109375, xlsx.Chart{Type: xlsx.ChartLine, Series: sers("A:B10"), X: xlsx.ChartAxis{Date: true, MajorUnit: ptr(1.0), MajorTimeUnit: "years", MinorUnit: ptr(1.0), MinorTimeUnit: "months"}}),
+		chartTwin("chart_title01", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{{Name: "Foo", Values: "Sheet1!$A$1:$A$5"}}, Title: xlsx.ChartTitle{Hidden: true}}),
+		chartTwin("chart_title03", xlsx.Chart{Type: xlsx.ChartColumn, Series: sers("A"), Title: xlsx.ChartTitle{Text: "Title!", Font: xlsx.ChartFont{NotBold: true}}}),
+		chartTwin("chart_drop_lines01", xlsx.Chart{Type: xlsx.ChartLine, Series: sers("A:B", "A:C"), DropLines: &xlsx.ChartLineFormat{}}),
+		chartTwin("chart_drop_lines02", xlsx.Chart{Type: xlsx.ChartLine, Series: sers("A:B", "A:C"), DropLines: &xlsx.ChartLineFormat{Color: "FF0000", Dash: xlsx.DashSquareDot}}),
+		chartTwin("chart_drop_lines03", xlsx.Chart{Type: xlsx.ChartArea, Series: sers("A:B", "A:C"), DropLines: &xlsx.ChartLineFormat{}}),
+		stockTwin("chart_drop_lines04", 4, xlsx.Chart{Type: xlsx.ChartStock, Series: sers("A:B", "A:C", "A:D"), DropLines: &xlsx.ChartLineFormat{}}),
 		chartTwin("chart_area05", xlsx.Chart{Type: xlsx.ChartArea, Series: sers("A:B", "A:C"), Name: "Some alternative text"}),
 		chartTwin("chart_column04", xlsx.Chart{Type: xlsx.ChartColumn, Series: []xlsx.ChartSeries{ser("A"), with(ser("B"), func(s *xlsx.ChartSeries) { s.Secondary = true })}}),
 	},

@@ -1078,7 +1078,7 @@ func (cw *chartWriter) fontAttrs(tag string, f ChartFont, lang string, baseline 
 	if f.Underline {
 		cw.raw(` u="sng"`)
 	}
-	if baseline && !f.isZero() && (f.Underline || f.Size != 0 || f.Bold || f.Italic || f.NotBold || f.NotItalic || f.Name != "" || f.Color != "") {
+	if baseline && !f.isZero() && (f.Underline || f.Size != 0 || f.Italic || f.NotItalic || f.Name != "" || f.Color != "") {
 		cw.raw(` baseline="0"`)
 	}
 	if f.Color == "" && f.Name == "" {
