@@ -110,8 +110,9 @@ type Chart struct {
 	Width, Height    float64
 	OffsetX, OffsetY float64
 	Placement        ChartPlacement
-	// Name is the chart's alt text.
-	Name string
+	// Name is the chart object's name (Excel's "Chart 1"...), AltText its
+	// description for screen readers.
+	Name, AltText string
 
 	ChartArea, PlotArea ChartFormat
 	// PlotLayout places the plot area inside the chart (nil: Excel
@@ -614,6 +615,7 @@ type ChartUpDownBars struct {
 type ChartDataTable struct {
 	NoHorizontalBorder, NoVerticalBorder, NoOutline bool
 	ShowLegendKeys                                  bool
+	Font                                            ChartFont
 }
 
 // ChartBlanks is how a chart draws empty cells.

@@ -385,8 +385,8 @@ func checkChart(c *Chart, inner bool) error {
 	if c.Blanks > BlanksSpan || c.Legend.Position > LegendNone {
 		return bad("unknown option")
 	}
-	if !validAttrText(c.Name) {
-		return bad("name XML cannot carry")
+	if !validAttrText(c.Name) || !validAttrText(c.AltText) {
+		return bad("name or alt text XML cannot carry")
 	}
 	if c.Combine != nil {
 		if inner {
@@ -719,9 +719,13 @@ func (s *Sheet) appendChartAnchor(b []byte, sc *sheetChart, id, n, rid int) []by
 	}
 	b = append(b, `<xdr:graphicFrame macro=""><xdr:nvGraphicFramePr>`...)
 	b = appendIntAttr(append(b, `<xdr:cNvPr`...), "id", id)
-	b = appendStringAttr(b, "name", "Chart "+strconv.Itoa(n))
-	if sc.Name != "" {
-		b = appendStringAttr(b, "descr", sc.Name)
+	name := sc.Name
+	if name == "" {
+		name = "Chart " + strconv.Itoa(n)
+	}
+	b = appendStringAttr(b, "name", name)
+	if sc.AltText != "" {
+		b = appendStringAttr(b, "descr", sc.AltText)
 	}
 	b = append(b, `/>`...)
 	if s.chartSheet {

@@ -428,9 +428,10 @@ func (cw *chartWriter) numRef(r *chartRef) {
 		cw.text("c:formatCode", code)
 		cw.val("c:ptCount", strconv.Itoa(r.count()))
 		for _, p := range c.pts {
-			if p.isText || int(p.idx) >= r.count() {
+			if int(p.idx) >= r.count() {
 				continue
 			}
+			// Text among numbers counts as zero, as Excel draws it.
 			cw.b = appendIntAttr(append(cw.b, "<c:pt"...), "idx", int(p.idx))
 			cw.b = append(cw.b, "><c:v>"...)
 			cw.b, _ = appendXMLNumber(cw.b, p.num, false)
@@ -1238,11 +1239,22 @@ func (cw *chartWriter) layout(l *ChartLayout, target string, sized bool) {
 
 func (cw *chartWriter) dataTable(d *ChartDataTable) {
 	cw.raw("<c:dTable>")
-	cw.flag("c:showHorzBorder", !d.NoHorizontalBorder)
-	cw.flag("c:showVertBorder", !d.NoVerticalBorder)
-	cw.flag("c:showOutline", !d.NoOutline)
+	if !d.NoHorizontalBorder {
+		cw.val("c:showHorzBorder", "1")
+	}
+	if !d.NoVerticalBorder {
+		cw.val("c:showVertBorder", "1")
+	}
+	if !d.NoOutline {
+		cw.val("c:showOutline", "1")
+	}
 	if d.ShowLegendKeys {
 		cw.val("c:showKeys", "1")
+	}
+	if !d.Font.isZero() {
+		cw.raw(`<c:txPr><a:bodyPr/><a:lstStyle/><a:p><a:pPr rtl="0">`)
+		cw.fontAttrs("a:defRPr", d.Font, "", false)
+		cw.raw(`</a:pPr><a:endParaRPr lang="en-US"/></a:p></c:txPr>`)
 	}
 	cw.raw("</c:dTable>")
 }
