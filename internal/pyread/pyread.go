@@ -105,6 +105,37 @@ type Result struct {
 	CondFormats        map[string][]*CondRule          `json:"cond_formats"`
 	Notes              map[string]map[string][2]string `json:"notes"`
 	Images             map[string][]*Picture           `json:"images"`
+	Charts             map[string][]*Chart             `json:"charts"`
+}
+
+// Chart is a chart as openpyxl read it: its kind (barChart, lineChart...),
+// title, series and axes.
+type Chart struct {
+	Type     string         `json:"type"`
+	Title    *string        `json:"title"`
+	Style    *int           `json:"style"`
+	Series   []*ChartSeries `json:"series"`
+	XAxis    *ChartAxis     `json:"x_axis"`
+	YAxis    *ChartAxis     `json:"y_axis"`
+	Combined []string       `json:"combined"`
+}
+
+// ChartSeries is a series' references and name ("=Sheet1!$B$1" for a
+// cell).
+type ChartSeries struct {
+	Values     *string `json:"values"`
+	Categories *string `json:"categories"`
+	Name       *string `json:"name"`
+	Trendline  *string `json:"trendline"`
+}
+
+// ChartAxis is an axis: catAx, valAx or dateAx, its title and scale.
+type ChartAxis struct {
+	Kind   string   `json:"kind"`
+	Title  *string  `json:"title"`
+	Min    *float64 `json:"min"`
+	Max    *float64 `json:"max"`
+	Delete bool     `json:"delete"`
 }
 
 // Print is a sheet's print setup as openpyxl read it.

@@ -81,8 +81,10 @@ def read(path, validator):
     wb = openpyxl.load_workbook(path, data_only=True)
     res["sheets"] = [[ws.title, ws.sheet_state] for ws in wb.worksheets]
     res["openpyxl"] = {}
-    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights", "tables", "validations", "print", "protection", "outline", "cond_formats", "notes", "images"):
+    for key in ("merged", "links", "freeze", "widths", "dims", "hidden_cols", "hidden_rows", "heights", "tables", "validations", "print", "protection", "outline", "cond_formats", "notes", "images", "charts"):
         res[key] = {}
+    for cs in wb.chartsheets:
+        res["charts"][cs.title] = [chart(c) for c in cs._charts]
     for ws in wb.worksheets:
         res["openpyxl"][ws.title] = trim([[typed(c.value) for c in row] for row in ws.iter_rows()])
         res["merged"][ws.title] = sorted(str(m) for m in ws.merged_cells.ranges)
@@ -96,6 +98,7 @@ def read(path, validator):
         res["dims"][ws.title] = ws.auto_filter.ref
         res["tables"][ws.title] = [table(t) for t in ws.tables.values()]
         res["images"][ws.title] = [image(i) for i in ws._images]
+        res["charts"][ws.title] = [chart(c) for c in ws._charts]
         res["notes"][ws.title] = {c.coordinate: [c.comment.text, c.comment.author]
                                   for row in ws.iter_rows() for c in row if c.comment is not None}
         res["cond_formats"][ws.title] = [cond_rule(str(cf.sqref), r) for cf in ws.conditional_formatting for r in cf.rules]
@@ -160,6 +163,49 @@ def image(i):
     if hasattr(a, "to") and a.to is not None:
         out["to"] = [a.to.col, a.to.colOff, a.to.row, a.to.rowOff]
     out["edit_as"] = getattr(a, "editAs", None)
+    return out
+
+
+def rich_text(t):
+    """The text of a title: its rich runs or the cell it refers to."""
+    if t is None or t.tx is None:
+        return None
+    if t.tx.strRef is not None:
+        return "=" + t.tx.strRef.f
+    if t.tx.rich is not None:
+        return "".join(r.t for p in t.tx.rich.p for r in (p.r or []))
+    return None
+
+
+def data_ref(d):
+    """A series' data source: its reference, from a number or string ref."""
+    if d is None:
+        return None
+    for kind in ("numRef", "strRef"):
+        r = getattr(d, kind, None)
+        if r is not None:
+            return r.f
+    return None
+
+
+def chart(c):
+    """A chart as openpyxl read it: its kind, series and axes; a combined
+    chart's second kind in "combined"."""
+    out = {"type": c.tagname, "title": rich_text(c.title), "series": [], "style": c.style}
+    for s in c.series:
+        cat = getattr(s, "cat", None) or getattr(s, "xVal", None)
+        val = getattr(s, "val", None) or getattr(s, "yVal", None)
+        name = None
+        if s.tx is not None:
+            name = ("=" + s.tx.strRef.f) if s.tx.strRef is not None else s.tx.v
+        out["series"].append({"values": data_ref(val), "categories": data_ref(cat), "name": name,
+                              "trendline": s.trendline.trendlineType if getattr(s, "trendline", None) is not None else None})
+    for ax in ("x_axis", "y_axis"):
+        a = getattr(c, ax, None)
+        if a is not None:
+            out[ax] = {"kind": a.tagname, "title": rich_text(a.title),
+                       "min": a.scaling.min, "max": a.scaling.max, "delete": bool(a.delete)}
+    out["combined"] = [o.tagname for o in getattr(c, "_charts", [])[1:]]
     return out
 
 
