@@ -282,6 +282,15 @@ func (r *chartRef) end(lastRow int) {
 // parseChartRef reads "Sheet1!$A$1:$A$5", "'My data'!B2:B" or a single
 // cell, with an optional leading "=".
 func parseChartRef(s, what string) (*chartRef, error) {
+	ref, err := parseRangeRef(s, what)
+	if err == nil && ref.rng.FirstRow != ref.rng.LastRow && ref.rng.FirstCol != ref.rng.LastCol {
+		return nil, fmt.Errorf("%w: %s %q: a series' range is one row or one column", ErrChart, what, s)
+	}
+	return ref, err
+}
+
+// parseRangeRef reads a range on a named sheet, of any shape.
+func parseRangeRef(s, what string) (*chartRef, error) {
 	bad := func(why string) error { return fmt.Errorf("%w: %s %q: %s", ErrChart, what, s, why) }
 	f := strings.TrimPrefix(strings.TrimSpace(s), "=")
 	if f == "" {
@@ -320,9 +329,6 @@ func parseChartRef(s, what string) (*chartRef, error) {
 	ref.rng = Range{min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2)}
 	if ref.open && (r1 > r2 || c1 != c2) {
 		return nil, bad("an open range is one column, as B2:B")
-	}
-	if ref.rng.FirstRow != ref.rng.LastRow && ref.rng.FirstCol != ref.rng.LastCol {
-		return nil, bad("a series' range is one row or one column")
 	}
 	return ref, nil
 }

@@ -145,6 +145,8 @@ type Sheet struct {
 	// sheet's number among its kind's parts (sheetN.xml).
 	chartSheet bool
 	part       int
+	// sparklines are the sheet's sparkline groups.
+	sparklines []*sheetSparklines
 	// Notes, and the row heights their boxes and the pictures need.
 	notes        []sheetNote
 	noteAuthors  []string

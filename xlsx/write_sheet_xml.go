@@ -218,6 +218,7 @@ func (s *Sheet) appendTail(b []byte) []byte {
 		}
 		b = append(b, "</tableParts>"...)
 	}
+	b = s.appendSparklines(b)
 	return append(b, `</worksheet>`...)
 }
 
