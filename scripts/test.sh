@@ -173,6 +173,7 @@ stage_fuzz() {
   fuzz ./internal/csvscan/ FuzzSameAsEncodingCSV 50000x
   fuzz ./csvsheet/ FuzzTable 20000x
   fuzz ./xlsx/ FuzzStructTag 50000x
+  fuzz ./xlsx/ FuzzChartText 5000x
   fuzz ./xlsx/ FuzzValueBinary 50000x
   fuzz ./xlsx/ FuzzParseNumber 100000x
   fuzz ./internal/numtext/ FuzzParse 100000x

@@ -138,3 +138,8 @@ func (r Range) append(b []byte, absolute bool) []byte {
 func (r Range) overlaps(o Range) bool {
 	return r.FirstRow <= o.LastRow && o.FirstRow <= r.LastRow && r.FirstCol <= o.LastCol && o.FirstCol <= r.LastCol
 }
+
+// QuoteSheetName returns a sheet's name as a formula or a chart's range
+// refers to it: as it is when plain, else in single quotes with quotes
+// doubled ('My data', 'It''s').
+func QuoteSheetName(name string) string { return quoteSheetName(name) }

@@ -12,17 +12,21 @@ import (
 // BenchmarkWriteRow writes rows of ten mixed cells (numbers, text from a
 // small vocabulary, a boolean and a date) into a discarding writer; one op
 // is one row. Allocations per op must stay at 0 after warm-up. "table"
-// writes the rows into an Excel table with a totals row.
+// writes the rows into an Excel table with a totals row; "chart" has a
+// chart over three columns on the sheet, its caches filled as the rows
+// stream (to the default limit of 32,000 points a series).
 func BenchmarkWriteRow(b *testing.B) {
 	for _, mode := range []struct {
 		name  string
 		opts  xlsx.Options
 		table bool
+		chart bool
 	}{
-		{"shared", xlsx.Options{Workers: 1}, false},
-		{"inline", xlsx.Options{Workers: 1, Strings: xlsx.StringsInline}, false},
-		{"parallel", xlsx.Options{}, false},
-		{"table", xlsx.Options{Workers: 1}, true},
+		{"shared", xlsx.Options{Workers: 1}, false, false},
+		{"inline", xlsx.Options{Workers: 1, Strings: xlsx.StringsInline}, false, false},
+		{"parallel", xlsx.Options{}, false, false},
+		{"table", xlsx.Options{Workers: 1}, true, false},
+		{"chart", xlsx.Options{Workers: 1}, false, true},
 	} {
 		b.Run(mode.name, func(b *testing.B) {
 			w, err := xlsx.NewWriter(io.Discard, mode.opts)
@@ -31,7 +35,15 @@ func BenchmarkWriteRow(b *testing.B) {
 			}
 			addSheet := func(name string) (*xlsx.Sheet, error) {
 				sh, err := w.AddSheet(name, xlsx.SheetOptions{})
-				if err != nil || !mode.table {
+				if err != nil || mode.chart {
+					if err == nil {
+						q := xlsx.QuoteSheetName(name)
+						err = sh.AddChart(1, 12, xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{
+							{Categories: q + "!$E$1:$E", Values: q + "!$C$1:$C"}, {Categories: q + "!$E$1:$E", Values: q + "!$D$1:$D"}}})
+					}
+					return sh, err
+				}
+				if !mode.table {
 					return sh, err
 				}
 				columns := make([]xlsx.TableColumn, 10)

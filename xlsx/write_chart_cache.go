@@ -27,11 +27,25 @@ type chartPoint struct {
 }
 
 // watchRow gives a row just written to the chart ranges on this sheet.
+// A range past its last row or its cache limit is done with and leaves
+// the list, so that a sheet whose charts are all done pays nothing more a
+// row.
 func (s *Sheet) watchRow(row int, cells []Cell) {
-	for _, ref := range s.chartRefs {
+	refs := s.chartRefs
+	for i := 0; i < len(refs); i++ {
+		ref := refs[i]
 		c := ref.cache
 		r := ref.rng
-		if c == nil || c.over || row < r.FirstRow || row > r.LastRow {
+		if c == nil || c.over || row >= r.LastRow {
+			// Done: this row is its last, or it caches no more.
+			refs[i] = refs[len(refs)-1]
+			refs = refs[:len(refs)-1]
+			i--
+			if c == nil || c.over || row > r.LastRow {
+				continue
+			}
+		}
+		if row < r.FirstRow {
 			continue
 		}
 		if r.FirstCol == r.LastCol {
@@ -44,6 +58,7 @@ func (s *Sheet) watchRow(row int, cells []Cell) {
 			s.cachePoint(c, int32(col-r.FirstCol), &cells[col-1])
 		}
 	}
+	s.chartRefs = refs
 }
 
 func (s *Sheet) cachePoint(c *chartCache, idx int32, cell *Cell) {
