@@ -87,7 +87,8 @@ type Options struct {
 	// the rest '_'), or Table1, Table2... when that name cannot be one.
 	ExcelTable bool
 
-	from schemaFrom // the query being exported, for the schema part
+	from   schemaFrom // the query being exported, for the schema part
+	charts []Chart    // the query's charts
 }
 
 // Query is one query and the sheet its rows go to.
@@ -102,8 +103,13 @@ type Query struct {
 	// ExcelTable makes this query's sheets Excel tables (see
 	// Options.ExcelTable).
 	ExcelTable bool
-	key        []string
-	types      map[string]string
+	// Charts are drawn beside the rows, from the query's columns, on each
+	// sheet the query fills (an .xlsx only: with Options.Rows they are an
+	// error). A chart naming a column the query does not have fails the
+	// export before its first row.
+	Charts []Chart
+	key    []string
+	types  map[string]string
 }
 
 // Warnings count values that could not be written as their type.
@@ -285,6 +291,7 @@ func sheetFor(q Query, i int) string {
 func forQuery(opts Options, q Query, done int64) Options {
 	opts.from.table, opts.from.key, opts.from.types = q.Table, q.key, q.types
 	opts.ExcelTable = opts.ExcelTable || q.ExcelTable
+	opts.charts = q.Charts
 	if opts.Progress != nil {
 		report := opts.Progress
 		opts.Progress = func(n int64) { report(done + n) }
@@ -337,6 +344,7 @@ type exporter struct {
 	header  []xlsx.Cell
 	sheet   *xlsx.Sheet
 	perPage int
+	charts  []chartPlan
 	// sheetRows counts each sheet's data rows, for the schema part.
 	sheetRows []int64
 	st        Stats
@@ -374,6 +382,14 @@ func newExporter(infos []columnInfo, w *xlsx.Writer, base string, opts *Options)
 		}
 		e.cols = append(e.cols, c)
 		e.header = append(e.header, xlsx.String(c.name).WithStyle(bold))
+	}
+	if len(opts.charts) > 0 {
+		if opts.Rows != nil {
+			return nil, fmt.Errorf("sheet %q: charts need an .xlsx output", base)
+		}
+		if e.charts, err = planCharts(opts.charts, e.cols, base); err != nil {
+			return nil, err
+		}
 	}
 	return e, nil
 }
@@ -480,6 +496,9 @@ func (e *exporter) newSheet() error {
 	e.sheet = sh
 	e.st.Sheets = append(e.st.Sheets, name)
 	e.sheetRows = append(e.sheetRows, 0)
+	if err := e.addCharts(sh); err != nil {
+		return err
+	}
 	if e.opts.ExcelTable && len(e.cols) > 0 {
 		err := sh.AddTable(xlsx.Range{FirstRow: 1, FirstCol: 1, LastCol: len(e.cols)}, xlsx.Table{NameFromSheet: true, Style: "TableStyleMedium2"})
 		if err != nil {
