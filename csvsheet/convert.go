@@ -60,6 +60,10 @@ type Options struct {
 	// after it (see xlsx.TableName; Table1... when that cannot be a
 	// table's name), in TableStyleMedium2 with filter buttons.
 	ExcelTable bool
+	// Charts are drawn beside the rows from the header's columns, on each
+	// sheet (see xlsx.ColumnChart); a chart naming a column the header
+	// lacks fails before the first row. They need a header.
+	Charts []xlsx.ColumnChart
 }
 
 // Stats describe a finished conversion.
@@ -90,6 +94,9 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 	}
 	if err := xlsx.CheckSheetName(base); err != nil {
 		return st, err
+	}
+	if len(opts.Charts) > 0 && opts.NoHeader {
+		return st, fmt.Errorf("charts name columns of the header, and there is none (NoHeader)")
 	}
 	bold, err := w.AddStyle(xlsx.Style{Font: xlsx.Font{Bold: true}})
 	if err != nil {
@@ -128,6 +135,9 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 		st.Sheets = append(st.Sheets, name)
 		if header == nil {
 			return nil
+		}
+		if err := sheet.AddColumnCharts(opts.Charts, names); err != nil {
+			return err
 		}
 		if opts.ExcelTable {
 			ref := xlsx.Range{FirstRow: 1, FirstCol: 1, LastCol: max(len(header), 1)}
@@ -205,6 +215,11 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 				header[i] = xlsx.String(f).WithStyle(bold)
 			}
 			names = slices.Clone(record)
+			for _, c := range opts.Charts {
+				if _, err := c.Chart(base, names); err != nil {
+					return st, fmt.Errorf("line 1: %w", err)
+				}
+			}
 			if err := newSheet(); err != nil {
 				return st, err
 			}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -172,9 +173,51 @@ type Sheet struct {
 	Name  string `yaml:"name" json:"name"`
 	SQL   string `yaml:"sql" json:"-"`
 	Table bool   `yaml:"table" json:"-"` // an Excel table: see Export.Table
+	// Charts are drawn beside the sheet's rows from its columns, each
+	// "TYPE:CATEGORIES:VALUES[,VALUES...]" ("column:month:revenue,cost")
+	// or a mapping {type, categories, values, title}; .xlsx downloads
+	// only (a CSV has no charts).
+	Charts []ChartConfig `yaml:"charts" json:"charts,omitempty"`
 
 	query *boundQuery
 }
+
+// ChartConfig is one chart of a sheet, as the configuration gives it.
+type ChartConfig struct {
+	sqlsheet.Chart
+}
+
+// UnmarshalYAML reads "TYPE:CATEGORIES:VALUES" or {type, categories,
+// values, title}.
+func (c *ChartConfig) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		chart, err := sqlsheet.ParseChart(n.Value)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", n.Line, err)
+		}
+		c.Chart = chart
+		return nil
+	}
+	var m struct {
+		Type       string   `yaml:"type"`
+		Categories string   `yaml:"categories"`
+		Values     []string `yaml:"values"`
+		Title      string   `yaml:"title"`
+	}
+	if err := n.Decode(&m); err != nil {
+		return err
+	}
+	chart, err := sqlsheet.ParseChart(m.Type + ":" + m.Categories + ":" + strings.Join(m.Values, ","))
+	if err != nil {
+		return fmt.Errorf("line %d: %w", n.Line, err)
+	}
+	chart.Title = m.Title
+	c.Chart = chart
+	return nil
+}
+
+// MarshalJSON says the chart as the short form, for the page.
+func (c ChartConfig) MarshalJSON() ([]byte, error) { return json.Marshal(c.Chart.String()) }
 
 // ScheduleConfig is one entry of schedules: an export run as a job at
 // every slot of a cron expression (cron, read in timezone, or with a

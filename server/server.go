@@ -618,6 +618,11 @@ func (s *Server) run(ctx context.Context, e *Export, vals map[string]any, w *xls
 			}
 		}
 		queries[i] = sqlsheet.Query{SQL: sqlText, Args: args, Sheet: sh.Name, ExcelTable: e.Table || sh.Table}
+		if opts.Rows == nil { // a CSV has no charts
+			for _, c := range sh.Charts {
+				queries[i].Charts = append(queries[i].Charts, c.Chart)
+			}
+		}
 	}
 	opts.ReadOnly, opts.StatementTimeout = true, time.Duration(s.cfg.StatementTimeout)
 	return sqlsheet.Export(ctx, db, w, queries, opts)

@@ -344,7 +344,6 @@ type exporter struct {
 	header  []xlsx.Cell
 	sheet   *xlsx.Sheet
 	perPage int
-	charts  []chartPlan
 	// sheetRows counts each sheet's data rows, for the schema part.
 	sheetRows []int64
 	st        Stats
@@ -387,7 +386,7 @@ func newExporter(infos []columnInfo, w *xlsx.Writer, base string, opts *Options)
 		if opts.Rows != nil {
 			return nil, fmt.Errorf("sheet %q: charts need an .xlsx output", base)
 		}
-		if e.charts, err = planCharts(opts.charts, e.cols, base); err != nil {
+		if err := e.checkCharts(); err != nil {
 			return nil, err
 		}
 	}
@@ -496,7 +495,7 @@ func (e *exporter) newSheet() error {
 	e.sheet = sh
 	e.st.Sheets = append(e.st.Sheets, name)
 	e.sheetRows = append(e.sheetRows, 0)
-	if err := e.addCharts(sh); err != nil {
+	if err := sh.AddColumnCharts(e.opts.charts, e.columnNames()); err != nil {
 		return err
 	}
 	if e.opts.ExcelTable && len(e.cols) > 0 {

@@ -141,5 +141,5 @@ func (r Range) overlaps(o Range) bool {
 
 // QuoteSheetName returns a sheet's name as a formula or a chart's range
 // refers to it: as it is when plain, else in single quotes with quotes
-// doubled ('My data', 'It''s').
+// doubled ('My data', 'It”s').
 func QuoteSheetName(name string) string { return quoteSheetName(name) }

@@ -26,6 +26,7 @@ type convertFlags struct {
 	ragged, lazyQuotes            bool
 	dateFormats                   []string
 	maxRecordMiB                  int
+	charts                        []string
 	pw                            password
 }
 
@@ -64,6 +65,7 @@ Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#con
 	fl.BoolVar(&f.lazyQuotes, "lazy-quotes", false, lazyQuotesHelp)
 	fl.IntVar(&f.maxRecordMiB, "max-record-mib", 64, maxRecordHelp)
 	fl.BoolVar(&f.escape, "escape-formulas", false, escapeFormulasHelp)
+	fl.StringArrayVar(&f.charts, "chart", nil, chartHelp)
 	f.pw.writeFlags(cmd) // to XLSX: encrypt with it; from an encrypted workbook: open with it
 	return cmd
 }
@@ -73,7 +75,14 @@ Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#con
 func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	// Standard input is a workbook or CSV, whichever comes.
 	stdin := bufio.NewReaderSize(os.Stdin, 64<<10)
+	charts, err := parseCharts(f.charts)
+	if err != nil {
+		return err
+	}
 	if isWorkbook(in) || in == "-" && stdinIsWorkbook(stdin) {
+		if len(charts) > 0 {
+			return fmt.Errorf("--chart draws charts from delimited text's columns; to chart a workbook's, export or convert its sheet to CSV first")
+		}
 		return convertWorkbook(ctx, in, out, f.sheet, f.escape, stdin, &f.pw)
 	}
 	if !strings.EqualFold(filepath.Ext(out), ".xlsx") && out != "-" {
@@ -100,7 +109,7 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	opts := csvsheet.Options{
 		Comma: comma, Encoding: f.encoding, NoInfer: f.noInfer, NoHeader: f.noHeader, Sheet: f.sheet, ExcelTable: f.excelTable,
 		MaxRecordSize: f.maxRecordMiB << 20, Ragged: f.ragged, LazyQuotes: f.lazyQuotes,
-		DateFormats: f.dateFormats,
+		DateFormats: f.dateFormats, Charts: charts,
 	}
 	// Standard output takes the workbook only once it is whole: a second
 	// pass starts it again.

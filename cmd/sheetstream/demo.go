@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sheetstream/sheetstream/sqlsheet"
+	"github.com/sheetstream/sheetstream/xlsx"
 )
 
 // demoQueries are what --demo exports when no query is given.
@@ -17,7 +18,8 @@ var demoQueries = []sqlsheet.Query{
 		FROM orders o JOIN customers c ON c.id = o.customer_id ORDER BY o.id`},
 	{Sheet: "By city", SQL: `SELECT c.city, COUNT(*) AS orders, SUM(o.quantity * o.unit_price) AS revenue,
 		MIN(o.ordered_at) AS first_order, MAX(o.ordered_at) AS last_order
-		FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY c.city ORDER BY revenue DESC`},
+		FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY c.city ORDER BY revenue DESC`,
+		Charts: []sqlsheet.Chart{{Type: xlsx.ChartColumn, Categories: "city", Values: []string{"revenue"}}}},
 }
 
 // createDemo fills db with a small shop: 500 customers and 50,000 orders,

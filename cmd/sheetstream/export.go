@@ -40,6 +40,46 @@ func (f sourceFlag) Set(v string) error {
 	return nil
 }
 
+// chartFlag attaches --chart to the --query or --table before it, or to
+// every query when it comes first.
+type chartFlag struct {
+	s   *sources
+	all *[]sqlsheet.Chart
+}
+
+func (f chartFlag) String() string { return "" }
+func (f chartFlag) Type() string   { return "TYPE:CATEGORIES:VALUES" }
+func (f chartFlag) Set(v string) error {
+	c, err := sqlsheet.ParseChart(v)
+	if err != nil {
+		return err
+	}
+	if n := len(f.s.list); n > 0 {
+		f.s.list[n-1].Charts = append(f.s.list[n-1].Charts, c)
+	} else {
+		*f.all = append(*f.all, c)
+	}
+	return nil
+}
+
+const chartHelp = `a chart beside the rows, TYPE:CATEGORIES:VALUES[,VALUES...] of column names
+(e.g. column:month:revenue,cost; line::revenue without categories); repeatable.
+Types: column, column-stacked, bar, line, line-markers, area, pie, doughnut,
+scatter, scatter-smooth, radar, stock and their variants (docs/cli.md#charts)`
+
+// parseCharts reads --chart flags.
+func parseCharts(flags []string) ([]sqlsheet.Chart, error) {
+	var out []sqlsheet.Chart
+	for _, v := range flags {
+		c, err := sqlsheet.ParseChart(v)
+		if err != nil {
+			return nil, fmt.Errorf("--chart: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
 // exportFlags are export's flags, as given.
 type exportFlags struct {
 	src                    sources
@@ -48,6 +88,7 @@ type exportFlags struct {
 	sheets                 []string
 	demo, strict, forceNum bool
 	noSchema, excelTable   bool
+	charts                 []sqlsheet.Chart // for every query: given before any
 	pw                     password
 }
 
@@ -90,6 +131,7 @@ func (f *exportFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.strict, "strict", false, "fail on text longer than a cell holds instead of truncating")
 	fl.BoolVar(&f.forceNum, "force-numbers", false, "write integers beyond 2^53 and long decimals as numbers (Excel rounds them)")
 	fl.BoolVar(&f.excelTable, "excel-table", false, excelTableHelp)
+	fl.Var(chartFlag{&f.src, &f.charts}, "chart", chartHelp+"\n(a --chart after a --query or --table is that one's; before any, every query's)")
 	fl.BoolVar(&f.noSchema, "no-schema", false, "leave out the schema part (each column's SQL type and the table's primary key, for import)")
 	fl.BoolVar(&f.demo, "demo", false, "export sample data from an embedded SQLite database")
 	f.pw.writeFlags(cmd)
@@ -170,11 +212,18 @@ func runExport(ctx context.Context, f *exportFlags) error {
 	for i, name := range f.sheets {
 		queries[i].Sheet = name
 	}
+	for i := range queries {
+		queries[i].Charts = append(slices.Clone(f.charts), queries[i].Charts...)
+	}
 	secret, err := f.pw.forWriting()
 	if err != nil {
 		return err
 	}
-	return writeExport(ctx, db, queries, f.out, secret, opts)
+	err = writeExport(ctx, db, queries, f.out, secret, opts)
+	if err != nil && len(f.charts) > 0 && len(queries) > 1 && strings.Contains(err.Error(), ": no column ") {
+		err = fmt.Errorf("%w (a --chart given before any --query is every query's: give it after the --query or --table it is for)", err)
+	}
+	return err
 }
 
 // writeExport writes the queries to out and says what it wrote.
