@@ -4,6 +4,7 @@ package main
 import (
 	"bufio"
 	"flag"
+	"fmt"
 	"io"
 	"log"
 	"os"
@@ -23,6 +24,7 @@ func main() {
 	budget := flag.Int("sst-budget", 0, "shared strings budget in bytes (0: default)")
 	password := flag.String("password", "", "encrypt the workbook with this password")
 	table := flag.Bool("table", false, "make the sheet an Excel table with a totals row (sums under the numbers)")
+	chart := flag.Bool("chart", false, "draw a scatter chart of column 5 against column 1 over every row")
 	flag.Parse()
 	wl, err := workload.ByName(*name, *rows)
 	if err != nil {
@@ -62,6 +64,19 @@ func main() {
 			}
 		}
 		if err := sh.AddTable(xlsx.Range{FirstRow: 1, FirstCol: 1, LastCol: wl.Cols}, xlsx.Table{TotalsRow: true, Columns: columns}); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if *chart {
+		// Open-ended, over every row: the cache fills to its limit and is
+		// then dropped, as for any series past 32,000 points.
+		first := 1
+		if wl.Header != nil {
+			first = 2
+		}
+		c := xlsx.Chart{Type: xlsx.ChartScatter, Series: []xlsx.ChartSeries{{
+			Categories: fmt.Sprintf("Sheet1!$A$%d:$A", first), Values: fmt.Sprintf("Sheet1!$E$%d:$E", first)}}}
+		if err := sh.AddChart(2, wl.Cols+2, c); err != nil {
 			log.Fatal(err)
 		}
 	}
