@@ -29,7 +29,7 @@ func ExampleSheet_AddChart() {
 			Values:     "Sales!$B$2:$B",
 			Labels:     &xlsx.ChartDataLabels{Value: true},
 		}},
-		Y: xlsx.ChartAxis{NumFmt: "#,##0", MajorGridlines: &xlsx.ChartGridlines{Line: xlsx.ChartLineFormat{Color: "D9D9D9"}}},
+		Y:      xlsx.ChartAxis{NumFmt: "#,##0", MajorGridlines: &xlsx.ChartGridlines{Line: xlsx.ChartLineFormat{Color: "D9D9D9"}}},
 		Legend: xlsx.ChartLegend{Position: xlsx.LegendNone},
 	})
 	if err != nil {

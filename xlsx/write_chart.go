@@ -708,20 +708,8 @@ func (s *Sheet) appendChartAnchor(b []byte, sc *sheetChart, id, n, rid int) []by
 		if height == 0 {
 			height = chartHeight
 		}
-		fromCol, fromColOff := s.walkColumns(sc.col, sc.OffsetX)
-		fromRow, fromRowOff := s.walkRows(sc.row, sc.OffsetY)
-		toCol, toColOff := s.walkColumns(fromCol, fromColOff+width)
-		toRow, toRowOff := s.walkRows(fromRow, fromRowOff+height)
-		switch sc.Placement {
-		case ChartMove:
-			b = append(b, `<xdr:twoCellAnchor editAs="oneCell">`...)
-		case ChartAbsolute:
-			b = append(b, `<xdr:twoCellAnchor editAs="absolute">`...)
-		default:
-			b = append(b, `<xdr:twoCellAnchor>`...)
-		}
-		b = appendMarker(b, "from", fromCol, fromColOff, fromRow, fromRowOff)
-		b = appendMarker(b, "to", toCol, toColOff, toRow, toRowOff)
+		editAs := [...]string{ChartMoveAndSize: "", ChartMove: "oneCell", ChartAbsolute: "absolute"}[sc.Placement]
+		b = s.appendTwoCellAnchor(b, editAs, sc.row, sc.col, sc.OffsetX, sc.OffsetY, width, height)
 	}
 	b = append(b, `<xdr:graphicFrame macro=""><xdr:nvGraphicFramePr>`...)
 	b = appendIntAttr(append(b, `<xdr:cNvPr`...), "id", id)

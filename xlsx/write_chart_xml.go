@@ -999,15 +999,7 @@ func (cw *chartWriter) title(t *ChartTitle, ref *chartRef, vertical bool) {
 // richText writes <c:rich> holding text in a font, one paragraph a line.
 func (cw *chartWriter) richText(text string, f ChartFont, vertical bool) {
 	cw.raw("<c:rich>")
-	switch {
-	case f.Rotation != 0:
-		cw.b = appendIntAttr(append(cw.b, "<a:bodyPr"...), "rot", f.Rotation*60000)
-		cw.raw(` vert="horz"/>`)
-	case vertical:
-		cw.raw(`<a:bodyPr rot="-5400000" vert="horz"/>`)
-	default:
-		cw.raw("<a:bodyPr/>")
-	}
+	cw.bodyPr(f, vertical)
 	cw.raw("<a:lstStyle/>")
 	for _, line := range strings.Split(text, "\n") {
 		cw.raw("<a:p><a:pPr>")
@@ -1018,6 +1010,20 @@ func (cw *chartWriter) richText(text string, f ChartFont, vertical bool) {
 		cw.raw("</a:r></a:p>")
 	}
 	cw.raw("</c:rich>")
+}
+
+// bodyPr turns text by the font's rotation (in 60,000ths of a degree),
+// or as a vertical axis' title is turned.
+func (cw *chartWriter) bodyPr(f ChartFont, vertical bool) {
+	switch {
+	case f.Rotation != 0:
+		cw.b = appendIntAttr(append(cw.b, "<a:bodyPr"...), "rot", f.Rotation*60000)
+		cw.raw(` vert="horz"/>`)
+	case vertical:
+		cw.raw(`<a:bodyPr rot="-5400000" vert="horz"/>`)
+	default:
+		cw.raw("<a:bodyPr/>")
+	}
 }
 
 // txPr is the text properties of an element whose text comes from
@@ -1037,15 +1043,7 @@ func (cw *chartWriter) textProps(f ChartFont, vertical bool) {
 
 func (cw *chartWriter) textPropsWith(f ChartFont, vertical, baseline bool) {
 	cw.raw("<c:txPr>")
-	switch {
-	case f.Rotation != 0:
-		cw.b = appendIntAttr(append(cw.b, "<a:bodyPr"...), "rot", f.Rotation*60000)
-		cw.raw(` vert="horz"/>`)
-	case vertical:
-		cw.raw(`<a:bodyPr rot="-5400000" vert="horz"/>`)
-	default:
-		cw.raw("<a:bodyPr/>")
-	}
+	cw.bodyPr(f, vertical)
 	cw.raw("<a:lstStyle/><a:p><a:pPr>")
 	cw.fontAttrs("a:defRPr", f, "", baseline)
 	cw.raw(`</a:pPr><a:endParaRPr lang="en-US"/></a:p></c:txPr>`)

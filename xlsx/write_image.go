@@ -120,20 +120,8 @@ func (s *Sheet) drawingParts() []packagePart {
 		for c := 1; c < img.col; c++ {
 			left += s.columnPx(c)
 		}
-		fromCol, fromColOff := s.walkColumns(img.col, img.OffsetX)
-		fromRow, fromRowOff := s.walkRows(img.row, img.OffsetY)
-		toCol, toColOff := s.walkColumns(fromCol, fromColOff+img.width)
-		toRow, toRowOff := s.walkRows(fromRow, fromRowOff+img.height)
-		switch img.Placement {
-		case ImageMove:
-			b = append(b, `<xdr:twoCellAnchor editAs="oneCell">`...)
-		case ImageAbsolute:
-			b = append(b, `<xdr:twoCellAnchor editAs="absolute">`...)
-		default:
-			b = append(b, `<xdr:twoCellAnchor>`...)
-		}
-		b = appendMarker(b, "from", fromCol, fromColOff, fromRow, fromRowOff)
-		b = appendMarker(b, "to", toCol, toColOff, toRow, toRowOff)
+		editAs := [...]string{ImageMove: "oneCell", ImageMoveAndSize: "", ImageAbsolute: "absolute"}[img.Placement]
+		b = s.appendTwoCellAnchor(b, editAs, img.row, img.col, img.OffsetX, img.OffsetY, img.width, img.height)
 		b = append(b, `<xdr:pic><xdr:nvPicPr>`...)
 		b = appendIntAttr(append(b, `<xdr:cNvPr`...), "id", i+2)
 		b = append(b, ` name="Picture `...)
@@ -174,6 +162,23 @@ func (s *Sheet) drawingParts() []packagePart {
 	}
 	b = append(b, "</xdr:wsDr>"...)
 	return []packagePart{{"xl/drawings/drawing" + n + ".xml", b}, {"xl/drawings/_rels/drawing" + n + ".xml.rels", rels.bytes()}}
+}
+
+// appendTwoCellAnchor opens a drawing object's anchor: from its cell moved
+// by the offsets, to where its size ends, in the cells' sizes; editAs says
+// how it follows them ("oneCell", "absolute", or "" to move and size).
+func (s *Sheet) appendTwoCellAnchor(b []byte, editAs string, row, col int, offX, offY, width, height float64) []byte {
+	fromCol, fromColOff := s.walkColumns(col, offX)
+	fromRow, fromRowOff := s.walkRows(row, offY)
+	toCol, toColOff := s.walkColumns(fromCol, fromColOff+width)
+	toRow, toRowOff := s.walkRows(fromRow, fromRowOff+height)
+	b = append(b, `<xdr:twoCellAnchor`...)
+	if editAs != "" {
+		b = appendStringAttr(b, "editAs", editAs)
+	}
+	b = append(b, '>')
+	b = appendMarker(b, "from", fromCol, fromColOff, fromRow, fromRowOff)
+	return appendMarker(b, "to", toCol, toColOff, toRow, toRowOff)
 }
 
 // walkColumns moves px pixels right from the left edge of column col,
