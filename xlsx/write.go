@@ -538,10 +538,12 @@ func (w *Writer) addSheet(name string, opts SheetOptions) (*Sheet, error) {
 	}
 	w.worksheets++
 	s := &Sheet{w: w, name: name, index: len(w.sheets), opts: opts, part: w.worksheets}
+	w.lockShared() // a concurrent sheet's AddChart may be registering
 	if refs, ok := w.chartWatch[strings.ToLower(name)]; ok {
 		s.chartRefs = refs
 		delete(w.chartWatch, strings.ToLower(name))
 	}
+	w.unlockShared()
 	if opts.Protect != nil {
 		var err error
 		if s.protection, err = newSheetProtection(opts.Protect); err != nil {

@@ -203,8 +203,6 @@ func (w *Writer) newChart(c Chart) (*sheetChart, error) {
 			ref.cache = &chartCache{limit: limit}
 		}
 	}
-	w.chartCount++
-	sc.id = w.chartCount
 	return sc, nil
 }
 
@@ -231,14 +229,31 @@ func (sc *sheetChart) refs() []*chartRef {
 	return out
 }
 
-// registerChart hands each of the chart's ranges to the sheet it reads:
-// an open sheet (this chart's own, or one written by the same goroutine)
-// collects its values from the next row on; a sheet not added yet from
+// registerChart numbers the chart and hands each of its ranges to the
+// sheet it reads: its own sheet, or a sheet open in the same goroutine,
+// collects the values from the next row on; a sheet not added yet, from
 // its first row; a sheet already finished only tells where its rows end.
+// Once sheets are written from several goroutines (AddConcurrentSheet),
+// only the chart's own sheet is read as it streams: another may be being
+// written elsewhere, and its ranges are left for Excel to compute.
 func (w *Writer) registerChart(sc *sheetChart) {
+	w.lockShared()
+	defer w.unlockShared()
+	w.chartCount++
+	sc.id = w.chartCount
 	w.charts = append(w.charts, sc)
 	for _, ref := range sc.refs() {
-		s := w.sheetByName(ref.sheet)
+		own := !sc.sheet.chartSheet && strings.EqualFold(ref.sheet, sc.sheet.name)
+		var s *Sheet
+		switch {
+		case own:
+			s = sc.sheet
+		case w.concurrent:
+			ref.cache = nil
+			continue
+		default:
+			s = w.sheetByName(ref.sheet)
+		}
 		switch {
 		case s == nil:
 			if w.chartWatch == nil {
@@ -248,9 +263,6 @@ func (w *Writer) registerChart(sc *sheetChart) {
 			w.chartWatch[key] = append(w.chartWatch[key], ref)
 		case s.finished:
 			ref.cache = nil // its rows are gone
-		case s != sc.sheet && w.concurrent:
-			// Another goroutine may be writing it: no cache.
-			ref.cache = nil
 		default:
 			if ref.cache != nil && s.row >= ref.rng.FirstRow {
 				ref.cache = nil // rows it covers are already written

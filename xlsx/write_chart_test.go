@@ -486,3 +486,60 @@ wb.close()
 		t.Errorf("our cache has %d points", len(c))
 	}
 }
+
+// TestChartConcurrentSheets: sheets written at once from their own
+// goroutines each cache their own charts' ranges; a range on another
+// sheet is left for Excel to compute; run with -race.
+func TestChartConcurrentSheets(t *testing.T) {
+	const sheets, rows = 4, 3000
+	book := writeBook(t, xlsx.Options{}, func(w *xlsx.Writer) error {
+		list := make([]*xlsx.Sheet, sheets)
+		for i := range list {
+			sh, err := w.AddConcurrentSheet("Part"+strconv.Itoa(i), xlsx.SheetOptions{})
+			if err != nil {
+				return err
+			}
+			list[i] = sh
+		}
+		errs := make(chan error, sheets)
+		for i, sh := range list {
+			go func() {
+				errs <- func() error {
+					name := sh.Name()
+					other := "Part" + strconv.Itoa((i+1)%sheets)
+					c := xlsx.Chart{Type: xlsx.ChartLine, Series: []xlsx.ChartSeries{
+						{Values: name + "!$A$1:$A"}, {Values: other + "!$A$1:$A"}}}
+					if err := sh.AddChart(1, 3, c); err != nil {
+						return err
+					}
+					for r := range rows {
+						if err := sh.WriteRow([]xlsx.Cell{xlsx.Int(int64(r * (i + 1)))}); err != nil {
+							return err
+						}
+					}
+					return sh.Close()
+				}()
+			}()
+		}
+		for range sheets {
+			if err := <-errs; err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for i := range sheets {
+		x := chartPart(t, book, i+1)
+		own := regexp.MustCompile(`<c:f>(Part\d)!\$A\$1:\$A\$3000</c:f>`).FindAllStringSubmatch(x, -1)
+		if len(own) != 2 {
+			t.Fatalf("chart %d: references %v in %.600s", i+1, own, x)
+		}
+		ownSheet := own[0][1]
+		if c := cacheOf(x, ownSheet+"!$A$1:$A$3000"); len(c) != rows {
+			t.Errorf("chart %d: its own sheet's cache has %d points", i+1, len(c))
+		}
+		if c := cacheOf(x, own[1][1]+"!$A$1:$A$3000"); c != nil {
+			t.Errorf("chart %d: another sheet's range has a cache", i+1)
+		}
+	}
+}
