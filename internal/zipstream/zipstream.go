@@ -51,6 +51,7 @@ type entry struct {
 	offset       uint64
 	version      uint16
 	flags        uint16
+	method       uint16 // methodDeflate unless copied raw
 }
 
 // Writer writes one archive. It is not safe for concurrent use.
@@ -107,6 +108,62 @@ func (z *Writer) WriteFile(name string, deflated []byte, crc uint32, uncompresse
 	return nil
 }
 
+func (e *entry) methodOrDeflate() uint16 {
+	if e.method == 0 && e.flags&flagRaw == 0 {
+		return methodDeflate
+	}
+	return e.method
+}
+
+// flagRaw marks, in entry.flags' unused high bit, an entry copied as it
+// was; it is cleared before the flags are written.
+const flagRaw = 1 << 15
+
+// CopyRaw adds an entry copied from another archive as it is: its bytes
+// as they were compressed (method 8, deflate) or stored (method 0), with
+// the CRC and sizes the other archive gave. Nothing is inflated; the
+// reader that opens the copy checks the CRC.
+func (z *Writer) CopyRaw(name string, method uint16, raw io.Reader, compressed uint64, crc uint32, uncompressed uint64) error {
+	if err := z.ready(); err != nil {
+		return err
+	}
+	if method != methodDeflate && method != 0 {
+		return fmt.Errorf("zipstream: %s: compression method %d is neither stored nor deflate", name, method)
+	}
+	if compressed >= max32 || uncompressed >= max32 {
+		return fmt.Errorf("zipstream: %s: raw copies must be under 4 GiB", name)
+	}
+	e := entry{name: name, crc: crc, compressed: compressed, uncompressed: uncompressed,
+		offset: z.offset, version: versionDeflate, method: method, flags: flagRaw}
+	if method == 0 {
+		e.version = 10
+	}
+	if err := z.writeLocal(&e); err != nil {
+		return err
+	}
+	n, err := io.Copy(writerFunc(z.write), io.LimitReader(raw, int64(compressed)))
+	if err == nil && uint64(n) != compressed {
+		err = fmt.Errorf("zipstream: %s: %d of %d bytes copied", name, n, compressed)
+	}
+	if err != nil {
+		if z.err == nil {
+			z.err = err
+		}
+		return err
+	}
+	z.entries = append(z.entries, e)
+	return nil
+}
+
+type writerFunc func([]byte) error
+
+func (f writerFunc) Write(p []byte) (int, error) {
+	if err := f(p); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
 // Create starts an entry of unknown size. Write its deflated bytes to the
 // returned EntryWriter, then Close it with the CRC and size of the
 // uncompressed data. Only one entry is open at a time.
@@ -136,8 +193,8 @@ func (z *Writer) writeLocal(e *entry) error {
 	b := z.scratch[:0]
 	b = binary.LittleEndian.AppendUint32(b, sigLocal)
 	b = binary.LittleEndian.AppendUint16(b, e.version)
-	b = binary.LittleEndian.AppendUint16(b, e.flags)
-	b = binary.LittleEndian.AppendUint16(b, methodDeflate)
+	b = binary.LittleEndian.AppendUint16(b, e.flags&^flagRaw)
+	b = binary.LittleEndian.AppendUint16(b, e.methodOrDeflate())
 	b = binary.LittleEndian.AppendUint16(b, 0) // time 00:00
 	b = binary.LittleEndian.AppendUint16(b, dosDate1980Jan01)
 	// With a data descriptor, CRC and sizes are zero here (APPNOTE 4.4.4).
@@ -260,8 +317,8 @@ func (z *Writer) writeCentral(e *entry) error {
 	b = binary.LittleEndian.AppendUint32(b, sigCentral)
 	b = binary.LittleEndian.AppendUint16(b, e.version) // made by: MS-DOS, same version
 	b = binary.LittleEndian.AppendUint16(b, e.version)
-	b = binary.LittleEndian.AppendUint16(b, e.flags)
-	b = binary.LittleEndian.AppendUint16(b, methodDeflate)
+	b = binary.LittleEndian.AppendUint16(b, e.flags&^flagRaw)
+	b = binary.LittleEndian.AppendUint16(b, e.methodOrDeflate())
 	b = binary.LittleEndian.AppendUint16(b, 0)
 	b = binary.LittleEndian.AppendUint16(b, dosDate1980Jan01)
 	b = binary.LittleEndian.AppendUint32(b, e.crc)

@@ -1,0 +1,535 @@
+package xlsx
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/klauspost/compress/flate"
+
+	"github.com/sheetstream/sheetstream/internal/zipstream"
+)
+
+// Templates: rows streamed into a workbook someone designed, every part
+// the rows do not touch copied as the template has it, compressed bytes
+// and all. TemplateWriter.Fill opens a sheet of the template for rows:
+// into its Excel table (the body replaced, the header kept, the totals
+// row moved under the rows) or below its last used row. What reads the
+// filled range follows it when the workbook closes: the table's range,
+// defined names and print areas, chart series, conditional formats and
+// data validations of the sheet, pivot caches (refreshed when Excel
+// opens the file); formulas recalculate on open.
+
+// ErrTemplate is the error of a template that cannot be filled as asked.
+var ErrTemplate = errors.New("template")
+
+// TemplateOptions set how a template is filled.
+type TemplateOptions struct {
+	// Values replace {{name}} placeholders in the workbook's text cells
+	// (its shared strings) and in the filled sheets' headers and footers.
+	// {{now}} (the time the writer was made, "2006-01-02 15:04") and
+	// {{rows}} (the rows written) are built in.
+	Values map[string]string
+	// ByPosition matches a table's columns to Fill's header by position
+	// rather than by name.
+	ByPosition bool
+	// Location converts times with a zone before they are written (nil:
+	// as given).
+	Location *time.Location
+	// Now is {{now}}'s time (zero: the time NewTemplateWriter runs).
+	Now time.Time
+}
+
+// maxFilledSheet bounds the XML of a sheet to fill, which is held while
+// its rows are written (the other sheets are copied, never held).
+const maxFilledSheet = 64 << 20
+
+// TemplateWriter fills a template workbook. Like Writer, it stops at its
+// first error, which Close returns.
+type TemplateWriter struct {
+	zr       *zip.Reader
+	files    map[string]*zip.File
+	out      *zipstream.Writer
+	opts     TemplateOptions
+	book     string   // the workbook part, "xl/workbook.xml"
+	names    []string // the sheets, in order
+	parts    []string // their parts, by index
+	date1904 bool
+	template bool // an .xltx or .xltm: its content type becomes a workbook's
+
+	styles  *templateStyles
+	filled  []*TemplateSheet
+	current *TemplateSheet
+	written map[string]bool // parts already in the output
+	err     error
+	closed  bool
+}
+
+// NewTemplateWriter opens a template (an .xlsx, .xlsm, .xltx or .xltm, of
+// size bytes) to be filled into out. Nothing is written until Fill.
+//
+// Errors (ErrTemplate): the file is not a zip package or has no workbook;
+// ErrEncrypted for an encrypted one (decrypt it first).
+func NewTemplateWriter(out io.Writer, template io.ReaderAt, size int64, opts TemplateOptions) (*TemplateWriter, error) {
+	head := make([]byte, 8)
+	if _, err := template.ReadAt(head, 0); err == nil && bytes.Equal(head, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}) {
+		return nil, fmt.Errorf("%w: the template is encrypted (or a legacy .xls): open it in Excel and save it without a password", ErrEncrypted)
+	}
+	zr, err := zip.NewReader(template, size)
+	if err != nil {
+		return nil, fmt.Errorf("%w: not a workbook: %v", ErrTemplate, err)
+	}
+	t := &TemplateWriter{zr: zr, files: map[string]*zip.File{}, out: zipstream.NewWriter(out), opts: opts, written: map[string]bool{}}
+	if t.opts.Now.IsZero() {
+		t.opts.Now = time.Now()
+	}
+	for _, f := range zr.File {
+		t.files[f.Name] = f
+	}
+	if err := t.readWorkbook(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+var (
+	relRe       = regexp.MustCompile(`<Relationship\b[^>]*>`)
+	attrRe      = regexp.MustCompile(`([\w:]+)="([^"]*)"`)
+	sheetElemRe = regexp.MustCompile(`<sheet\b[^>]*/?>`)
+)
+
+// attrs reads an element's attributes.
+func attrs(elem string) map[string]string {
+	m := map[string]string{}
+	for _, a := range attrRe.FindAllStringSubmatch(elem, -1) {
+		m[a[1]] = xmlUnescape(a[2])
+	}
+	return m
+}
+
+func xmlUnescape(s string) string {
+	if !strings.Contains(s, "&") {
+		return s
+	}
+	return strings.NewReplacer("&lt;", "<", "&gt;", ">", "&quot;", `"`, "&apos;", "'", "&amp;", "&").Replace(s)
+}
+
+// readPart reads a part of the template whole, at most limit bytes.
+func (t *TemplateWriter) readPart(name string, limit int64) ([]byte, error) {
+	f := t.files[name]
+	if f == nil {
+		return nil, fmt.Errorf("%w: the package has no %s", ErrTemplate, name)
+	}
+	if f.UncompressedSize64 > uint64(limit) {
+		return nil, fmt.Errorf("%w: %s is %d bytes, more than %d", ErrTemplate, name, f.UncompressedSize64, limit)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrTemplate, name, err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrTemplate, name, err)
+	}
+	return b, nil
+}
+
+// rels reads a part's relationships: id -> target, resolved against the
+// part's folder.
+func (t *TemplateWriter) rels(part string) (map[string]string, map[string]string, error) {
+	relsPath := path.Join(path.Dir(part), "_rels", path.Base(part)+".rels")
+	targets, types := map[string]string{}, map[string]string{}
+	if t.files[relsPath] == nil {
+		return targets, types, nil
+	}
+	b, err := t.readPart(relsPath, 16<<20)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, r := range relRe.FindAll(b, -1) {
+		a := attrs(string(r))
+		if a["TargetMode"] == "External" {
+			continue
+		}
+		target := a["Target"]
+		if strings.HasPrefix(target, "/") {
+			target = strings.TrimPrefix(target, "/")
+		} else {
+			target = path.Join(path.Dir(part), target)
+		}
+		targets[a["Id"]] = target
+		types[a["Id"]] = path.Base(a["Type"])
+	}
+	return targets, types, nil
+}
+
+func (t *TemplateWriter) readWorkbook() error {
+	root, _, err := t.rels("")
+	if err != nil {
+		return err
+	}
+	t.book = "xl/workbook.xml"
+	for _, target := range root {
+		if strings.HasSuffix(target, "workbook.xml") {
+			t.book = target
+		}
+	}
+	if t.files[t.book] == nil {
+		return fmt.Errorf("%w: not a workbook (no %s)", ErrTemplate, t.book)
+	}
+	wb, err := t.readPart(t.book, 64<<20)
+	if err != nil {
+		return err
+	}
+	t.date1904 = bytes.Contains(wb, []byte(`date1904="1"`)) || bytes.Contains(wb, []byte(`date1904="true"`))
+	targets, _, err := t.rels(t.book)
+	if err != nil {
+		return err
+	}
+	for _, s := range sheetElemRe.FindAll(wb, -1) {
+		a := attrs(string(s))
+		t.names = append(t.names, a["name"])
+		t.parts = append(t.parts, targets[a["r:id"]])
+	}
+	ct, err := t.readPart("[Content_Types].xml", 16<<20)
+	if err != nil {
+		return err
+	}
+	t.template = bytes.Contains(ct, []byte("spreadsheetml.template.main")) || bytes.Contains(ct, []byte("ms-excel.template.macroEnabled.main"))
+	return nil
+}
+
+// Sheets lists the template's sheets, in order.
+func (t *TemplateWriter) Sheets() []string { return slices.Clone(t.names) }
+
+func (t *TemplateWriter) fail(err error) error {
+	if t.err == nil {
+		t.err = err
+	}
+	return t.err
+}
+
+// TemplateSheet is a sheet of a template being filled with rows.
+type TemplateSheet struct {
+	t          *TemplateWriter
+	name, part string
+	table      *templateTable
+	// below are the sheet's other tables under the filled one, which move
+	// down with the rows after it.
+	below []*templateTable
+
+	// The template's sheet: what goes before the new rows, the rows after
+	// the body (moved down under the new rows), and what follows the
+	// sheet's data.
+	head  []byte
+	after [][]byte
+	tail  []byte
+
+	firstRow  int // the first row written
+	row       int // the last row written
+	oldLast   int // the template body's last row (firstRow-1 when it has none)
+	firstCol  int
+	colStyles []int
+
+	entry *zipstream.EntryWriter
+	fw    *flate.Writer
+	crc   uint32 // of the sheet's XML, before deflate
+	size  uint64
+	buf   []byte
+}
+
+// templateTable is the Excel table a sheet is filled into.
+type templateTable struct {
+	part      string
+	xml       []byte
+	ref       Range
+	header    int // its header row (0: none)
+	totals    int // totals rows
+	columns   []string
+	totalsRow int // the totals row in the template, 0 if none
+}
+
+var (
+	tablePartRe = regexp.MustCompile(`<tablePart\b[^>]*r:id="([^"]+)"`)
+	tableRootRe = regexp.MustCompile(`<table\b[^>]*>`)
+	tableColRe  = regexp.MustCompile(`<tableColumn\b[^>]*>`)
+	rowStartRe  = regexp.MustCompile(`<row\b[^>]*>`)
+	cellStyleRe = regexp.MustCompile(`<c\b[^>]*>`)
+)
+
+// Fill opens a sheet of the template for rows, finishing the sheet the
+// previous Fill opened. The rows go into the sheet's Excel table, if it
+// has one (the first), replacing its body; else below its last used row.
+// header, if given, is checked against the table's columns (by name,
+// ignoring case, or by position with TemplateOptions.ByPosition) before
+// any row is written; it is not written (the template has its header).
+//
+// Errors (ErrTemplate): a sheet the template does not have (naming the
+// ones it has), a sheet already filled, a header that does not match the
+// table (naming the sheet and the column), a sheet part larger than 64
+// MiB; and errors reading the template.
+func (t *TemplateWriter) Fill(sheet string, header []string) (*TemplateSheet, error) {
+	if t.err != nil {
+		return nil, t.err
+	}
+	if t.closed {
+		return nil, fmt.Errorf("%w: the writer is closed", ErrTemplate)
+	}
+	i := slices.IndexFunc(t.names, func(n string) bool { return strings.EqualFold(n, sheet) })
+	if i < 0 {
+		return nil, fmt.Errorf("%w: the template has no sheet %q (it has %s)", ErrTemplate, sheet, strings.Join(t.names, ", "))
+	}
+	for _, f := range t.filled {
+		if f.part == t.parts[i] {
+			return nil, fmt.Errorf("%w: sheet %q is filled already", ErrTemplate, t.names[i])
+		}
+	}
+	ts := &TemplateSheet{t: t, name: t.names[i], part: t.parts[i]}
+	if err := ts.load(header); err != nil {
+		return nil, err
+	}
+	if err := t.finishCurrent(); err != nil {
+		return nil, err
+	}
+	if t.styles == nil {
+		st, err := t.loadStyles()
+		if err != nil {
+			return nil, t.fail(err)
+		}
+		t.styles = st
+	}
+	var err error
+	if ts.entry, err = t.out.Create(ts.part); err != nil {
+		return nil, t.fail(err)
+	}
+	if ts.fw, err = flate.NewWriter(ts.entry, 3); err != nil {
+		return nil, t.fail(err)
+	}
+	t.written[ts.part] = true
+	t.filled = append(t.filled, ts)
+	t.current = ts
+	if err := ts.emit(ts.head); err != nil {
+		return nil, err
+	}
+	ts.head = nil
+	return ts, nil
+}
+
+// load splits the template's sheet around where the rows go.
+func (ts *TemplateSheet) load(header []string) error {
+	t := ts.t
+	x, err := t.readPart(ts.part, maxFilledSheet)
+	if err != nil {
+		return err
+	}
+	targets, _, err := t.rels(ts.part)
+	if err != nil {
+		return err
+	}
+	var others []*templateTable
+	for k, m := range tablePartRe.FindAllSubmatch(x, -1) {
+		if targets[string(m[1])] == "" {
+			continue
+		}
+		tb, err := t.loadTable(targets[string(m[1])])
+		if err != nil {
+			return err
+		}
+		if k == 0 {
+			ts.table = tb
+		} else {
+			others = append(others, tb)
+		}
+	}
+	start := bytes.Index(x, []byte("<sheetData"))
+	end := bytes.Index(x, []byte("</sheetData>"))
+	selfClosed := false
+	if start < 0 {
+		return fmt.Errorf("%w: sheet %q has no sheetData", ErrTemplate, ts.name)
+	}
+	open := start + bytes.IndexByte(x[start:], '>') + 1
+	if x[open-2] == '/' {
+		selfClosed, end = true, open
+	}
+	if end < 0 {
+		return fmt.Errorf("%w: sheet %q's sheetData does not end", ErrTemplate, ts.name)
+	}
+	// The rows: kept before the body, dropped in it, moved after it.
+	var rows [][]byte
+	var nums []int
+	if !selfClosed {
+		body := x[open:end]
+		idx := rowStartRe.FindAllIndex(body, -1)
+		for k, loc := range idx {
+			stop := len(body)
+			if k+1 < len(idx) {
+				stop = idx[k+1][0]
+			}
+			r := body[loc[0]:stop]
+			n, _ := strconv.Atoi(attrs(string(body[loc[0]:loc[1]]))["r"])
+			if n == 0 {
+				n = len(nums) + 1
+				if len(nums) > 0 {
+					n = nums[len(nums)-1] + 1
+				}
+			}
+			rows, nums = append(rows, r), append(nums, n)
+		}
+	}
+	lastUsed := 0
+	if len(nums) > 0 {
+		lastUsed = nums[len(nums)-1]
+	}
+	if tb := ts.table; tb != nil {
+		if err := tb.check(header, ts.name, t.opts.ByPosition); err != nil {
+			return err
+		}
+		ts.firstRow = tb.ref.FirstRow + 1
+		if tb.header == 0 {
+			ts.firstRow = tb.ref.FirstRow
+		}
+		ts.oldLast = tb.ref.LastRow - tb.totals
+		ts.firstCol = tb.ref.FirstCol
+		if tb.totals > 0 {
+			tb.totalsRow = tb.ref.LastRow
+		}
+	} else {
+		ts.firstRow = lastUsed + 1
+		ts.oldLast = lastUsed
+		ts.firstCol = 1
+	}
+	// Other tables beside the body's rows would be split as the rows
+	// after it move; those under it move with them.
+	for _, o := range others {
+		switch {
+		case o.ref.LastRow < ts.firstRow:
+		case o.ref.FirstRow > ts.oldLast:
+			ts.below = append(ts.below, o)
+		default:
+			return fmt.Errorf("%w: sheet %q: the table at %v is beside the rows the filled table at %v takes, and would be split: move it above or below",
+				ErrTemplate, ts.name, o.ref, ts.table.ref)
+		}
+	}
+	// The head: the sheet up to the rows before the body, with no
+	// dimension (the rows change it; it is optional).
+	head := bytes.Buffer{}
+	head.Write(dimensionRe.ReplaceAll(x[:open], nil))
+	if selfClosed {
+		head.Truncate(head.Len() - 2)
+		head.WriteString(">")
+	}
+	for k, r := range rows {
+		switch {
+		case nums[k] < ts.firstRow:
+			head.Write(r)
+		case nums[k] <= ts.oldLast:
+			if nums[k] == ts.firstRow {
+				ts.colStyles = rowStyles(r, ts.firstCol)
+			}
+			if ts.table != nil {
+				if c := cellOutside(r, ts.table.ref); c != "" {
+					return fmt.Errorf("%w: sheet %q: cell %s is beside the table's body (%v), which the rows replace: move it above or below the table",
+						ErrTemplate, ts.name, c, ts.table.ref)
+				}
+			}
+		default:
+			ts.after = append(ts.after, r)
+		}
+	}
+	ts.head = head.Bytes()
+	if selfClosed {
+		ts.tail = append([]byte("</sheetData>"), x[open:]...)
+	} else {
+		ts.tail = x[end:]
+	}
+	ts.row = ts.firstRow - 1
+	return nil
+}
+
+var dimensionRe = regexp.MustCompile(`<dimension\b[^>]*/>`)
+
+// cellOutside names a cell of a row outside a range's columns that holds
+// something (a value or a formula), "" if none.
+func cellOutside(row []byte, r Range) string {
+	for _, loc := range cellStyleRe.FindAllIndex(row, -1) {
+		elem := string(row[loc[0]:loc[1]])
+		if strings.HasSuffix(elem, "/>") {
+			continue // styled but empty
+		}
+		ref := attrs(elem)["r"]
+		if _, col, err := ParseCellName(ref); err == nil && (col < r.FirstCol || col > r.LastCol) {
+			return ref
+		}
+	}
+	return ""
+}
+
+// rowStyles reads a row's cells' styles by column, from firstCol.
+func rowStyles(row []byte, firstCol int) []int {
+	var out []int
+	for _, c := range cellStyleRe.FindAll(row, -1) {
+		a := attrs(string(c))
+		_, col, err := ParseCellName(a["r"])
+		if err != nil || col < firstCol {
+			continue
+		}
+		s, _ := strconv.Atoi(a["s"])
+		for len(out) < col-firstCol {
+			out = append(out, 0)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (t *TemplateWriter) loadTable(part string) (*templateTable, error) {
+	x, err := t.readPart(part, 16<<20)
+	if err != nil {
+		return nil, err
+	}
+	tb := &templateTable{part: part, xml: x}
+	root := tableRootRe.Find(x)
+	a := attrs(string(root))
+	if tb.ref, err = ParseRange(a["ref"]); err != nil {
+		return nil, fmt.Errorf("%w: %s: ref %q", ErrTemplate, part, a["ref"])
+	}
+	tb.header = 1
+	if a["headerRowCount"] == "0" {
+		tb.header = 0
+	}
+	tb.totals, _ = strconv.Atoi(a["totalsRowCount"])
+	for _, c := range tableColRe.FindAll(x, -1) {
+		tb.columns = append(tb.columns, attrs(string(c))["name"])
+	}
+	return tb, nil
+}
+
+// check matches Fill's header to the table's columns.
+func (tb *templateTable) check(header []string, sheet string, byPosition bool) error {
+	if header == nil {
+		return nil
+	}
+	if len(header) != len(tb.columns) {
+		return fmt.Errorf("%w: sheet %q: the table has %d columns (%s), the rows %d (%s)", ErrTemplate, sheet,
+			len(tb.columns), strings.Join(tb.columns, ", "), len(header), strings.Join(header, ", "))
+	}
+	if byPosition {
+		return nil
+	}
+	for i, h := range header {
+		if !strings.EqualFold(strings.TrimSpace(h), strings.TrimSpace(tb.columns[i])) {
+			return fmt.Errorf("%w: sheet %q, column %d: the table's column is %q, the rows' %q (fill by position to take them as they come)",
+				ErrTemplate, sheet, i+1, tb.columns[i], h)
+		}
+	}
+	return nil
+}

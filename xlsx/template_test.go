@@ -1,0 +1,307 @@
+package xlsx_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+// fillTemplate fills sheet of the template file with rows (the first
+// row of rows is the header Fill checks) and returns the workbook.
+func fillTemplate(t *testing.T, file, sheet string, opts xlsx.TemplateOptions, header []string, rows [][]xlsx.Cell) []byte {
+	t.Helper()
+	tpl, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	w, err := xlsx.NewTemplateWriter(&out, bytes.NewReader(tpl), int64(len(tpl)), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := w.Fill(sheet, header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if err := sh.WriteRow(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// rawPart is an entry as stored: its method and compressed bytes.
+type rawPart struct {
+	method uint16
+	crc    uint32
+	data   string
+}
+
+// rawParts are a package's entries as stored.
+func rawParts(t *testing.T, book []byte) map[string]rawPart {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(book), int64(len(book)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]rawPart{}
+	for _, f := range zr.File {
+		r, err := f.OpenRaw()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if _, err := b.ReadFrom(r); err != nil {
+			t.Fatal(err)
+		}
+		out[f.Name] = rawPart{f.Method, f.CRC32, b.String()}
+	}
+	return out
+}
+
+// TestTemplateTable fills an Excel table of an Excel-saved workbook: the
+// body takes the rows, the table and its autofilter grow, every other
+// part is the template's, byte for byte as stored.
+func TestTemplateTable(t *testing.T) {
+	file := filepath.Join("testdata", "excel", "rust_xlsxwriter", "table01.xlsx")
+	var rows [][]xlsx.Cell
+	for i := range 500 {
+		rows = append(rows, []xlsx.Cell{xlsx.Int(int64(i)), xlsx.String("r" + string(rune('a'+i%26))), xlsx.Float(float64(i) / 4), xlsx.Date(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i))})
+	}
+	book := fillTemplate(t, file, "Sheet1", xlsx.TemplateOptions{}, []string{"Column1", "Column2", "Column3", "Column4"}, rows)
+	tpl, _ := os.ReadFile(file)
+	before, after := rawParts(t, tpl), rawParts(t, book)
+	for name, raw := range before {
+		switch name {
+		case "xl/worksheets/sheet1.xml", "xl/tables/table1.xml", "[Content_Types].xml", "xl/workbook.xml", "xl/_rels/workbook.xml.rels", "xl/styles.xml":
+			continue
+		}
+		if raw != after[name] {
+			t.Errorf("%s is not the template's, byte for byte", name)
+		}
+	}
+	table := part(t, book, "xl/tables/table1.xml")
+	if !strings.Contains(table, `ref="C3:F503"`) || !strings.Contains(table, `<autoFilter ref="C3:F503"/>`) {
+		t.Errorf("table: %s", table)
+	}
+	sheet := part(t, book, "xl/worksheets/sheet1.xml")
+	for _, want := range []string{`<row r="4"><c r="C4"><v>0</v></c>`, `<c r="D503" t="inlineStr"><is><t>r`, `<tablePart r:id="rId1"/>`} {
+		if !strings.Contains(sheet, want) {
+			t.Errorf("sheet lacks %s", want)
+		}
+	}
+	_, res := auditBook(t, "template.xlsx", book)
+	if tb := res.Tables["Sheet1"]; len(tb) == 0 || tb[0].Ref != "C3:F503" {
+		t.Errorf("openpyxl reads the table as %+v", tb)
+	}
+}
+
+// TestTemplateErrors: a file that is not a workbook, an encrypted one, a
+// sheet the template lacks, a header that does not match the table: each
+// refused before any row, named.
+func TestTemplateErrors(t *testing.T) {
+	if _, err := xlsx.NewTemplateWriter(&bytes.Buffer{}, strings.NewReader("not a zip"), 9, xlsx.TemplateOptions{}); !errors.Is(err, xlsx.ErrTemplate) {
+		t.Errorf("not a zip: %v", err)
+	}
+	cfb := append([]byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}, make([]byte, 600)...)
+	if _, err := xlsx.NewTemplateWriter(&bytes.Buffer{}, bytes.NewReader(cfb), int64(len(cfb)), xlsx.TemplateOptions{}); !errors.Is(err, xlsx.ErrEncrypted) {
+		t.Errorf("encrypted: %v", err)
+	}
+	tpl, _ := os.ReadFile(filepath.Join("testdata", "excel", "rust_xlsxwriter", "table02.xlsx"))
+	w, err := xlsx.NewTemplateWriter(&bytes.Buffer{}, bytes.NewReader(tpl), int64(len(tpl)), xlsx.TemplateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Fill("Sales", nil); !errors.Is(err, xlsx.ErrTemplate) || !strings.Contains(err.Error(), "Sheet1, Sheet2") {
+		t.Errorf("missing sheet: %v", err)
+	}
+	// Sheet1 has tables side by side: filling one would split another.
+	if _, err := w.Fill("Sheet1", nil); !errors.Is(err, xlsx.ErrTemplate) || !strings.Contains(err.Error(), "would be split") {
+		t.Errorf("tables side by side: %v", err)
+	}
+	tpl, _ = os.ReadFile(filepath.Join("testdata", "excel", "rust_xlsxwriter", "table01.xlsx"))
+	if w, err = xlsx.NewTemplateWriter(&bytes.Buffer{}, bytes.NewReader(tpl), int64(len(tpl)), xlsx.TemplateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Fill("Sheet1", []string{"Column1", "Colour", "Column3", "Column4"}); err == nil || !strings.Contains(err.Error(), `column 2: the table's column is "Column2", the rows' "Colour"`) {
+		t.Errorf("header by name: %v", err)
+	}
+	if _, err := w.Fill("Sheet1", []string{"a", "b"}); err == nil || !strings.Contains(err.Error(), "4 columns") {
+		t.Errorf("header width: %v", err)
+	}
+}
+
+// TestTemplateTotalsRow: the totals row moves under the rows with its
+// formula, the table grows over them with it.
+func TestTemplateTotalsRow(t *testing.T) {
+	rows := make([][]xlsx.Cell, 40)
+	for i := range rows {
+		rows[i] = []xlsx.Cell{xlsx.String("x"), xlsx.Int(int64(i)), xlsx.Int(2), xlsx.Int(3)}
+	}
+	book := fillTemplate(t, filepath.Join("testdata", "excel", "rust_xlsxwriter", "table08.xlsx"), "Sheet1", xlsx.TemplateOptions{}, nil, rows)
+	table := part(t, book, "xl/tables/table1.xml")
+	if !strings.Contains(table, `ref="C3:F44"`) || !strings.Contains(table, `<autoFilter ref="C3:F43"/>`) || !strings.Contains(table, `totalsRowCount="1"`) {
+		t.Errorf("table: %s", table)
+	}
+	sheet := part(t, book, "xl/worksheets/sheet1.xml")
+	if !strings.Contains(sheet, `<row r="44"`) || !strings.Contains(sheet, `<c r="F44"><f>SUBTOTAL(103,[Column4])</f>`) {
+		t.Errorf("the totals row did not move under the rows: %s", sheet[strings.LastIndex(sheet, "<row"):])
+	}
+	if zipHas(t, book, "xl/calcChain.xml") || !strings.Contains(part(t, book, "xl/workbook.xml"), `fullCalcOnLoad="1"`) {
+		t.Error("the calculation chain is kept, or Excel is not told to recalculate")
+	}
+	_, res := auditBook(t, "totals.xlsx", book)
+	if tb := res.Tables["Sheet1"]; len(tb) != 1 || tb[0].Ref != "C3:F44" || tb[0].TotalsRows != 1 {
+		t.Errorf("openpyxl: %+v", tb)
+	}
+}
+
+func zipHas(t *testing.T, book []byte, name string) bool {
+	zr, err := zip.NewReader(bytes.NewReader(book), int64(len(book)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range zr.File {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// TestTemplateFollowers: below a sheet's last row without a table, the
+// rows make what reads the range follow: a chart's series (its stale
+// cache dropped), a pivot cache's source (refreshed on open), the print
+// area; a macro project is copied byte for byte.
+func TestTemplateFollowers(t *testing.T) {
+	nums := func(n int) [][]xlsx.Cell {
+		rows := make([][]xlsx.Cell, n)
+		for i := range rows {
+			rows[i] = []xlsx.Cell{xlsx.Int(int64(i)), xlsx.Int(int64(2 * i)), xlsx.Int(int64(3 * i))}
+		}
+		return rows
+	}
+	book := fillTemplate(t, filepath.Join("testdata", "excel", "rust_xlsxwriter", "chart_bar01.xlsx"), "Sheet1", xlsx.TemplateOptions{}, nil, nums(100))
+	chart := part(t, book, "xl/charts/chart1.xml")
+	if !strings.Contains(chart, "<c:f>Sheet1!$A$1:$A$105</c:f>") || !strings.Contains(chart, "<c:f>Sheet1!$C$1:$C$105</c:f>") || strings.Contains(chart, "<c:numCache>") {
+		t.Errorf("chart series: %s", chart)
+	}
+	_, res := auditBook(t, "chart.xlsx", book)
+	if c := res.Charts["Sheet1"]; len(c) != 1 || *c[0].Series[1].Values != "Sheet1!$C$1:$C$105" {
+		t.Errorf("openpyxl: %+v", c)
+	}
+
+	rows := [][]xlsx.Cell{{xlsx.String("North"), xlsx.String("Gizmo"), xlsx.Int(75)}, {xlsx.String("South"), xlsx.String("Gizmo"), xlsx.Int(80)}}
+	book = fillTemplate(t, filepath.Join("testdata", "excel", "PhpSpreadsheet", "PivotTableSimple.xlsx"), "Data", xlsx.TemplateOptions{}, nil, rows)
+	def := part(t, book, "xl/pivotCache/pivotCacheDefinition1.xml")
+	if !strings.Contains(def, `<worksheetSource ref="A1:C7" sheet="Data"/>`) || !strings.Contains(def, `refreshOnLoad="1"`) {
+		t.Errorf("pivot cache: %.600s", def)
+	}
+
+	book = fillTemplate(t, filepath.Join("testdata", "excel", "rust_xlsxwriter", "defined_name01.xlsx"), "Sheet1", xlsx.TemplateOptions{}, nil, nums(10))
+	if wb := part(t, book, "xl/workbook.xml"); !strings.Contains(wb, `localSheetId="0">Sheet1!$A$1:$E$16</definedName>`) {
+		t.Errorf("print area: %s", wb)
+	}
+
+	file := filepath.Join("testdata", "excel", "rust_xlsxwriter", "macro01.xlsm")
+	book = fillTemplate(t, file, "Sheet1", xlsx.TemplateOptions{}, nil, nums(10))
+	tpl, _ := os.ReadFile(file)
+	if rawParts(t, book)["xl/vbaProject.bin"] != rawParts(t, tpl)["xl/vbaProject.bin"] {
+		t.Error("the macro project is not the template's, byte for byte")
+	}
+	if ct := part(t, book, "[Content_Types].xml"); !strings.Contains(ct, "sheet.macroEnabled.main+xml") {
+		t.Errorf("content types: %s", ct)
+	}
+}
+
+// TestTemplatePlaceholders: {{name}} in text cells and the filled sheet's
+// header is replaced from the values, {{rows}} and {{now}}; a template's
+// content type (.xltx) becomes a workbook's.
+func TestTemplatePlaceholders(t *testing.T) {
+	design := writeBook(t, xlsx.Options{Strings: xlsx.StringsShared}, func(w *xlsx.Writer) error {
+		cover, err := w.AddSheet("Cover", xlsx.SheetOptions{})
+		if err != nil {
+			return err
+		}
+		if err := cover.WriteRow([]xlsx.Cell{xlsx.String("Sales of {{city}} <east>"), xlsx.String("{{rows}} rows, {{ now }}"), xlsx.String("{{unknown}}")}); err != nil {
+			return err
+		}
+		data, err := w.AddSheet("Data", xlsx.SheetOptions{Print: &xlsx.PrintSetup{Header: "&C{{city}}"}})
+		if err != nil {
+			return err
+		}
+		if err := data.AddTable(rng("A1:B2"), xlsx.Table{Name: "Sales"}); err != nil {
+			return err
+		}
+		if err := data.WriteRow([]xlsx.Cell{xlsx.String("Day"), xlsx.String("Amount")}); err != nil {
+			return err
+		}
+		return data.WriteRow([]xlsx.Cell{xlsx.Blank(), xlsx.Blank()})
+	})
+	// As an .xltx: the same package with a template's content type.
+	design = rewritePart(t, design, "[Content_Types].xml", func(s string) string {
+		return strings.Replace(s, "spreadsheetml.sheet.main+xml", "spreadsheetml.template.main+xml", 1)
+	})
+	dir := t.TempDir()
+	file := filepath.Join(dir, "design.xltx")
+	if err := os.WriteFile(file, design, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	rows := [][]xlsx.Cell{{xlsx.Date(day), xlsx.Float(10.5)}, {xlsx.Date(day.AddDate(0, 0, 1)), xlsx.Float(11)}, {xlsx.Date(day.AddDate(0, 0, 2)), xlsx.Float(9)}}
+	now := time.Date(2026, 11, 27, 8, 30, 0, 0, time.UTC)
+	book := fillTemplate(t, file, "Data", xlsx.TemplateOptions{Values: map[string]string{"city": "Oslo & Bergen"}, Now: now}, []string{"day", "amount"}, rows)
+	sst := part(t, book, "xl/sharedStrings.xml")
+	for _, want := range []string{"Sales of Oslo &amp; Bergen &lt;east&gt;", "3 rows, 2026-11-27 08:30", "{{unknown}}"} {
+		if !strings.Contains(sst, want) {
+			t.Errorf("shared strings lack %q: %s", want, sst)
+		}
+	}
+	if s := part(t, book, "xl/worksheets/sheet2.xml"); !strings.Contains(s, "&amp;COslo &amp; Bergen") {
+		t.Errorf("the filled sheet's header: %s", s)
+	}
+	if ct := part(t, book, "[Content_Types].xml"); strings.Contains(ct, "template.main") {
+		t.Errorf("still a template: %s", ct)
+	}
+	_, res := auditBook(t, "placeholders.xlsx", book)
+	got := res.Openpyxl["Data"]
+	if len(got) != 4 || got[1][0].Type != "d" || !strings.HasPrefix(got[1][0].V.(string), "2026-03-01") {
+		t.Errorf("dates in a column without a date format: %v", got)
+	}
+}
+
+// rewritePart changes one part of a package, the others as they were.
+func rewritePart(t *testing.T, book []byte, name string, f func(string) string) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(book), int64(len(book)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	for _, file := range zr.File {
+		rc, _ := file.Open()
+		var b bytes.Buffer
+		b.ReadFrom(rc)
+		rc.Close()
+		data := b.String()
+		if file.Name == name {
+			data = f(data)
+		}
+		w, _ := zw.Create(file.Name)
+		w.Write([]byte(data))
+	}
+	zw.Close()
+	return out.Bytes()
+}

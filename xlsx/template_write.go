@@ -1,0 +1,536 @@
+package xlsx
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/klauspost/compress/flate"
+
+	"github.com/sheetstream/sheetstream/internal/zipstream"
+)
+
+// emit passes the sheet's XML to the deflater, checksummed.
+func (ts *TemplateSheet) emit(b []byte) error {
+	ts.crc = zipstream.CRC32(ts.crc, b)
+	ts.size += uint64(len(b))
+	if _, err := ts.fw.Write(b); err != nil {
+		return ts.t.fail(fmt.Errorf("%w: sheet %q: %v", ErrTemplate, ts.name, err))
+	}
+	return nil
+}
+
+// Name is the sheet's name.
+func (ts *TemplateSheet) Name() string { return ts.name }
+
+// LastRow is the number of the last row written (the row before the
+// first one before any).
+func (ts *TemplateSheet) LastRow() int { return ts.row }
+
+// WriteRow writes cells as the next row, the first cell in the table's
+// first column (column A without a table), each in its column's style
+// from the template's first body row (dates and times given a date
+// format if that style has none). Text is written inline.
+//
+// Errors, in a *CellError naming the sheet, row and column: those of
+// Sheet.WriteRow for a cell's value, ErrTooManyRows past row 1,048,576
+// (rows after the body move down: they must fit too), and the first
+// error of the writer.
+func (ts *TemplateSheet) WriteRow(cells []Cell) error {
+	t := ts.t
+	if t.err != nil {
+		return t.err
+	}
+	if t.current != ts {
+		return &CellError{Sheet: ts.name, Err: ErrSheetDone}
+	}
+	row := ts.row + 1
+	if row+len(ts.after) > MaxRows {
+		return &CellError{Sheet: ts.name, Row: row, Err: ErrTooManyRows}
+	}
+	b := ts.buf[:0]
+	b = append(b, `<row r="`...)
+	b = strconv.AppendInt(b, int64(row), 10)
+	b = append(b, `">`...)
+	for i := range cells {
+		c := &cells[i]
+		if c.kind == kindEmpty {
+			continue
+		}
+		col := ts.firstCol + i
+		if col > MaxColumns {
+			return &CellError{Sheet: ts.name, Row: row, Col: col, Err: ErrTooManyColumns}
+		}
+		var err error
+		if b, err = ts.appendCell(b, row, col, i, c); err != nil {
+			return &CellError{Sheet: ts.name, Row: row, Col: col, Err: err}
+		}
+	}
+	b = append(b, "</row>"...)
+	ts.buf = b
+	if err := ts.emit(b); err != nil {
+		return err
+	}
+	ts.row = row
+	return nil
+}
+
+func (ts *TemplateSheet) appendCell(b []byte, row, col, i int, c *Cell) ([]byte, error) {
+	style := 0
+	if i < len(ts.colStyles) {
+		style = ts.colStyles[i]
+	}
+	if c.styled {
+		style = int(c.style) // the template's own style index
+	}
+	k := c.kind
+	if k == kindFormula {
+		k = c.cached
+	}
+	if k >= kindDateTime && k <= kindDuration {
+		style = ts.t.styles.dateStyle(style, k)
+	}
+	b = append(b, `<c r="`...)
+	b = appendCellRef(b, row, col-1)
+	b = append(b, '"')
+	if style > 0 {
+		b = appendIntAttr(b, "s", style)
+	}
+	var err error
+	switch c.kind {
+	case kindBlank:
+		return append(b, "/>"...), nil
+	case kindInt:
+		b = strconv.AppendInt(append(b, "><v>"...), c.i, 10)
+	case kindUint:
+		b = strconv.AppendUint(append(b, "><v>"...), c.uint(), 10)
+	case kindFloat, kindFloat32:
+		if b, err = appendXMLNumber(append(b, "><v>"...), c.num, c.kind == kindFloat32); err != nil {
+			return b, err
+		}
+	case kindDecimal:
+		if b, err = appendDecimal(append(b, "><v>"...), c.decimal()); err != nil {
+			return b, err
+		}
+	case kindBool:
+		b = append(append(b, ` t="b"><v>`...), c.boolDigit())
+	case kindDateTime, kindDate, kindTimeOfDay, kindDuration:
+		v, err := ts.t.timeValue(k, c)
+		if err != nil {
+			return b, err
+		}
+		b, _ = appendXMLNumber(append(b, "><v>"...), v, false)
+	case kindError:
+		if !c.errorCode().valid() {
+			return b, fmt.Errorf("%w: %q", ErrErrorCode, c.errorCode())
+		}
+		b = append(append(b, ` t="e"><v>`...), c.errorCode()...)
+	case kindString, kindRich:
+		text := c.text()
+		if c.kind == kindRich {
+			text, _ = c.Value().(string)
+		}
+		if err := checkTextLen(text); err != nil {
+			return b, err
+		}
+		b = append(b, ` t="inlineStr"><is>`...)
+		b = appendT(b, text)
+		if !validAttrText(text) {
+			return b, fmt.Errorf("%w: text XML cannot carry", ErrInvalidUTF8)
+		}
+		return append(b, "</is></c>"...), nil
+	case kindFormula:
+		b = append(b, '>')
+		b = append(b, "<f>"...)
+		if b, err = appendText(b, c.formula()); err != nil {
+			return b, err
+		}
+		b = append(b, "</f></c>"...)
+		return b, nil
+	}
+	return append(b, "</v></c>"...), nil
+}
+
+// timeValue is a time cell's serial in the template's calendar.
+func (t *TemplateWriter) timeValue(k cellKind, c *Cell) (float64, error) {
+	w := Writer{opts: Options{Location: t.opts.Location, Date1904: t.date1904}}
+	return w.timeValue(k, c)
+}
+
+// finish writes what follows the rows: the rows after the body, moved
+// under them, and the rest of the sheet with its ranges grown.
+func (ts *TemplateSheet) finish() error {
+	t := ts.t
+	if t.current != ts {
+		return nil
+	}
+	t.current = nil
+	g := ts.grower()
+	for _, r := range ts.after {
+		if err := ts.emit(g.moveRow(r)); err != nil {
+			return err
+		}
+	}
+	tail := g.growSheetTail(ts.tail)
+	tail = t.placeholders(tail)
+	if err := ts.emit(tail); err != nil {
+		return err
+	}
+	if err := ts.fw.Close(); err != nil {
+		return t.fail(err)
+	}
+	return t.fail2(ts.entry.Close(ts.crc, ts.size))
+}
+
+func (t *TemplateWriter) fail2(err error) error {
+	if err != nil {
+		return t.fail(err)
+	}
+	return nil
+}
+
+func (t *TemplateWriter) finishCurrent() error {
+	if t.current == nil {
+		return nil
+	}
+	return t.current.finish()
+}
+
+// grower extends ranges that end at the template's last body row (or, in
+// a sheet without a table, its last used row) to the last row written,
+// and moves the rows after it.
+type grower struct {
+	sheet      string
+	old, delta int // the old last row, and how far it and the rows below move
+}
+
+func (ts *TemplateSheet) grower() grower {
+	last := ts.row
+	if ts.table != nil {
+		last = max(ts.row, ts.firstRow) // a table keeps one body row
+	}
+	last = max(last, ts.firstRow-1)
+	return grower{sheet: ts.name, old: ts.oldLast, delta: last - ts.oldLast}
+}
+
+var (
+	refRe     = regexp.MustCompile(`(\$?)([A-Z]{1,3})(\$?)([0-9]{1,7})\b`)
+	rowAttrRe = regexp.MustCompile(`(<row\b[^>]*\br=")([0-9]+)"`)
+	cellRefRe = regexp.MustCompile(`(<c\b[^>]*\br=")([A-Z]{1,3})([0-9]+)"`)
+	formulaRe = regexp.MustCompile(`(<f\b[^>]*>)([^<]*)(</f>)`)
+	sqrefRe   = regexp.MustCompile(`\b(sqref|ref)="([^"]*)"`)
+)
+
+// moveRow moves a row after the body down, its cells' references and
+// formulas with it.
+func (g grower) moveRow(r []byte) []byte {
+	r = rowAttrRe.ReplaceAllFunc(r, func(m []byte) []byte {
+		sub := rowAttrRe.FindSubmatch(m)
+		n, _ := strconv.Atoi(string(sub[2]))
+		return []byte(string(sub[1]) + strconv.Itoa(n+g.delta) + `"`)
+	})
+	r = cellRefRe.ReplaceAllFunc(r, func(m []byte) []byte {
+		sub := cellRefRe.FindSubmatch(m)
+		n, _ := strconv.Atoi(string(sub[3]))
+		return []byte(string(sub[1]) + string(sub[2]) + strconv.Itoa(n+g.delta) + `"`)
+	})
+	return g.growFormulas(r)
+}
+
+// growFormulas moves the rows a formula refers to: a row after the body
+// moves down, the body's last row becomes the last row written, so that
+// SUM(B2:B10) over a body of rows 2..10 sums every row written.
+func (g grower) growFormulas(b []byte) []byte {
+	return formulaRe.ReplaceAllFunc(b, func(m []byte) []byte {
+		sub := formulaRe.FindSubmatch(m)
+		return append(append(append([]byte(nil), sub[1]...), g.growRefs(string(sub[2]))...), sub[3]...)
+	})
+}
+
+// growRefs grows the A1 references of a formula or range list: a range
+// that ends at or after the old last row ends as much lower, a cell or a
+// range's start after it moves down.
+func (g grower) growRefs(s string) string {
+	if g.delta == 0 {
+		return s
+	}
+	locs := refRe.FindAllStringSubmatchIndex(s, -1)
+	var b strings.Builder
+	prev := 0
+	for _, loc := range locs {
+		n, err := strconv.Atoi(s[loc[8]:loc[9]])
+		if err != nil {
+			continue
+		}
+		// Not a reference: part of a name (LOG10, Table1), a function
+		// (ATAN2(...)), or another sheet's (Other!A5).
+		if loc[0] > 0 && (isNameByte(s[loc[0]-1]) || s[loc[0]-1] == '!') || loc[1] < len(s) && (s[loc[1]] == '(' || isNameByte(s[loc[1]])) {
+			continue
+		}
+		rangeEnd := loc[0] > 0 && s[loc[0]-1] == ':'
+		switch {
+		case n > g.old, n == g.old && rangeEnd:
+			n += g.delta
+		default:
+			continue
+		}
+		b.WriteString(s[prev:loc[8]])
+		b.WriteString(strconv.Itoa(n))
+		prev = loc[9]
+	}
+	b.WriteString(s[prev:])
+	return b.String()
+}
+
+// growSheetTail grows the sqref and ref ranges after the sheet's data:
+// conditional formats, data validations, merged cells, the autofilter.
+func (g grower) growSheetTail(b []byte) []byte {
+	b = sqrefRe.ReplaceAllFunc(b, func(m []byte) []byte {
+		sub := sqrefRe.FindSubmatch(m)
+		return []byte(string(sub[1]) + `="` + g.growRefs(string(sub[2])) + `"`)
+	})
+	return g.growFormulas(b)
+}
+
+// growSheetRefs grows references to the filled sheet in a formula or
+// range of another part ("Sales!$B$2:$B$10", "'My data'!A1:A10").
+func (g grower) growSheetRefs(s string) string {
+	q := regexp.QuoteMeta(quoteSheetName(g.sheet))
+	plain := regexp.QuoteMeta(g.sheet)
+	re := regexp.MustCompile(`(?:` + q + `|` + plain + `)!(\$?[A-Z]{1,3}\$?[0-9]{1,7}(?::\$?[A-Z]{1,3}\$?[0-9]{1,7})?)`)
+	return re.ReplaceAllStringFunc(s, func(m string) string {
+		bang := strings.LastIndexByte(m, '!')
+		return m[:bang+1] + g.growRefs(m[bang+1:])
+	})
+}
+
+// Close finishes the sheet being filled and writes the rest of the
+// workbook: the parts the rows change, rewritten, and every other part as
+// the template has it. A template's content type becomes a workbook's.
+//
+// Errors: the writer's first error, and errors reading the template or
+// writing out.
+func (t *TemplateWriter) Close() error {
+	if t.closed {
+		return t.err
+	}
+	t.closed = true
+	if t.err != nil {
+		return t.err
+	}
+	if err := t.finishCurrent(); err != nil {
+		return err
+	}
+	rewrite := map[string]func([]byte) []byte{
+		"[Content_Types].xml": t.contentTypes,
+		t.book:                t.workbookXML,
+	}
+	if t.styles != nil && t.styles.changed {
+		rewrite[t.styles.part] = func([]byte) []byte { return t.styles.xml() }
+	}
+	relsOfBook := "xl/_rels/" + strings.TrimPrefix(t.book, "xl/") + ".rels"
+	rewrite[relsOfBook] = dropCalcChain
+	for _, ts := range t.filled {
+		if ts.table != nil {
+			tb, ts := ts.table, ts
+			rewrite[tb.part] = func(x []byte) []byte { return ts.tableXML(x) }
+		}
+		for _, o := range ts.below {
+			g := ts.grower()
+			rewrite[o.part] = func(x []byte) []byte { return g.growSheetTail(x) }
+		}
+	}
+	// Parts that may refer to the filled ranges are read; those the rows
+	// leave as they were are copied as they are.
+	maybe := map[string]func([]byte) []byte{}
+	for _, f := range t.zr.File {
+		name := f.Name
+		switch {
+		case strings.HasSuffix(name, "sharedStrings.xml"):
+			maybe[name] = t.placeholders
+		case strings.HasPrefix(name, "xl/charts/chart") || strings.HasPrefix(name, "xl/pivotCache/pivotCacheDefinition"):
+			maybe[name] = t.growOtherPart
+		}
+	}
+	for _, f := range t.zr.File {
+		name := f.Name
+		if t.written[name] || strings.HasSuffix(name, "calcChain.xml") {
+			continue // the calculation chain: Excel rebuilds it
+		}
+		fn, must := rewrite[name]
+		if !must {
+			fn = maybe[name]
+		}
+		if fn == nil {
+			if err := t.copyRaw(f); err != nil {
+				return t.fail(err)
+			}
+			continue
+		}
+		x, err := t.readPart(name, 256<<20)
+		if err != nil {
+			return t.fail(err)
+		}
+		y := fn(x)
+		if !must && bytes.Equal(x, y) {
+			if err := t.copyRaw(f); err != nil {
+				return t.fail(err)
+			}
+			continue
+		}
+		if err := t.writeWhole(name, y); err != nil {
+			return t.fail(err)
+		}
+	}
+	return t.fail2(t.out.Close())
+}
+
+// copyRaw copies a part as the template has it, compressed bytes and all.
+func (t *TemplateWriter) copyRaw(f *zip.File) error {
+	raw, err := f.OpenRaw()
+	if err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrTemplate, f.Name, err)
+	}
+	t.written[f.Name] = true
+	return t.out.CopyRaw(f.Name, f.Method, raw, f.CompressedSize64, f.CRC32, f.UncompressedSize64)
+}
+
+// writeWhole deflates a rewritten part into the output.
+func (t *TemplateWriter) writeWhole(name string, data []byte) error {
+	var buf bytes.Buffer
+	fw, err := flate.NewWriter(&buf, 6)
+	if err != nil {
+		return err
+	}
+	if _, err := fw.Write(data); err != nil {
+		return err
+	}
+	if err := fw.Close(); err != nil {
+		return err
+	}
+	t.written[name] = true
+	return t.out.WriteFile(name, buf.Bytes(), zipstream.CRC32(0, data), uint64(len(data)))
+}
+
+var calcChainRelRe = regexp.MustCompile(`<Relationship\b[^>]*calcChain[^>]*/>`)
+
+func dropCalcChain(x []byte) []byte { return calcChainRelRe.ReplaceAll(x, nil) }
+
+var (
+	calcChainCTRe = regexp.MustCompile(`<Override\b[^>]*calcChain[^>]*/>`)
+	calcPrRe      = regexp.MustCompile(`<calcPr\b[^>]*?(/?)>`)
+	definedNameRe = regexp.MustCompile(`(<definedName\b[^>]*>)([^<]*)(</definedName>)`)
+)
+
+// contentTypes drops the calculation chain's and makes a template's main
+// part a workbook's.
+func (t *TemplateWriter) contentTypes(x []byte) []byte {
+	x = calcChainCTRe.ReplaceAll(x, nil)
+	x = bytes.ReplaceAll(x, []byte("spreadsheetml.template.main+xml"), []byte("spreadsheetml.sheet.main+xml"))
+	return bytes.ReplaceAll(x, []byte("application/vnd.ms-excel.template.macroEnabled.main+xml"), []byte("application/vnd.ms-excel.sheet.macroEnabled.main+xml"))
+}
+
+// workbookXML grows the defined names (print areas and titles among
+// them) over the filled ranges and has Excel recalculate on open.
+func (t *TemplateWriter) workbookXML(x []byte) []byte {
+	for _, ts := range t.filled {
+		g := ts.grower()
+		x = definedNameRe.ReplaceAllFunc(x, func(m []byte) []byte {
+			sub := definedNameRe.FindSubmatch(m)
+			return []byte(string(sub[1]) + g.growSheetRefs(string(sub[2])) + string(sub[3]))
+		})
+	}
+	return calcPrRe.ReplaceAllFunc(x, func(m []byte) []byte {
+		s := string(m)
+		s = regexp.MustCompile(`\s*fullCalcOnLoad="[^"]*"`).ReplaceAllString(s, "")
+		return []byte(strings.Replace(s, "<calcPr", `<calcPr fullCalcOnLoad="1"`, 1))
+	})
+}
+
+var (
+	chartFRe      = regexp.MustCompile(`<c:f>([^<]*)</c:f>(<c:(?:num|str)Cache>.*?</c:(?:num|str)Cache>)?`)
+	worksheetSrc  = regexp.MustCompile(`<worksheetSource\b[^>]*/>`)
+	pivotDefRe    = regexp.MustCompile(`<pivotCacheDefinition\b[^>]*>`)
+	refreshLoadRe = regexp.MustCompile(`\s*refreshOnLoad="[^"]*"`)
+)
+
+// growOtherPart grows a chart's series and a pivot cache's source over the
+// filled ranges: a chart's grown series drop their cached values (Excel
+// reads the cells), a pivot cache is refreshed when Excel opens the file.
+func (t *TemplateWriter) growOtherPart(x []byte) []byte {
+	for _, ts := range t.filled {
+		g := ts.grower()
+		x = chartFRe.ReplaceAllFunc(x, func(m []byte) []byte {
+			sub := chartFRe.FindSubmatch(m)
+			grown := g.growSheetRefs(xmlUnescape(string(sub[1])))
+			if grown == xmlUnescape(string(sub[1])) {
+				return m
+			}
+			return appendElem(nil, "c:f", grown)
+		})
+		x = worksheetSrc.ReplaceAllFunc(x, func(m []byte) []byte {
+			a := attrs(string(m))
+			if !strings.EqualFold(a["sheet"], ts.name) || a["ref"] == "" {
+				return m
+			}
+			grown := g.growRefs(a["ref"])
+			if grown == a["ref"] {
+				return m
+			}
+			x = pivotDefRe.ReplaceAllFunc(x, func(p []byte) []byte {
+				s := refreshLoadRe.ReplaceAllString(string(p), "")
+				return []byte(strings.Replace(s, "<pivotCacheDefinition", `<pivotCacheDefinition refreshOnLoad="1"`, 1))
+			})
+			return bytes.Replace(m, []byte(`ref="`+a["ref"]+`"`), []byte(`ref="`+grown+`"`), 1)
+		})
+	}
+	return x
+}
+
+// tableXML grows the table over the rows written: its ref, autofilter
+// and, the totals row moved under them.
+func (ts *TemplateSheet) tableXML(x []byte) []byte {
+	tb := ts.table
+	last := max(ts.row, ts.firstRow) + tb.totals
+	ref := tb.ref
+	ref.LastRow = last
+	filter := ref
+	filter.LastRow = last - tb.totals
+	x = regexp.MustCompile(`(<table\b[^>]*\bref=")[^"]*"`).ReplaceAll(x, []byte("${1}"+ref.String()+`"`))
+	return regexp.MustCompile(`(<autoFilter\b[^>]*\bref=")[^"]*"`).ReplaceAll(x, []byte("${1}"+filter.String()+`"`))
+}
+
+var placeholderRe = regexp.MustCompile(`\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}`)
+
+// placeholders replaces {{name}} in text, escaped for XML; unknown names
+// are left as they are.
+func (t *TemplateWriter) placeholders(x []byte) []byte {
+	if !bytes.Contains(x, []byte("{{")) {
+		return x
+	}
+	rows := 0
+	for _, ts := range t.filled {
+		rows += max(ts.row-ts.firstRow+1, 0)
+	}
+	return placeholderRe.ReplaceAllFunc(x, func(m []byte) []byte {
+		name := string(placeholderRe.FindSubmatch(m)[1])
+		var v string
+		switch {
+		case t.opts.Values != nil && hasKey(t.opts.Values, name):
+			v = t.opts.Values[name]
+		case name == "now":
+			v = t.opts.Now.Format("2006-01-02 15:04")
+		case name == "rows":
+			v = strconv.Itoa(rows)
+		default:
+			return m
+		}
+		out, _ := appendText(nil, v)
+		return out
+	})
+}
+
+func hasKey(m map[string]string, k string) bool { _, ok := m[k]; return ok }
