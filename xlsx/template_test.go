@@ -6,9 +6,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sheetstream/sheetstream/internal/pyread"
 
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -203,7 +207,17 @@ func TestTemplateFollowers(t *testing.T) {
 	}
 
 	rows := [][]xlsx.Cell{{xlsx.String("North"), xlsx.String("Gizmo"), xlsx.Int(75)}, {xlsx.String("South"), xlsx.String("Gizmo"), xlsx.Int(80)}}
-	book = fillTemplate(t, filepath.Join("testdata", "excel", "PhpSpreadsheet", "PivotTableSimple.xlsx"), "Data", xlsx.TemplateOptions{}, nil, rows)
+	// The pivot cache as Excel leaves it, not refreshed on load.
+	pivot, err := os.ReadFile(filepath.Join("testdata", "excel", "PhpSpreadsheet", "PivotTableSimple.xlsx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pivot = rewritePart(t, pivot, "xl/pivotCache/pivotCacheDefinition1.xml", func(s string) string { return strings.Replace(s, ` refreshOnLoad="1"`, "", 1) })
+	pivotFile := filepath.Join(t.TempDir(), "pivot.xlsx")
+	if err := os.WriteFile(pivotFile, pivot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	book = fillTemplate(t, pivotFile, "Data", xlsx.TemplateOptions{}, nil, rows)
 	def := part(t, book, "xl/pivotCache/pivotCacheDefinition1.xml")
 	if !strings.Contains(def, `<worksheetSource ref="A1:C7" sheet="Data"/>`) || !strings.Contains(def, `refreshOnLoad="1"`) {
 		t.Errorf("pivot cache: %.600s", def)
@@ -304,4 +318,148 @@ func rewritePart(t *testing.T, book []byte, name string, f func(string) string) 
 	}
 	zw.Close()
 	return out.Bytes()
+}
+
+// TestTemplateResavedByLibreOffice: LibreOffice opens the filled
+// templates and saves them with their table, chart and pivot table kept.
+func TestTemplateResavedByLibreOffice(t *testing.T) {
+	pyread.Python(t)
+	dir := t.TempDir()
+	rows := func(n int, f func(i int) []xlsx.Cell) [][]xlsx.Cell {
+		out := make([][]xlsx.Cell, n)
+		for i := range out {
+			out[i] = f(i)
+		}
+		return out
+	}
+	books := map[string][]byte{
+		"table.xlsx": fillTemplate(t, filepath.Join("testdata", "excel", "rust_xlsxwriter", "table08.xlsx"), "Sheet1", xlsx.TemplateOptions{}, nil,
+			rows(30, func(i int) []xlsx.Cell {
+				return []xlsx.Cell{xlsx.String("x"), xlsx.Int(int64(i)), xlsx.Int(2), xlsx.Int(3)}
+			})),
+		"chart.xlsx": fillTemplate(t, filepath.Join("testdata", "excel", "rust_xlsxwriter", "chart_bar01.xlsx"), "Sheet1", xlsx.TemplateOptions{}, nil,
+			rows(30, func(i int) []xlsx.Cell { return []xlsx.Cell{xlsx.Int(int64(i)), xlsx.Int(2), xlsx.Int(3)} })),
+		"pivot.xlsx": fillTemplate(t, filepath.Join("testdata", "excel", "PhpSpreadsheet", "PivotTableSimple.xlsx"), "Data", xlsx.TemplateOptions{}, nil,
+			rows(30, func(i int) []xlsx.Cell {
+				return []xlsx.Cell{xlsx.String("North"), xlsx.String("Gizmo"), xlsx.Int(int64(i))}
+			})),
+	}
+	var paths []string
+	for name, b := range books {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	out := filepath.Join(dir, "lo")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pyread.Resave(t, out, paths...) {
+		saved, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch filepath.Base(p) {
+		case "table.xlsx":
+			if x := part(t, saved, "xl/tables/table1.xml"); !strings.Contains(x, `ref="C3:F34"`) {
+				t.Errorf("LibreOffice's table: %s", x)
+			}
+		case "chart.xlsx":
+			if x := part(t, saved, "xl/charts/chart1.xml"); !strings.Contains(x, "$A$1:$A$35") {
+				t.Errorf("LibreOffice's chart: %.500s", x)
+			}
+		case "pivot.xlsx":
+			if !zipHas(t, saved, "xl/pivotTables/pivotTable1.xml") {
+				t.Error("LibreOffice dropped the pivot table")
+			} else if x := part(t, saved, "xl/pivotCache/pivotCacheDefinition1.xml"); !strings.Contains(x, `ref="A1:C35"`) {
+				t.Errorf("LibreOffice's pivot cache: %.500s", x)
+			}
+		}
+	}
+}
+
+// TestTemplateMemory: a template's other sheets are copied, never held:
+// one with tens of megabytes of them fills 300,000 rows in the heap a tiny one
+// takes.
+func TestTemplateMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 40 MB template")
+	}
+	dir := t.TempDir()
+	makeTemplate := func(name string, bigRows int) string {
+		book := writeBook(t, xlsx.Options{Compression: xlsx.CompressionNone}, func(w *xlsx.Writer) error {
+			big, err := w.AddSheet("Archive", xlsx.SheetOptions{})
+			if err != nil {
+				return err
+			}
+			for i := range bigRows {
+				if err := big.WriteRow([]xlsx.Cell{xlsx.Int(int64(i)), xlsx.String("archived row " + strconv.Itoa(i)), xlsx.Float(float64(i) / 3)}); err != nil {
+					return err
+				}
+			}
+			data, err := w.AddSheet("Data", xlsx.SheetOptions{})
+			if err != nil {
+				return err
+			}
+			return data.WriteRow([]xlsx.Cell{xlsx.String("n"), xlsx.String("text")})
+		})
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, book, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	peak := func(file string) (uint64, int64) {
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		info, _ := f.Stat()
+		out, err := os.Create(filepath.Join(dir, "out.xlsx"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Close()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		base, top := ms.HeapAlloc, ms.HeapAlloc
+		w, err := xlsx.NewTemplateWriter(out, f, info.Size(), xlsx.TemplateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sh, err := w.Fill("Data", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := make([]xlsx.Cell, 2)
+		for i := range 300_000 {
+			row[0], row[1] = xlsx.Int(int64(i)), xlsx.String("row")
+			if err := sh.WriteRow(row); err != nil {
+				t.Fatal(err)
+			}
+			if i%20000 == 0 {
+				runtime.ReadMemStats(&ms)
+				top = max(top, ms.HeapAlloc)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&ms)
+		top = max(top, ms.HeapAlloc)
+		return top - base, info.Size()
+	}
+	small, _ := peak(makeTemplate("small.xlsx", 10))
+	big, size := peak(makeTemplate("big.xlsx", 800_000))
+	if size < 30<<20 {
+		t.Fatalf("the big template is only %d bytes", size)
+	}
+	t.Logf("heap over the fill: tiny template %.1f MiB, %d MB template %.1f MiB", float64(small)/(1<<20), size>>20, float64(big)/(1<<20))
+	if big > small+8<<20 {
+		t.Errorf("the big template took %.1f MiB more heap", float64(big-small)/(1<<20))
+	}
 }

@@ -471,6 +471,7 @@ func (t *TemplateWriter) growOtherPart(x []byte) []byte {
 			}
 			return appendElem(nil, "c:f", grown)
 		})
+		grew := false
 		x = worksheetSrc.ReplaceAllFunc(x, func(m []byte) []byte {
 			a := attrs(string(m))
 			if !strings.EqualFold(a["sheet"], ts.name) || a["ref"] == "" {
@@ -480,12 +481,15 @@ func (t *TemplateWriter) growOtherPart(x []byte) []byte {
 			if grown == a["ref"] {
 				return m
 			}
+			grew = true
+			return bytes.Replace(m, []byte(`ref="`+a["ref"]+`"`), []byte(`ref="`+grown+`"`), 1)
+		})
+		if grew {
 			x = pivotDefRe.ReplaceAllFunc(x, func(p []byte) []byte {
 				s := refreshLoadRe.ReplaceAllString(string(p), "")
 				return []byte(strings.Replace(s, "<pivotCacheDefinition", `<pivotCacheDefinition refreshOnLoad="1"`, 1))
 			})
-			return bytes.Replace(m, []byte(`ref="`+a["ref"]+`"`), []byte(`ref="`+grown+`"`), 1)
-		})
+		}
 	}
 	return x
 }
