@@ -436,7 +436,7 @@ func (ts *TemplateSheet) load(header []string) error {
 				ts.colStyles = rowStyles(r, ts.firstCol)
 			}
 			if ts.table != nil {
-				if c := cellOutside(r, ts.table.ref); c != "" {
+				if c := cellOutside(r, ts.table.ref, nums[k]); c != "" {
 					return fmt.Errorf("%w: sheet %q: cell %s is beside the table's body (%v), which the rows replace: move it above or below the table",
 						ErrTemplate, ts.name, c, ts.table.ref)
 				}
@@ -459,35 +459,44 @@ var dimensionRe = regexp.MustCompile(`<dimension\b[^>]*/>`)
 
 // cellOutside names a cell of a row outside a range's columns that holds
 // something (a value or a formula), "" if none.
-func cellOutside(row []byte, r Range) string {
-	for _, loc := range cellStyleRe.FindAllIndex(row, -1) {
-		elem := string(row[loc[0]:loc[1]])
-		if strings.HasSuffix(elem, "/>") {
-			continue // styled but empty
+func cellOutside(row []byte, r Range, rowNum int) string {
+	found := ""
+	rowCells(row, func(elem string, col int) {
+		if found == "" && !strings.HasSuffix(elem, "/>") && (col < r.FirstCol || col > r.LastCol) {
+			found = CellName(rowNum, col)
 		}
-		ref := attrs(elem)["r"]
-		if _, col, err := ParseCellName(ref); err == nil && (col < r.FirstCol || col > r.LastCol) {
-			return ref
+	})
+	return found
+}
+
+// rowCells calls f with each cell's start tag and column, a cell without
+// a reference taking the column after the previous one's.
+func rowCells(row []byte, f func(elem string, col int)) {
+	col := 0
+	for _, c := range cellStyleRe.FindAll(row, -1) {
+		elem := string(c)
+		if _, n, err := ParseCellName(attrs(elem)["r"]); err == nil {
+			col = n
+		} else {
+			col++
 		}
+		f(elem, col)
 	}
-	return ""
 }
 
 // rowStyles reads a row's cells' styles by column, from firstCol.
 func rowStyles(row []byte, firstCol int) []int {
 	var out []int
-	for _, c := range cellStyleRe.FindAll(row, -1) {
-		a := attrs(string(c))
-		_, col, err := ParseCellName(a["r"])
-		if err != nil || col < firstCol {
-			continue
+	rowCells(row, func(elem string, col int) {
+		if col < firstCol {
+			return
 		}
-		s, _ := strconv.Atoi(a["s"])
+		s, _ := strconv.Atoi(attrs(elem)["s"])
 		for len(out) < col-firstCol {
 			out = append(out, 0)
 		}
 		out = append(out, s)
-	}
+	})
 	return out
 }
 

@@ -33,7 +33,8 @@ func (ts *TemplateSheet) LastRow() int { return ts.row }
 // WriteRow writes cells as the next row, the first cell in the table's
 // first column (column A without a table), each in its column's style
 // from the template's first body row (dates and times given a date
-// format if that style has none). Text is written inline.
+// format if that style has none; a Cell's own StyleID, which names a
+// Writer's style, is not used). Text is written inline.
 //
 // Errors, in a *CellError naming the sheet, row and column: those of
 // Sheet.WriteRow for a cell's value, ErrTooManyRows past row 1,048,576
@@ -82,9 +83,6 @@ func (ts *TemplateSheet) appendCell(b []byte, row, col, i int, c *Cell) ([]byte,
 	style := 0
 	if i < len(ts.colStyles) {
 		style = ts.colStyles[i]
-	}
-	if c.styled {
-		style = int(c.style) // the template's own style index
 	}
 	k := c.kind
 	if k == kindFormula {
@@ -205,6 +203,9 @@ func (t *TemplateWriter) finishCurrent() error {
 type grower struct {
 	sheet      string
 	old, delta int // the old last row, and how far it and the rows below move
+	// oneRow: the body was one row, so a reference to a single cell of
+	// it (a chart's or a name's) means the body and grows into a range.
+	oneRow bool
 }
 
 func (ts *TemplateSheet) grower() grower {
@@ -213,7 +214,7 @@ func (ts *TemplateSheet) grower() grower {
 		last = max(ts.row, ts.firstRow) // a table keeps one body row
 	}
 	last = max(last, ts.firstRow-1)
-	return grower{sheet: ts.name, old: ts.oldLast, delta: last - ts.oldLast}
+	return grower{sheet: ts.name, old: ts.oldLast, delta: last - ts.oldLast, oneRow: ts.oldLast == ts.firstRow}
 }
 
 var (
@@ -253,7 +254,13 @@ func (g grower) growFormulas(b []byte) []byte {
 // growRefs grows the A1 references of a formula or range list: a range
 // that ends at or after the old last row ends as much lower, a cell or a
 // range's start after it moves down.
-func (g grower) growRefs(s string) string {
+func (g grower) growRefs(s string) string { return g.grow(s, false) }
+
+// growRange grows a range that stands for the body, as growRefs does,
+// and a single cell of a one-row body into a range down the rows.
+func (g grower) growRange(s string) string { return g.grow(s, true) }
+
+func (g grower) grow(s string, cells bool) string {
 	if g.delta == 0 {
 		return s
 	}
@@ -271,9 +278,16 @@ func (g grower) growRefs(s string) string {
 			continue
 		}
 		rangeEnd := loc[0] > 0 && s[loc[0]-1] == ':'
+		rangeStart := loc[1] < len(s) && s[loc[1]] == ':'
 		switch {
 		case n > g.old, n == g.old && rangeEnd:
 			n += g.delta
+		case cells && g.oneRow && n == g.old && !rangeStart && g.delta > 0:
+			// A cell of a one-row body: the range from it down.
+			b.WriteString(s[prev:loc[1]])
+			b.WriteString(":" + s[loc[0]:loc[8]] + strconv.Itoa(n+g.delta))
+			prev = loc[1]
+			continue
 		default:
 			continue
 		}
@@ -303,7 +317,7 @@ func (g grower) growSheetRefs(s string) string {
 	re := regexp.MustCompile(`(?:` + q + `|` + plain + `)!(\$?[A-Z]{1,3}\$?[0-9]{1,7}(?::\$?[A-Z]{1,3}\$?[0-9]{1,7})?)`)
 	return re.ReplaceAllStringFunc(s, func(m string) string {
 		bang := strings.LastIndexByte(m, '!')
-		return m[:bang+1] + g.growRefs(m[bang+1:])
+		return m[:bang+1] + g.growRange(m[bang+1:])
 	})
 }
 
@@ -477,7 +491,7 @@ func (t *TemplateWriter) growOtherPart(x []byte) []byte {
 			if !strings.EqualFold(a["sheet"], ts.name) || a["ref"] == "" {
 				return m
 			}
-			grown := g.growRefs(a["ref"])
+			grown := g.growRange(a["ref"])
 			if grown == a["ref"] {
 				return m
 			}

@@ -89,6 +89,9 @@ type exportFlags struct {
 	demo, strict, forceNum bool
 	noSchema, excelTable   bool
 	charts                 []sqlsheet.Chart // for every query: given before any
+	template               string
+	sets                   []string
+	byPosition             bool
 	pw                     password
 }
 
@@ -132,6 +135,9 @@ func (f *exportFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.forceNum, "force-numbers", false, "write integers beyond 2^53 and long decimals as numbers (Excel rounds them)")
 	fl.BoolVar(&f.excelTable, "excel-table", false, excelTableHelp)
 	fl.Var(chartFlag{&f.src, &f.charts}, "chart", chartHelp+"\n(a --chart after a --query or --table is that one's; before any, every query's)")
+	fl.StringVar(&f.template, "template", "", "fill this workbook (.xlsx, .xlsm, .xltx, .xltm) instead of new sheets: each query's rows go into the table of the sheet --sheet names (or below its last row), everything else kept")
+	fl.StringArrayVar(&f.sets, "set", nil, "with --template: NAME=VALUE for {{NAME}} in the template's text; repeatable")
+	fl.BoolVar(&f.byPosition, "by-position", false, "with --template: match the table's columns to the query's by position, not by name")
 	fl.BoolVar(&f.noSchema, "no-schema", false, "leave out the schema part (each column's SQL type and the table's primary key, for import)")
 	fl.BoolVar(&f.demo, "demo", false, "export sample data from an embedded SQLite database")
 	f.pw.writeFlags(cmd)
@@ -218,6 +224,19 @@ func runExport(ctx context.Context, f *exportFlags) error {
 	secret, err := f.pw.forWriting()
 	if err != nil {
 		return err
+	}
+	if f.template != "" {
+		if secret != "" {
+			return fmt.Errorf("--template writes the template's package as it is: it cannot encrypt it yet")
+		}
+		values, err := parseSets(f.sets)
+		if err != nil {
+			return err
+		}
+		return writeTemplateExport(ctx, db, queries, f.template, f.out, values, f.byPosition, opts)
+	}
+	if len(f.sets) > 0 || f.byPosition {
+		return fmt.Errorf("--set and --by-position go with --template")
 	}
 	err = writeExport(ctx, db, queries, f.out, secret, opts)
 	if err != nil && len(f.charts) > 0 && len(queries) > 1 && strings.Contains(err.Error(), ": no column ") {

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sheetstream/sheetstream/sqlsheet"
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+// parseSets reads --set name=value flags.
+func parseSets(sets []string) (map[string]string, error) {
+	values := map[string]string{}
+	for _, s := range sets {
+		name, value, ok := strings.Cut(s, "=")
+		if !ok || strings.TrimSpace(name) == "" {
+			return nil, fmt.Errorf("--set %q: write NAME=VALUE", s)
+		}
+		values[strings.TrimSpace(name)] = value
+	}
+	return values, nil
+}
+
+// writeTemplateExport fills a template's sheets with the queries' rows,
+// each query the sheet its --sheet names (the template's first sheet when
+// none), and writes the workbook to out.
+func writeTemplateExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Query, template, out string, values map[string]string, byPosition bool, opts sqlsheet.Options) error {
+	in, err := os.Open(template)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	info, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	dst, err := createOutput(out)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	tw, err := xlsx.NewTemplateWriter(dst.Writer(), in, info.Size(), xlsx.TemplateOptions{Values: values, ByPosition: byPosition, Location: opts.Location})
+	if err != nil {
+		dst.abort()
+		return fmt.Errorf("%s: %w", template, err)
+	}
+	var rows int64
+	for i, q := range queries {
+		if len(q.Charts) > 0 {
+			dst.abort()
+			return fmt.Errorf("--chart with --template: the template's own charts follow its rows; draw new ones in the template")
+		}
+		sheet := q.Sheet
+		if sheet == "" || sheet == fmt.Sprintf("Sheet%d", i+1) && !hasSheet(tw, sheet) {
+			sheet = tw.Sheets()[min(i, len(tw.Sheets())-1)]
+		}
+		var ts *xlsx.TemplateSheet
+		qopts := opts
+		qopts.NoSchema = true
+		qopts.Rows = func(cells []xlsx.Cell) error {
+			if ts == nil {
+				header := make([]string, len(cells))
+				for j, c := range cells {
+					header[j], _ = c.Value().(string)
+				}
+				var err error
+				if ts, err = tw.Fill(sheet, header); err != nil {
+					return fmt.Errorf("%s: %w", template, err)
+				}
+				return nil
+			}
+			rows++
+			return ts.WriteRow(cells)
+		}
+		// The writer only lends the rows their styles, which the template's
+		// replace.
+		scratch, err := xlsx.NewWriter(discard{}, xlsx.Options{})
+		if err != nil {
+			dst.abort()
+			return err
+		}
+		_, err = sqlsheet.Export(ctx, db, scratch, []sqlsheet.Query{q}, qopts)
+		scratch.Abort()
+		if err != nil {
+			dst.abort()
+			return err
+		}
+	}
+	if err := tw.Close(); err != nil {
+		dst.abort()
+		return err
+	}
+	if err := dst.commit(); err != nil {
+		return err
+	}
+	where := out
+	if abs, err := filepath.Abs(out); err == nil && out != "-" {
+		where = abs
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s: %d rows into %s in %.2fs\n", where, rows, filepath.Base(template), time.Since(start).Seconds())
+	return nil
+}
+
+func hasSheet(tw *xlsx.TemplateWriter, name string) bool {
+	for _, s := range tw.Sheets() {
+		if strings.EqualFold(s, name) {
+			return true
+		}
+	}
+	return false
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
