@@ -89,7 +89,7 @@ func makeTemplate(path string) error {
 			return err
 		}
 	}
-	orders, err := w.AddSheet("Orders", xlsx.SheetOptions{FreezeRows: 1, Print: &xlsx.PrintSetup{Header: "&COrders from {{city}}", RepeatRows: xlsx.Lines{First: 1, Last: 1}}})
+	orders, err := w.AddSheet("Orders", xlsx.SheetOptions{FreezeRows: 1, Print: &xlsx.PrintSetup{Header: "&COrders from {{city}}", RepeatRows: xlsx.Lines{First: 1, Last: 1}, Landscape: true, FitWide: 1}})
 	if err != nil {
 		return err
 	}
