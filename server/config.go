@@ -164,6 +164,12 @@ type Export struct {
 	// with an autofilter; a sheet's own table: true does it for that
 	// sheet.
 	Table bool `yaml:"table" json:"-"`
+	// Template is a workbook (.xlsx, .xlsm, .xltx, .xltm) the export's
+	// rows fill, each sheet's query the template sheet its name names
+	// (its table's body, or below its last row), every other part kept;
+	// {{param}} in its text takes the request's parameters, {{rows}} and
+	// {{now}}. Not with password_env or charts.
+	Template string `yaml:"template" json:"template,omitempty"`
 
 	password string
 }
@@ -532,6 +538,11 @@ func ParseConfigWithDatabase(b []byte, database string) (*Config, error) {
 		}
 		if e.Params == nil {
 			e.Params = []*Param{} // [] in /api/exports, not null
+		}
+		if e.Template != "" {
+			if err := e.checkTemplate(); err != nil {
+				return nil, fmt.Errorf("config: export %q: template %s: %w", e.Name, e.Template, err)
+			}
 		}
 		params := map[string]*Param{}
 		for _, p := range e.Params {

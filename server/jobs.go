@@ -89,15 +89,7 @@ func (s *Server) runJob(ctx context.Context, req jobs.Request, w io.Writer) (int
 		return 0, ctx.Err()
 	}
 	defer func() { <-d.conns }()
-	xw, err := xlsx.NewWriter(w, s.downloadOptions(e))
-	if err != nil {
-		return 0, jobs.Permanent(err)
-	}
-	st, err := s.run(ctx, e, vals, xw, sqlsheet.Options{})
-	if err == nil {
-		err = xw.Close()
-	}
-	xw.Abort()
+	st, err := s.writeXLSX(ctx, e, vals, w)
 	if err != nil {
 		if ctx.Err() != nil {
 			return st.Rows, ctx.Err()

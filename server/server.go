@@ -752,19 +752,7 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 	// An encrypted download makes its bytes only at the end; the
 	// statement timeout bounds it.
 	s.stream(w, r, e, headers, e.password == "", func(ctx context.Context, cw *clientWriter) (sqlsheet.Stats, error) {
-		xw, err := xlsx.NewWriter(cw, s.downloadOptions(e))
-		if err != nil {
-			return sqlsheet.Stats{}, err
-		}
-		// On every way out but success: nothing more is written, and
-		// what the writer holds (an encrypted package in temp_dir) is
-		// removed.
-		defer xw.Abort()
-		st, err := s.run(ctx, e, vals, xw, sqlsheet.Options{})
-		if err == nil {
-			err = xw.Close()
-		}
-		return st, err
+		return s.writeXLSX(ctx, e, vals, cw)
 	})
 }
 

@@ -1,0 +1,124 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/sheetstream/sheetstream/sqlsheet"
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+// checkTemplate opens an export's template once at load: a workbook,
+// with a sheet of each of the export's sheets' names.
+func (e *Export) checkTemplate() error {
+	if e.PasswordEnv != "" {
+		return fmt.Errorf("a template's package is written as it is: it cannot be encrypted (password_env)")
+	}
+	f, err := os.Open(e.Template)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	tw, err := xlsx.NewTemplateWriter(io.Discard, f, info.Size(), xlsx.TemplateOptions{})
+	if err != nil {
+		return err
+	}
+	names := tw.Sheets()
+	for _, sh := range e.Sheets {
+		if sh == nil {
+			continue
+		}
+		if len(sh.Charts) > 0 {
+			return fmt.Errorf("sheet %q: charts: with a template, the template's own charts follow the rows", sh.Name)
+		}
+		found := false
+		for _, n := range names {
+			found = found || strings.EqualFold(n, sh.Name)
+		}
+		if !found {
+			return fmt.Errorf("the template has no sheet %q (it has %s): a sheet's name names the template sheet it fills", sh.Name, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
+
+// writeXLSX writes an export's workbook into out: its sheets, or its
+// template filled with them.
+func (s *Server) writeXLSX(ctx context.Context, e *Export, vals map[string]any, out io.Writer) (sqlsheet.Stats, error) {
+	if e.Template == "" {
+		xw, err := xlsx.NewWriter(out, s.downloadOptions(e))
+		if err != nil {
+			return sqlsheet.Stats{}, err
+		}
+		// On every way out but success: nothing more is written, and
+		// what the writer holds (an encrypted package in temp_dir) is
+		// removed.
+		defer xw.Abort()
+		st, err := s.run(ctx, e, vals, xw, sqlsheet.Options{})
+		if err == nil {
+			err = xw.Close()
+		}
+		return st, err
+	}
+	f, err := os.Open(e.Template)
+	if err != nil {
+		return sqlsheet.Stats{}, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return sqlsheet.Stats{}, err
+	}
+	values := map[string]string{}
+	for k, v := range vals {
+		switch v := v.(type) {
+		case time.Time:
+			values[k] = strings.TrimSuffix(v.Format("2006-01-02 15:04:05"), " 00:00:00")
+		case nil:
+			values[k] = ""
+		default:
+			values[k] = fmt.Sprint(v)
+		}
+	}
+	tw, err := xlsx.NewTemplateWriter(out, f, info.Size(), xlsx.TemplateOptions{Values: values})
+	if err != nil {
+		return sqlsheet.Stats{}, err
+	}
+	var total sqlsheet.Stats
+	for i := range e.Sheets {
+		one := *e
+		one.Sheets = e.Sheets[i : i+1]
+		var ts *xlsx.TemplateSheet
+		rows := func(cells []xlsx.Cell) error {
+			if ts == nil {
+				header := make([]string, len(cells))
+				for j, c := range cells {
+					header[j], _ = c.Value().(string)
+				}
+				var err error
+				ts, err = tw.Fill(e.Sheets[i].Name, header)
+				return err
+			}
+			return ts.WriteRow(cells)
+		}
+		// The writer only lends the rows their number formats, which the
+		// template's columns replace.
+		scratch, _ := xlsx.NewWriter(io.Discard, xlsx.Options{Workers: 1})
+		st, err := s.run(ctx, &one, vals, scratch, sqlsheet.Options{Rows: rows, SampleRows: -1, NoSchema: true})
+		scratch.Abort()
+		total.Rows += st.Rows
+		total.Sheets = append(total.Sheets, e.Sheets[i].Name)
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, tw.Close()
+}

@@ -1,0 +1,116 @@
+package server
+
+import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sheetstream/sheetstream/sqlsheet"
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+// designTemplate writes a template as a designer would: a cover with a
+// placeholder, and a sheet with an Excel table of one body row.
+func designTemplate(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := xlsx.NewWriter(f, xlsx.Options{Strings: xlsx.StringsShared})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cover, _ := w.AddSheet("Cover", xlsx.SheetOptions{})
+	cover.WriteRow([]xlsx.Cell{xlsx.String("Items of kind {{kind}}, {{rows}} rows")})
+	items, _ := w.AddSheet("Items", xlsx.SheetOptions{})
+	if err := items.AddTable(xlsx.Range{FirstRow: 1, FirstCol: 1, LastRow: 2, LastCol: 2}, xlsx.Table{Name: "Items"}); err != nil {
+		t.Fatal(err)
+	}
+	items.WriteRow([]xlsx.Cell{xlsx.String("id"), xlsx.String("kind")})
+	items.WriteRow([]xlsx.Cell{xlsx.Blank(), xlsx.Blank()})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func zipPart(t *testing.T, book []byte, name string) string {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(book), int64(len(book)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := zr.Open(name)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	defer rc.Close()
+	b, _ := io.ReadAll(rc)
+	return string(b)
+}
+
+// TestServiceTemplate: template: fills the designed workbook with the
+// export's rows, the placeholders taking the request's parameters; a
+// template without the sheet, or with password_env, is refused at load.
+func TestServiceTemplate(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "shop.db")
+	db, err := sqlsheet.Open("sqlite:" + dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`CREATE TABLE items (id INTEGER PRIMARY KEY, kind TEXT); INSERT INTO items VALUES (1, 'a'), (2, 'b'), (3, 'a'), (4, 'a')`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	tpl := filepath.Join(dir, "report.xlsx")
+	designTemplate(t, tpl)
+	cfg, err := ParseConfig([]byte(`
+database: sqlite:` + dbPath + `
+exports:
+  - name: items
+    template: ` + tpl + `
+    params:
+      - {name: kind, type: text}
+    sheets:
+      - {name: Items, sql: "SELECT id, kind FROM items WHERE kind = :kind"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := serve(t, cfg)
+	resp, body := f.get("/exports/items.xlsx?kind=a")
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	if tb := zipPart(t, body, "xl/tables/table1.xml"); !strings.Contains(tb, `ref="A1:B4"`) {
+		t.Errorf("table: %s", tb)
+	}
+	if sst := zipPart(t, body, "xl/sharedStrings.xml"); !strings.Contains(sst, "Items of kind a, 3 rows") {
+		t.Errorf("placeholders: %s", sst)
+	}
+	if sh := zipPart(t, body, "xl/worksheets/sheet2.xml"); !strings.Contains(sh, `<c r="B4" t="inlineStr"><is><t>a</t></is></c>`) {
+		t.Errorf("rows: %s", sh)
+	}
+	for _, bad := range []struct{ extra, want string }{
+		{"", `no sheet "Nope"`},
+		{"    password_env: HOME\n", "cannot be encrypted"},
+	} {
+		_, err := ParseConfig([]byte(`
+database: sqlite:` + dbPath + `
+exports:
+  - name: items
+    template: ` + tpl + `
+` + bad.extra + `    sheets:
+      - {name: Nope, sql: "SELECT 1"}
+`))
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: %v", bad.want, err)
+		}
+	}
+}
