@@ -174,6 +174,7 @@ stage_fuzz() {
   fuzz ./csvsheet/ FuzzTable 20000x
   fuzz ./xlsx/ FuzzStructTag 50000x
   fuzz ./xlsx/ FuzzChartText 5000x
+  fuzz ./xlsx/ FuzzTemplate 1000x
   fuzz ./xlsx/ FuzzValueBinary 50000x
   fuzz ./xlsx/ FuzzParseNumber 100000x
   fuzz ./internal/numtext/ FuzzParse 100000x

@@ -25,6 +25,7 @@ func main() {
 	password := flag.String("password", "", "encrypt the workbook with this password")
 	table := flag.Bool("table", false, "make the sheet an Excel table with a totals row (sums under the numbers)")
 	chart := flag.Bool("chart", false, "draw a scatter chart of column 5 against column 1 over every row")
+	template := flag.Bool("template", false, "fill a template (an Excel table of the workload's columns with a totals row, and a chart over column 5) instead of a new sheet")
 	flag.Parse()
 	wl, err := workload.ByName(*name, *rows)
 	if err != nil {
@@ -34,6 +35,10 @@ func main() {
 	opts.Compression = map[string]xlsx.Compression{"none": xlsx.CompressionNone, "fastest": xlsx.CompressionFastest,
 		"balanced": xlsx.CompressionBalanced, "smallest": xlsx.CompressionSmallest}[*level]
 	opts.Strings = map[string]xlsx.StringMode{"auto": xlsx.StringsAuto, "shared": xlsx.StringsShared, "inline": xlsx.StringsInline}[*strings]
+	if *template {
+		fillTemplate(wl, *out)
+		return
+	}
 	f, err := os.Create(*out)
 	if err != nil {
 		log.Fatal(err)
@@ -91,16 +96,7 @@ func main() {
 	vals := make([]workload.Value, wl.Cols)
 	for i := range wl.Rows {
 		wl.Fill(i, vals, nil)
-		for j, v := range vals {
-			switch v.Kind {
-			case workload.Int:
-				cells[j] = xlsx.Int(v.I)
-			case workload.Float:
-				cells[j] = xlsx.Float(v.F)
-			default:
-				cells[j] = xlsx.String(v.S)
-			}
-		}
+		toCells(cells, vals)
 		if err := sh.WriteRow(cells); err != nil {
 			log.Fatal(err)
 		}
