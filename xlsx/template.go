@@ -66,6 +66,7 @@ type TemplateWriter struct {
 	template bool // an .xltx or .xltm: its content type becomes a workbook's
 
 	styles  *templateStyles
+	clock   *Writer // a Writer with only the options its timeValue reads
 	filled  []*TemplateSheet
 	current *TemplateSheet
 	written map[string]bool // parts already in the output
@@ -97,6 +98,7 @@ func NewTemplateWriter(out io.Writer, template io.ReaderAt, size int64, opts Tem
 	if err := t.readWorkbook(); err != nil {
 		return nil, err
 	}
+	t.clock = &Writer{opts: Options{Location: opts.Location, Date1904: t.date1904}}
 	return t, nil
 }
 

@@ -152,10 +152,10 @@ func (ts *TemplateSheet) appendCell(b []byte, row, col, i int, c *Cell) ([]byte,
 	return append(b, "</v></c>"...), nil
 }
 
-// timeValue is a time cell's serial in the template's calendar.
+// timeValue is a time cell's serial in the template's calendar, as a
+// Writer with the template's zone and calendar computes it.
 func (t *TemplateWriter) timeValue(k cellKind, c *Cell) (float64, error) {
-	w := Writer{opts: Options{Location: t.opts.Location, Date1904: t.date1904}}
-	return w.timeValue(k, c)
+	return t.clock.timeValue(k, c)
 }
 
 // finish writes what follows the rows: the rows after the body, moved

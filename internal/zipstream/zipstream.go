@@ -116,8 +116,12 @@ func (e *entry) methodOrDeflate() uint16 {
 }
 
 // flagRaw marks, in entry.flags' unused high bit, an entry copied as it
-// was; it is cleared before the flags are written.
-const flagRaw = 1 << 15
+// was; it is cleared before the flags are written. flagUTF8 says a name
+// is UTF-8 (APPNOTE 4.4.4, bit 11).
+const (
+	flagRaw  = 1 << 15
+	flagUTF8 = 1 << 11
+)
 
 // CopyRaw adds an entry copied from another archive as it is: its bytes
 // as they were compressed (method 8, deflate) or stored (method 0), with
@@ -135,6 +139,12 @@ func (z *Writer) CopyRaw(name string, method uint16, raw io.Reader, compressed u
 	}
 	e := entry{name: name, crc: crc, compressed: compressed, uncompressed: uncompressed,
 		offset: z.offset, version: versionDeflate, method: method, flags: flagRaw}
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			e.flags |= flagUTF8 // the name is UTF-8, not code page 437
+			break
+		}
+	}
 	if method == 0 {
 		e.version = 10
 	}
