@@ -228,9 +228,20 @@ func TestTemplateFollowers(t *testing.T) {
 		t.Errorf("print area: %s", wb)
 	}
 
-	file := filepath.Join("testdata", "excel", "rust_xlsxwriter", "macro01.xlsm")
+	// A picture's drawing and media, copied as they were.
+	file := filepath.Join("testdata", "excel", "rust_xlsxwriter", "image01.xlsx")
 	book = fillTemplate(t, file, "Sheet1", xlsx.TemplateOptions{}, nil, nums(10))
 	tpl, _ := os.ReadFile(file)
+	for _, name := range []string{"xl/media/image1.png", "xl/drawings/drawing1.xml", "xl/drawings/_rels/drawing1.xml.rels"} {
+		if rawParts(t, book)[name] != rawParts(t, tpl)[name] {
+			t.Errorf("%s is not the template's, byte for byte", name)
+		}
+	}
+	auditBook(t, "image.xlsx", book)
+
+	file = filepath.Join("testdata", "excel", "rust_xlsxwriter", "macro01.xlsm")
+	book = fillTemplate(t, file, "Sheet1", xlsx.TemplateOptions{}, nil, nums(10))
+	tpl, _ = os.ReadFile(file)
 	if rawParts(t, book)["xl/vbaProject.bin"] != rawParts(t, tpl)["xl/vbaProject.bin"] {
 		t.Error("the macro project is not the template's, byte for byte")
 	}
