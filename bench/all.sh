@@ -4,7 +4,8 @@
 # reading (read.sh: R1), database exports (export.sh: E1, E2) and the
 # service under load and under faults (serve.sh: S1, faults.sh: S2),
 # encryption (encrypt.sh), imports (import.sh: I1), the legacy formats
-# (legacy.sh: L1-L3), Excel tables (table.sh) and charts (chart.sh). About 50 minutes with
+# (legacy.sh: L1-L3), Excel tables (table.sh), charts (chart.sh) and
+# templates (template.sh). About 50 minutes with
 # the defaults.
 #
 #   bench/all.sh [-n runs]
@@ -27,3 +28,4 @@ echo; echo "# Imports (I1)"; ./import.sh -n "$runs"
 echo; echo "# Legacy formats (L1-L3)"; ./legacy.sh -n "$runs"
 echo; echo "# Excel tables (W1 plain and as a table with totals)"; ./table.sh -n "$runs"
 echo; echo "# Charts (W1 plain and with a scatter chart over every row)"; ./chart.sh -n "$runs"
+echo; echo "# Templates (W1 plain and filled into a designed template)"; ./template.sh -n "$runs"

@@ -117,6 +117,7 @@ func (s *Server) writeXLSX(ctx context.Context, e *Export, vals map[string]any, 
 		total.Rows += st.Rows
 		total.Sheets = append(total.Sheets, e.Sheets[i].Name)
 		if err != nil {
+			tw.Abort()
 			return total, err
 		}
 	}

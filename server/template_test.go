@@ -94,8 +94,12 @@ exports:
 	if sst := zipPart(t, body, "xl/sharedStrings.xml"); !strings.Contains(sst, "Items of kind a, 3 rows") {
 		t.Errorf("placeholders: %s", sst)
 	}
-	if sh := zipPart(t, body, "xl/worksheets/sheet2.xml"); !strings.Contains(sh, `<c r="B4" t="inlineStr"><is><t>a</t></is></c>`) {
+	// The rows' text joins the template's shared strings, after its own.
+	if sh := zipPart(t, body, "xl/worksheets/sheet2.xml"); !strings.Contains(sh, `<row r="4"><c><v>4</v></c><c t="s"><v>3</v></c></row>`) {
 		t.Errorf("rows: %s", sh)
+	}
+	if sst := zipPart(t, body, "xl/sharedStrings.xml"); !strings.HasSuffix(sst, `<si><t>a</t></si></sst>`) {
+		t.Errorf("the rows' strings: %s", sst)
 	}
 	for _, bad := range []struct{ extra, want string }{
 		{"", `no sheet "Nope"`},

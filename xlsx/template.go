@@ -8,13 +8,13 @@ import (
 	"io"
 	"path"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/klauspost/compress/flate"
-
+	"github.com/sheetstream/sheetstream/internal/deflate"
 	"github.com/sheetstream/sheetstream/internal/zipstream"
 )
 
@@ -46,6 +46,12 @@ type TemplateOptions struct {
 	Location *time.Location
 	// Now is {{now}}'s time (zero: the time NewTemplateWriter runs).
 	Now time.Time
+	// Strings and SharedStringsBudget are Options' for the new rows'
+	// text: shared in the template's shared strings table (after its own
+	// strings) within the budget, then inline. A template without a
+	// shared strings table gets its text inline.
+	Strings             StringMode
+	SharedStringsBudget int
 }
 
 // maxFilledSheet bounds the XML of a sheet to fill, which is held while
@@ -65,7 +71,14 @@ type TemplateWriter struct {
 	date1904 bool
 	template bool // an .xltx or .xltm: its content type becomes a workbook's
 
-	styles  *templateStyles
+	styles *templateStyles
+	pool   *deflate.Pool
+	// The template's shared strings table, which the rows' text joins
+	// after the template's own sstBase strings (nil: text goes inline).
+	sstPart string
+	sstBase int
+	sst     *sharedStrings
+	scratch []byte
 	clock   *Writer // a Writer with only the options its timeValue reads
 	filled  []*TemplateSheet
 	current *TemplateSheet
@@ -99,7 +112,38 @@ func NewTemplateWriter(out io.Writer, template io.ReaderAt, size int64, opts Tem
 		return nil, err
 	}
 	t.clock = &Writer{opts: Options{Location: opts.Location, Date1904: t.date1904}}
+	if err := t.openSharedStrings(); err != nil {
+		return nil, err
+	}
 	return t, nil
+}
+
+// openSharedStrings counts the template's shared strings, which the
+// rows' strings follow. A table whose elements carry a namespace prefix
+// is left as it is, the rows' text inline.
+func (t *TemplateWriter) openSharedStrings() error {
+	if t.sstPart == "" || t.opts.Strings == StringsInline {
+		return nil
+	}
+	x, err := t.readPart(t.sstPart, 256<<20)
+	if err != nil {
+		return err
+	}
+	if !bytes.Contains(x, []byte("<sst")) || !bytes.Contains(x, []byte("</sst>")) {
+		return nil
+	}
+	for _, open := range []string{"<si>", "<si ", "<si/>"} {
+		t.sstBase += bytes.Count(x, []byte(open))
+	}
+	budget := t.opts.SharedStringsBudget
+	switch {
+	case t.opts.Strings == StringsShared:
+		budget = -1
+	case budget <= 0:
+		budget = DefaultSharedStringsBudget
+	}
+	t.sst = newSharedStrings(budget)
+	return nil
 }
 
 var (
@@ -193,9 +237,14 @@ func (t *TemplateWriter) readWorkbook() error {
 		return err
 	}
 	t.date1904 = bytes.Contains(wb, []byte(`date1904="1"`)) || bytes.Contains(wb, []byte(`date1904="true"`))
-	targets, _, err := t.rels(t.book)
+	targets, types, err := t.rels(t.book)
 	if err != nil {
 		return err
+	}
+	for id, typ := range types {
+		if typ == "sharedStrings" && t.files[targets[id]] != nil {
+			t.sstPart = targets[id]
+		}
 	}
 	for _, s := range sheetElemRe.FindAll(wb, -1) {
 		a := attrs(string(s))
@@ -242,11 +291,9 @@ type TemplateSheet struct {
 	firstCol  int
 	colStyles []int
 
-	entry *zipstream.EntryWriter
-	fw    *flate.Writer
-	crc   uint32 // of the sheet's XML, before deflate
-	size  uint64
-	buf   []byte
+	entry  *zipstream.EntryWriter
+	stream *deflate.Stream // the sheet's XML, deflated on the pool's workers
+	buf    []byte          // the chunk being filled
 }
 
 // templateTable is the Excel table a sheet is filled into.
@@ -313,9 +360,14 @@ func (t *TemplateWriter) Fill(sheet string, header []string) (*TemplateSheet, er
 	if ts.entry, err = t.out.Create(ts.part); err != nil {
 		return nil, t.fail(err)
 	}
-	if ts.fw, err = flate.NewWriter(ts.entry, 3); err != nil {
-		return nil, t.fail(err)
+	if t.pool == nil {
+		// As a Writer's sheets are deflated: level 1, a worker a core.
+		if t.pool, err = deflate.NewPool(1, runtime.GOMAXPROCS(0), 0); err != nil {
+			return nil, t.fail(err)
+		}
 	}
+	ts.stream = t.pool.NewStream(ts.entry)
+	ts.buf = t.pool.Buffer()
 	t.written[ts.part] = true
 	t.filled = append(t.filled, ts)
 	t.current = ts

@@ -44,6 +44,7 @@ func FuzzTemplate(f *testing.F) {
 		}
 		for i := range 3 {
 			if err := sh.WriteRow([]xlsx.Cell{xlsx.Int(int64(i)), xlsx.String("a<b")}); err != nil {
+				w.Abort()
 				return
 			}
 		}

@@ -88,7 +88,7 @@ func TestTemplateTable(t *testing.T) {
 	before, after := rawParts(t, tpl), rawParts(t, book)
 	for name, raw := range before {
 		switch name {
-		case "xl/worksheets/sheet1.xml", "xl/tables/table1.xml", "[Content_Types].xml", "xl/workbook.xml", "xl/_rels/workbook.xml.rels", "xl/styles.xml":
+		case "xl/worksheets/sheet1.xml", "xl/tables/table1.xml", "[Content_Types].xml", "xl/workbook.xml", "xl/_rels/workbook.xml.rels", "xl/styles.xml", "xl/sharedStrings.xml":
 			continue
 		}
 		if raw != after[name] {
@@ -100,14 +100,82 @@ func TestTemplateTable(t *testing.T) {
 		t.Errorf("table: %s", table)
 	}
 	sheet := part(t, book, "xl/worksheets/sheet1.xml")
-	for _, want := range []string{`<row r="4"><c r="C4"><v>0</v></c>`, `<c r="D503" t="inlineStr"><is><t>r`, `<tablePart r:id="rId1"/>`} {
+	// The first cell of a row says where it is, the next ones follow it;
+	// the rows' text follows the template's four shared strings.
+	for _, want := range []string{`<row r="4"><c r="C4"><v>0</v></c><c t="s"><v>4</v></c>`, `<row r="503"><c r="C503"><v>499</v></c><c t="s"><v>9</v></c>`, `<tablePart r:id="rId1"/>`} {
 		if !strings.Contains(sheet, want) {
 			t.Errorf("sheet lacks %s", want)
 		}
 	}
+	if sst := part(t, book, "xl/sharedStrings.xml"); !strings.Contains(sst, `count="504" uniqueCount="30"><si><t>Column1</t></si>`) || !strings.HasSuffix(sst, "<si><t>rz</t></si></sst>") {
+		t.Errorf("shared strings: %s", sst)
+	}
 	_, res := auditBook(t, "template.xlsx", book)
 	if tb := res.Tables["Sheet1"]; len(tb) == 0 || tb[0].Ref != "C3:F503" {
 		t.Errorf("openpyxl reads the table as %+v", tb)
+	}
+	for reader, got := range map[string][][]*pyread.Value{"openpyxl": res.Openpyxl["Sheet1"], "calamine": res.Calamine["Sheet1"]} {
+		if len(got) < 503 || got[2][2] == nil || got[2][2].V != "Column1" || got[3][3] == nil || got[3][3].V != "ra" || got[502][3] == nil || got[502][3].V != "rf" {
+			t.Errorf("%s reads the strings wrong: %d rows", reader, len(got))
+		}
+	}
+}
+
+// TestTemplateStrings: the rows' text is shared after the template's own
+// strings within the budget, inline past it or when asked; a row's
+// "{{name}}" is data, not a placeholder; every reader reads the same.
+func TestTemplateStrings(t *testing.T) {
+	file := filepath.Join("testdata", "excel", "rust_xlsxwriter", "table01.xlsx")
+	var rows [][]xlsx.Cell
+	for i := range 300 {
+		rows = append(rows, []xlsx.Cell{xlsx.Int(int64(i)), xlsx.String("text " + strconv.Itoa(i%150)), xlsx.String("{{rows}}"), xlsx.String(strings.Repeat("x", i%7))})
+	}
+	for _, tc := range []struct {
+		name           string
+		opts           xlsx.TemplateOptions
+		shared, inline bool
+	}{
+		{"auto", xlsx.TemplateOptions{}, true, false},
+		{"budget", xlsx.TemplateOptions{SharedStringsBudget: 2000}, true, true},
+		{"inline", xlsx.TemplateOptions{Strings: xlsx.StringsInline}, false, true},
+		{"shared", xlsx.TemplateOptions{Strings: xlsx.StringsShared, SharedStringsBudget: 10}, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			book := fillTemplate(t, file, "Sheet1", tc.opts, []string{"Column1", "Column2", "Column3", "Column4"}, rows)
+			sheet := part(t, book, "xl/worksheets/sheet1.xml")
+			sheet = sheet[strings.Index(sheet, `<row r="4"`):] // the new rows
+			if got := strings.Contains(sheet, `t="s"><v>`); got != tc.shared {
+				t.Errorf("shared strings in the sheet: %v", got)
+			}
+			if got := strings.Contains(sheet, `t="inlineStr"`); got != tc.inline {
+				t.Errorf("inline strings in the sheet: %v", got)
+			}
+			_, res := auditBook(t, tc.name+".xlsx", book)
+			for reader, got := range map[string][][]*pyread.Value{"openpyxl": res.Openpyxl["Sheet1"], "calamine": res.Calamine["Sheet1"]} {
+				if len(got) != 303 {
+					t.Fatalf("%s: %d rows", reader, len(got))
+				}
+				if got[2][2] == nil || got[2][2].V != "Column1" {
+					t.Errorf("%s: the header is %v", reader, got[2])
+				}
+				for i, r := range rows {
+					row := got[3+i]
+					want := []string{r[1].Value().(string), "{{rows}}", r[3].Value().(string)}
+					for j, w := range want {
+						var v *pyread.Value
+						if 3+j < len(row) {
+							v = row[3+j]
+						}
+						if w == "" && (v == nil || v.V == "") {
+							continue
+						}
+						if v == nil || v.V != w {
+							t.Fatalf("%s: row %d column %d is %v, want %q", reader, 4+i, 4+j, v, w)
+						}
+					}
+				}
+			}
+		})
 	}
 }
 

@@ -13,11 +13,19 @@ import (
 	"github.com/sheetstream/sheetstream/internal/zipstream"
 )
 
-// emit passes the sheet's XML to the deflater, checksummed.
+// emit adds XML to the chunk being filled.
 func (ts *TemplateSheet) emit(b []byte) error {
-	ts.crc = zipstream.CRC32(ts.crc, b)
-	ts.size += uint64(len(b))
-	if _, err := ts.fw.Write(b); err != nil {
+	ts.buf = append(ts.buf, b...)
+	return ts.flushFull()
+}
+
+// flushFull hands a full chunk to the deflate workers.
+func (ts *TemplateSheet) flushFull() error {
+	if len(ts.buf) < ts.t.pool.ChunkSize() {
+		return nil
+	}
+	var err error
+	if ts.buf, err = ts.stream.Submit(ts.buf); err != nil {
 		return ts.t.fail(fmt.Errorf("%w: sheet %q: %v", ErrTemplate, ts.name, err))
 	}
 	return nil
@@ -34,7 +42,8 @@ func (ts *TemplateSheet) LastRow() int { return ts.row }
 // first column (column A without a table), each in its column's style
 // from the template's first body row (dates and times given a date
 // format if that style has none; a Cell's own StyleID, which names a
-// Writer's style, is not used). Text is written inline.
+// Writer's style, is not used). Text joins the template's shared strings
+// as TemplateOptions.Strings says.
 //
 // Errors, in a *CellError naming the sheet, row and column: those of
 // Sheet.WriteRow for a cell's value, ErrTooManyRows past row 1,048,576
@@ -52,10 +61,12 @@ func (ts *TemplateSheet) WriteRow(cells []Cell) error {
 	if row+len(ts.after) > MaxRows {
 		return &CellError{Sheet: ts.name, Row: row, Err: ErrTooManyRows}
 	}
-	b := ts.buf[:0]
+	start := len(ts.buf)
+	b := ts.buf
 	b = append(b, `<row r="`...)
 	b = strconv.AppendInt(b, int64(row), 10)
 	b = append(b, `">`...)
+	prev := 0 // the column of the cell before: the next one needs no reference
 	for i := range cells {
 		c := &cells[i]
 		if c.kind == kindEmpty {
@@ -66,20 +77,19 @@ func (ts *TemplateSheet) WriteRow(cells []Cell) error {
 			return &CellError{Sheet: ts.name, Row: row, Col: col, Err: ErrTooManyColumns}
 		}
 		var err error
-		if b, err = ts.appendCell(b, row, col, i, c); err != nil {
+		b, err = ts.appendCell(b, row, col, i, c, col != prev+1)
+		prev = col
+		if err != nil {
+			ts.buf = b[:start] // the row is not written
 			return &CellError{Sheet: ts.name, Row: row, Col: col, Err: err}
 		}
 	}
-	b = append(b, "</row>"...)
-	ts.buf = b
-	if err := ts.emit(b); err != nil {
-		return err
-	}
+	ts.buf = append(b, "</row>"...)
 	ts.row = row
-	return nil
+	return ts.flushFull()
 }
 
-func (ts *TemplateSheet) appendCell(b []byte, row, col, i int, c *Cell) ([]byte, error) {
+func (ts *TemplateSheet) appendCell(b []byte, row, col, i int, c *Cell, ref bool) ([]byte, error) {
 	style := 0
 	if i < len(ts.colStyles) {
 		style = ts.colStyles[i]
@@ -91,9 +101,13 @@ func (ts *TemplateSheet) appendCell(b []byte, row, col, i int, c *Cell) ([]byte,
 	if k >= kindDateTime && k <= kindDuration {
 		style = ts.t.styles.dateStyle(style, k)
 	}
-	b = append(b, `<c r="`...)
-	b = appendCellRef(b, row, col-1)
-	b = append(b, '"')
+	if ref {
+		b = append(b, `<c r="`...)
+		b = appendCellRef(b, row, col-1)
+		b = append(b, '"')
+	} else {
+		b = append(b, "<c"...)
+	}
 	if style > 0 {
 		b = appendIntAttr(b, "s", style)
 	}
@@ -133,6 +147,14 @@ func (ts *TemplateSheet) appendCell(b []byte, row, col, i int, c *Cell) ([]byte,
 		}
 		if err := checkTextLen(text); err != nil {
 			return b, err
+		}
+		if c.kind == kindString {
+			if i, ok, err := ts.t.sharedString(text); err != nil {
+				return b, err
+			} else if ok {
+				b = append(b, ` t="s"><v>`...)
+				return append(strconv.AppendUint(b, uint64(ts.t.sstBase)+uint64(i), 10), "</v></c>"...), nil
+			}
 		}
 		b = append(b, ` t="inlineStr"><is>`...)
 		b = appendT(b, text)
@@ -174,13 +196,13 @@ func (ts *TemplateSheet) finish() error {
 	}
 	tail := g.growSheetTail(ts.tail)
 	tail = t.placeholders(tail)
-	if err := ts.emit(tail); err != nil {
-		return err
-	}
-	if err := ts.fw.Close(); err != nil {
+	ts.buf = append(ts.buf, tail...)
+	crc, size, err := ts.stream.Close(ts.buf)
+	ts.buf = nil
+	if err != nil {
 		return t.fail(err)
 	}
-	return t.fail2(ts.entry.Close(ts.crc, ts.size))
+	return t.fail2(ts.entry.Close(crc, size))
 }
 
 func (t *TemplateWriter) fail2(err error) error {
@@ -332,6 +354,7 @@ func (t *TemplateWriter) Close() error {
 		return t.err
 	}
 	t.closed = true
+	defer t.closePool()
 	if t.err != nil {
 		return t.err
 	}
@@ -363,6 +386,12 @@ func (t *TemplateWriter) Close() error {
 	for _, f := range t.zr.File {
 		name := f.Name
 		switch {
+		case name == t.sstPart:
+			if t.sst != nil && len(t.sst.entries) > 0 {
+				rewrite[name] = t.sharedStringsXML
+			} else {
+				maybe[name] = t.placeholders
+			}
 		case strings.HasSuffix(name, "sharedStrings.xml"):
 			maybe[name] = t.placeholders
 		case strings.HasPrefix(name, "xl/charts/chart") || strings.HasPrefix(name, "xl/pivotCache/pivotCacheDefinition"):
@@ -551,4 +580,84 @@ func (t *TemplateWriter) placeholders(x []byte) []byte {
 	})
 }
 
+// sharedString finds text's index among the rows' shared strings,
+// adding it if it is new and fits; ok is false when it goes inline.
+func (t *TemplateWriter) sharedString(text string) (i uint32, ok bool, err error) {
+	if t.sst == nil {
+		return 0, false, nil
+	}
+	if i, found := t.sst.index[text]; found {
+		t.sst.refs++
+		return i, true, nil
+	}
+	if !t.sst.fits(len(text)) || t.sstBase+len(t.sst.entries) >= 1<<31-1 {
+		return 0, false, nil
+	}
+	if t.scratch, err = appendText(t.scratch[:0], text); err != nil {
+		return 0, false, err
+	}
+	t.sst.refs++
+	return t.sst.add(text), true, nil
+}
+
+// sharedStringsXML is the template's table (its placeholders filled)
+// with the rows' strings after its own.
+func (t *TemplateWriter) sharedStringsXML(x []byte) []byte {
+	x = t.placeholders(x)
+	if t.sst == nil || len(t.sst.entries) == 0 {
+		return x
+	}
+	start := bytes.Index(x, []byte("<sst"))
+	end := bytes.LastIndex(x, []byte("</sst>"))
+	tagEnd := bytes.IndexByte(x[max(start, 0):], '>') + start + 1
+	if start < 0 || end < tagEnd {
+		return x
+	}
+	tag := sstCountRe.ReplaceAllFunc(x[start:tagEnd], func(m []byte) []byte {
+		sub := sstCountRe.FindSubmatch(m)
+		n, _ := strconv.ParseUint(string(sub[3]), 10, 64)
+		if string(sub[2]) == "uniqueCount" {
+			n = uint64(t.sstBase + len(t.sst.entries))
+		} else {
+			n += t.sst.refs
+		}
+		return append(append(append([]byte(nil), sub[1]...), strconv.FormatUint(n, 10)...), '"')
+	})
+	out := make([]byte, 0, len(x)+t.sst.used)
+	out = append(append(append(out, x[:start]...), tag...), x[tagEnd:end]...)
+	for _, e := range t.sst.entries {
+		out = appendT(append(out, "<si>"...), e.s)
+		out = append(out, "</si>"...)
+	}
+	return append(out, x[end:]...)
+}
+
+// sstCountRe finds the counts on the shared strings table's start tag.
+var sstCountRe = regexp.MustCompile(`(\b(count|uniqueCount)=")(\d*)"`)
+
 func hasKey(m map[string]string, k string) bool { _, ok := m[k]; return ok }
+
+// Abort stops the writer without finishing the file, releasing its
+// workers; Close after it returns the error that stopped it, if any.
+func (t *TemplateWriter) Abort() {
+	if t.current != nil && t.current.stream != nil {
+		t.current.stream.Abort()
+		t.current = nil
+	}
+	if !t.closed {
+		t.closed = true
+		t.fail(fmt.Errorf("%w: aborted", ErrTemplate))
+	}
+	t.closePool()
+}
+
+func (t *TemplateWriter) closePool() {
+	if t.current != nil && t.current.stream != nil {
+		t.current.stream.Abort()
+		t.current = nil
+	}
+	if t.pool != nil {
+		t.pool.Close()
+		t.pool = nil
+	}
+}

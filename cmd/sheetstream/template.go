@@ -52,6 +52,7 @@ func writeTemplateExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Que
 	var rows int64
 	for i, q := range queries {
 		if len(q.Charts) > 0 {
+			tw.Abort()
 			dst.abort()
 			return fmt.Errorf("--chart with --template: the template's own charts follow its rows; draw new ones in the template")
 		}
@@ -81,12 +82,14 @@ func writeTemplateExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Que
 		// replace.
 		scratch, err := xlsx.NewWriter(discard{}, xlsx.Options{})
 		if err != nil {
+			tw.Abort()
 			dst.abort()
 			return err
 		}
 		_, err = sqlsheet.Export(ctx, db, scratch, []sqlsheet.Query{q}, qopts)
 		scratch.Abort()
 		if err != nil {
+			tw.Abort()
 			dst.abort()
 			return err
 		}
