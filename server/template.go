@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
@@ -77,16 +76,11 @@ func (s *Server) writeXLSX(ctx context.Context, e *Export, vals map[string]any, 
 	if err != nil {
 		return sqlsheet.Stats{}, err
 	}
-	values := map[string]string{}
+	// Typed parameters stay typed: a cell that is only {{day}} becomes a
+	// date, {{limit}} a number.
+	values := make(map[string]any, len(vals))
 	for k, v := range vals {
-		switch v := v.(type) {
-		case time.Time:
-			values[k] = strings.TrimSuffix(v.Format("2006-01-02 15:04:05"), " 00:00:00")
-		case nil:
-			values[k] = ""
-		default:
-			values[k] = fmt.Sprint(v)
-		}
+		values[k] = v
 	}
 	tw, err := xlsx.NewTemplateWriter(out, f, info.Size(), xlsx.TemplateOptions{Values: values})
 	if err != nil {

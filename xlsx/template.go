@@ -35,9 +35,16 @@ var ErrTemplate = errors.New("template")
 type TemplateOptions struct {
 	// Values replace {{name}} placeholders in the workbook's text cells
 	// (its shared strings) and in the filled sheets' headers and footers.
-	// {{now}} (the time the writer was made, "2006-01-02 15:04") and
-	// {{rows}} (the rows written) are built in.
-	Values map[string]string
+	// {{now}} (the time the writer was made) and {{rows}} (the rows
+	// written) are built in. A value is a string, a number (any Go
+	// integer or float type), a bool, a time.Time or a Cell: a text cell
+	// whose whole text is the placeholder becomes a number, boolean or
+	// date cell for those (a date or time keeps the cell's style, given a
+	// date format if it has none); inside longer text a value is written
+	// as text (a date as 2006-01-02, a time as 2006-01-02 15:04). {{rows}}
+	// in the filled sheet itself stays text: that sheet is written before
+	// its rows are counted.
+	Values map[string]any
 	// ByPosition matches a table's columns to Fill's header by position
 	// rather than by name.
 	ByPosition bool
@@ -79,12 +86,15 @@ type TemplateWriter struct {
 	sstBase int
 	sst     *sharedStrings
 	scratch []byte
-	clock   *Writer // a Writer with only the options its timeValue reads
-	filled  []*TemplateSheet
-	current *TemplateSheet
-	written map[string]bool // parts already in the output
-	err     error
-	closed  bool
+	// wholePlaceholders are the shared strings that are one {{name}} and
+	// nothing else, by index: their cells may become typed values.
+	wholePlaceholders map[int]string
+	clock             *Writer // a Writer with only the options its timeValue reads
+	filled            []*TemplateSheet
+	current           *TemplateSheet
+	written           map[string]bool // parts already in the output
+	err               error
+	closed            bool
 }
 
 // NewTemplateWriter opens a template (an .xlsx, .xlsm, .xltx or .xltm, of
@@ -122,7 +132,7 @@ func NewTemplateWriter(out io.Writer, template io.ReaderAt, size int64, opts Tem
 // rows' strings follow. A table whose elements carry a namespace prefix
 // is left as it is, the rows' text inline.
 func (t *TemplateWriter) openSharedStrings() error {
-	if t.sstPart == "" || t.opts.Strings == StringsInline {
+	if t.sstPart == "" {
 		return nil
 	}
 	x, err := t.readPart(t.sstPart, 256<<20)
@@ -130,6 +140,10 @@ func (t *TemplateWriter) openSharedStrings() error {
 		return err
 	}
 	if !bytes.Contains(x, []byte("<sst")) || !bytes.Contains(x, []byte("</sst>")) {
+		return nil
+	}
+	t.findWholePlaceholders(x)
+	if t.opts.Strings == StringsInline {
 		return nil
 	}
 	for _, open := range []string{"<si>", "<si ", "<si/>"} {
@@ -342,19 +356,19 @@ func (t *TemplateWriter) Fill(sheet string, header []string) (*TemplateSheet, er
 			return nil, fmt.Errorf("%w: sheet %q is filled already", ErrTemplate, t.names[i])
 		}
 	}
-	ts := &TemplateSheet{t: t, name: t.names[i], part: t.parts[i]}
-	if err := ts.load(header); err != nil {
-		return nil, err
-	}
-	if err := t.finishCurrent(); err != nil {
-		return nil, err
-	}
 	if t.styles == nil {
 		st, err := t.loadStyles()
 		if err != nil {
 			return nil, t.fail(err)
 		}
 		t.styles = st
+	}
+	ts := &TemplateSheet{t: t, name: t.names[i], part: t.parts[i]}
+	if err := ts.load(header); err != nil {
+		return nil, err
+	}
+	if err := t.finishCurrent(); err != nil {
+		return nil, err
 	}
 	var err error
 	if ts.entry, err = t.out.Create(ts.part); err != nil {
@@ -385,6 +399,7 @@ func (ts *TemplateSheet) load(header []string) error {
 	if err != nil {
 		return err
 	}
+	x, _ = t.typeCells(x, t.typedPlaceholders(false))
 	targets, _, err := t.rels(ts.part)
 	if err != nil {
 		return err

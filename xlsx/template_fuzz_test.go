@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -26,9 +27,21 @@ func FuzzTemplate(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte("PK\x03\x04 not really"))
+	// Placeholders that become typed cells, in a sheet the rows fill and
+	// one they do not.
+	var book bytes.Buffer
+	w, _ := xlsx.NewWriter(&book, xlsx.Options{Strings: xlsx.StringsShared})
+	for _, name := range []string{"Data", "Cover"} {
+		sh, _ := w.AddSheet(name, xlsx.SheetOptions{})
+		sh.WriteRow([]xlsx.Cell{xlsx.String("{{n}}"), xlsx.String("{{ d }}"), xlsx.String("{{rows}} of {{x}}"), xlsx.String("{{rows}}"), xlsx.String("{{now}}")})
+	}
+	if err := w.Close(); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(book.Bytes())
 	f.Fuzz(func(t *testing.T, tpl []byte) {
 		var out bytes.Buffer
-		w, err := xlsx.NewTemplateWriter(&out, bytes.NewReader(tpl), int64(len(tpl)), xlsx.TemplateOptions{Values: map[string]string{"x": "<&>"}})
+		w, err := xlsx.NewTemplateWriter(&out, bytes.NewReader(tpl), int64(len(tpl)), xlsx.TemplateOptions{Values: map[string]any{"x": "<&>", "n": 42.5, "d": time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}})
 		if err != nil {
 			return
 		}

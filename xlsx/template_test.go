@@ -354,7 +354,7 @@ func TestTemplatePlaceholders(t *testing.T) {
 	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	rows := [][]xlsx.Cell{{xlsx.Date(day), xlsx.Float(10.5)}, {xlsx.Date(day.AddDate(0, 0, 1)), xlsx.Float(11)}, {xlsx.Date(day.AddDate(0, 0, 2)), xlsx.Float(9)}}
 	now := time.Date(2026, 11, 27, 8, 30, 0, 0, time.UTC)
-	book := fillTemplate(t, file, "Data", xlsx.TemplateOptions{Values: map[string]string{"city": "Oslo & Bergen"}, Now: now}, []string{"day", "amount"}, rows)
+	book := fillTemplate(t, file, "Data", xlsx.TemplateOptions{Values: map[string]any{"city": "Oslo & Bergen"}, Now: now}, []string{"day", "amount"}, rows)
 	sst := part(t, book, "xl/sharedStrings.xml")
 	for _, want := range []string{"Sales of Oslo &amp; Bergen &lt;east&gt;", "3 rows, 2026-11-27 08:30", "{{unknown}}"} {
 		if !strings.Contains(sst, want) {
@@ -540,5 +540,124 @@ func TestTemplateMemory(t *testing.T) {
 	t.Logf("heap over the fill: tiny template %.1f MiB, %d MB template %.1f MiB", float64(small)/(1<<20), size>>20, float64(big)/(1<<20))
 	if big > small+8<<20 {
 		t.Errorf("the big template took %.1f MiB more heap", float64(big-small)/(1<<20))
+	}
+}
+
+// TestTemplateTypedPlaceholders: a cell that is only {{name}} becomes the
+// value typed (number, date, time, boolean; {{rows}} and {{now}} too), in
+// any sheet; inside longer text, and for text values, it is text; a sheet
+// without placeholders is copied as stored; openpyxl and calamine agree.
+func TestTemplateTypedPlaceholders(t *testing.T) {
+	design := writeBook(t, xlsx.Options{Strings: xlsx.StringsShared}, func(w *xlsx.Writer) error {
+		cover, err := w.AddSheet("Cover", xlsx.SheetOptions{})
+		if err != nil {
+			return err
+		}
+		bold, err := w.AddStyle(xlsx.Style{Font: xlsx.Font{Bold: true}})
+		if err != nil {
+			return err
+		}
+		row := []xlsx.Cell{xlsx.String("{{total}}").WithStyle(bold), xlsx.String("{{ day }}"), xlsx.String("{{rate}}"), xlsx.String("{{ok}}"),
+			xlsx.String("{{rows}}"), xlsx.String("{{now}}"), xlsx.String("{{name}}"), xlsx.String("Total: {{total}} on {{day}}"), xlsx.Formula("A1*2"), xlsx.String("{{unknown}}")}
+		if err := cover.WriteRow(row); err != nil {
+			return err
+		}
+		plain, err := w.AddSheet("Plain", xlsx.SheetOptions{})
+		if err != nil {
+			return err
+		}
+		if err := plain.WriteRow([]xlsx.Cell{xlsx.String("no placeholders"), xlsx.Int(1)}); err != nil {
+			return err
+		}
+		data, err := w.AddSheet("Data", xlsx.SheetOptions{})
+		if err != nil {
+			return err
+		}
+		if err := data.WriteRow([]xlsx.Cell{xlsx.String("{{day}}"), xlsx.String("{{rows}}")}); err != nil {
+			return err
+		}
+		if err := data.AddTable(rng("A3:B4"), xlsx.Table{Name: "Sales"}); err != nil {
+			return err
+		}
+		if err := data.WriteRow(nil); err != nil {
+			return err
+		}
+		if err := data.WriteRow([]xlsx.Cell{xlsx.String("Item"), xlsx.String("Amount")}); err != nil {
+			return err
+		}
+		return data.WriteRow([]xlsx.Cell{xlsx.Blank(), xlsx.Blank()})
+	})
+	dir := t.TempDir()
+	file := filepath.Join(dir, "design.xlsx")
+	if err := os.WriteFile(file, design, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	now := time.Date(2026, 11, 27, 8, 30, 15, 0, time.UTC)
+	values := map[string]any{"total": 1234, "day": day, "rate": 0.25, "ok": true, "name": "Oslo"}
+	var rows [][]xlsx.Cell
+	for i := range 3 {
+		rows = append(rows, []xlsx.Cell{xlsx.String("item " + strconv.Itoa(i)), xlsx.Float(float64(i) + 0.5)})
+	}
+	book := fillTemplate(t, file, "Data", xlsx.TemplateOptions{Values: values, Now: now}, []string{"Item", "Amount"}, rows)
+	before, after := rawParts(t, design), rawParts(t, book)
+	if before["xl/worksheets/sheet2.xml"] != after["xl/worksheets/sheet2.xml"] {
+		t.Errorf("the sheet without placeholders was not copied as stored")
+	}
+	if before["xl/worksheets/sheet1.xml"] == after["xl/worksheets/sheet1.xml"] {
+		t.Errorf("the cover was copied as stored")
+	}
+	_, res := auditBook(t, "typed.xlsx", book)
+	for reader, sheets := range map[string]map[string][][]*pyread.Value{"openpyxl": res.Openpyxl, "calamine": res.Calamine} {
+		cover := sheets["Cover"]
+		if len(cover) != 1 || len(cover[0]) < 10 {
+			t.Fatalf("%s: cover %v", reader, cover)
+		}
+		c := cover[0]
+		check := func(i int, typ string, want any) {
+			t.Helper()
+			if c[i] == nil || c[i].Type != typ {
+				t.Errorf("%s: cover column %d is %v, want a %s %v", reader, i+1, c[i], typ, want)
+				return
+			}
+			switch w := want.(type) {
+			case float64:
+				if f, ok := c[i].V.(float64); !ok || f != w {
+					t.Errorf("%s: cover column %d is %v, want %v", reader, i+1, c[i].V, w)
+				}
+			case string:
+				if s, ok := c[i].V.(string); !ok || !strings.HasPrefix(s, w) {
+					t.Errorf("%s: cover column %d is %v, want %v", reader, i+1, c[i].V, w)
+				}
+			case bool:
+				if c[i].V != w {
+					t.Errorf("%s: cover column %d is %v, want %v", reader, i+1, c[i].V, w)
+				}
+			}
+		}
+		check(0, "n", 1234.0)
+		check(1, "d", "2026-03-01")
+		check(2, "n", 0.25)
+		check(3, "b", true)
+		check(4, "n", 3.0)
+		check(5, "d", "2026-11-27T08:30:00")
+		check(6, "s", "Oslo")
+		check(7, "s", "Total: 1234 on 2026-03-01")
+		check(9, "s", "{{unknown}}")
+		data := sheets["Data"]
+		if len(data) < 1 || len(data[0]) < 2 {
+			t.Fatalf("%s: data %v", reader, data)
+		}
+		c = data[0]
+		check(0, "d", "2026-03-01")
+		check(1, "s", "3") // the filled sheet is written before its rows are counted
+	}
+	if got := res.Formulas["Cover"]["I1"]; got != "=A1*2" {
+		t.Errorf("the formula over the typed cell: %q", got)
+	}
+	// The bold style is kept on the number; the date got a date format.
+	cover := part(t, book, "xl/worksheets/sheet1.xml")
+	if !strings.Contains(cover, `<row r="1"><c s="1"><v>1234</v></c>`) {
+		t.Errorf("cover: %s", cover)
 	}
 }

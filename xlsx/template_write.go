@@ -361,6 +361,27 @@ func (t *TemplateWriter) Close() error {
 	if err := t.finishCurrent(); err != nil {
 		return err
 	}
+	// Sheets showing a placeholder that becomes a typed value are
+	// rewritten; finding them first adds the date styles they need.
+	typed := t.typedPlaceholders(true)
+	typedSheets := map[string]bool{}
+	if len(typed) > 0 && t.styles == nil {
+		st, err := t.loadStyles()
+		if err != nil {
+			return t.fail(err)
+		}
+		t.styles = st
+	}
+	for _, p := range t.parts {
+		if len(typed) == 0 || t.written[p] || t.files[p] == nil {
+			continue
+		}
+		has, err := t.sheetHasTyped(t.files[p], typed)
+		if err != nil {
+			return t.fail(err)
+		}
+		typedSheets[p] = has
+	}
 	rewrite := map[string]func([]byte) []byte{
 		"[Content_Types].xml": t.contentTypes,
 		t.book:                t.workbookXML,
@@ -402,6 +423,12 @@ func (t *TemplateWriter) Close() error {
 		name := f.Name
 		if t.written[name] || strings.HasSuffix(name, "calcChain.xml") {
 			continue // the calculation chain: Excel rebuilds it
+		}
+		if typedSheets[name] {
+			if err := t.writeTypedSheet(f, typed); err != nil {
+				return t.fail(err)
+			}
+			continue
 		}
 		fn, must := rewrite[name]
 		if !must {
@@ -558,24 +585,16 @@ func (t *TemplateWriter) placeholders(x []byte) []byte {
 	if !bytes.Contains(x, []byte("{{")) {
 		return x
 	}
-	rows := 0
-	for _, ts := range t.filled {
-		rows += max(ts.row-ts.firstRow+1, 0)
-	}
 	return placeholderRe.ReplaceAllFunc(x, func(m []byte) []byte {
 		name := string(placeholderRe.FindSubmatch(m)[1])
-		var v string
-		switch {
-		case t.opts.Values != nil && hasKey(t.opts.Values, name):
-			v = t.opts.Values[name]
-		case name == "now":
-			v = t.opts.Now.Format("2006-01-02 15:04")
-		case name == "rows":
-			v = strconv.Itoa(rows)
-		default:
+		v, ok := t.placeholderValue(name, true)
+		if !ok {
 			return m
 		}
-		out, _ := appendText(nil, v)
+		out, err := appendText(nil, placeholderText(v))
+		if err != nil {
+			return m // text XML cannot carry: the placeholder stays
+		}
 		return out
 	})
 }
@@ -634,8 +653,6 @@ func (t *TemplateWriter) sharedStringsXML(x []byte) []byte {
 
 // sstCountRe finds the counts on the shared strings table's start tag.
 var sstCountRe = regexp.MustCompile(`(\b(count|uniqueCount)=")(\d*)"`)
-
-func hasKey(m map[string]string, k string) bool { _, ok := m[k]; return ok }
 
 // Abort stops the writer without finishing the file, releasing its
 // workers; Close after it returns the error that stopped it, if any.

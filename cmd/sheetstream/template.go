@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,23 +15,58 @@ import (
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
-// parseSets reads --set name=value flags.
-func parseSets(sets []string) (map[string]string, error) {
-	values := map[string]string{}
-	for _, s := range sets {
-		name, value, ok := strings.Cut(s, "=")
-		if !ok || strings.TrimSpace(name) == "" {
-			return nil, fmt.Errorf("--set %q: write NAME=VALUE", s)
+// parseSets reads --set and --set-text NAME=VALUE flags. A --set value
+// that is a number or an ISO date or time is typed, so that a placeholder
+// that is a cell's whole text becomes a number or date cell; --set-text
+// keeps a value text.
+func parseSets(sets, texts []string) (map[string]any, error) {
+	values := map[string]any{}
+	for _, list := range []struct {
+		flag  string
+		items []string
+	}{{"--set", sets}, {"--set-text", texts}} {
+		for _, s := range list.items {
+			name, value, ok := strings.Cut(s, "=")
+			if !ok || strings.TrimSpace(name) == "" {
+				return nil, fmt.Errorf("%s %q: write NAME=VALUE", list.flag, s)
+			}
+			if list.flag == "--set" {
+				values[strings.TrimSpace(name)] = setValue(value)
+			} else {
+				values[strings.TrimSpace(name)] = value
+			}
 		}
-		values[strings.TrimSpace(name)] = value
 	}
 	return values, nil
+}
+
+// setNumberRe is a number as written by people and programs alike: no
+// leading zeros (007 is a code), no leading plus, no thousands separators.
+var setNumberRe = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
+
+// setValue types a --set value: an integer, a float, an ISO date or date
+// and time, else the text as given.
+func setValue(v string) any {
+	if setNumberRe.MatchString(v) {
+		if i, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return i
+		}
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return f
+		}
+	}
+	for _, layout := range []string{"2006-01-02", "2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02 15:04:05"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t
+		}
+	}
+	return v
 }
 
 // writeTemplateExport fills a template's sheets with the queries' rows,
 // each query the sheet its --sheet names (the template's first sheet when
 // none), and writes the workbook to out.
-func writeTemplateExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Query, template, out string, values map[string]string, byPosition bool, opts sqlsheet.Options) error {
+func writeTemplateExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Query, template, out string, values map[string]any, byPosition bool, opts sqlsheet.Options) error {
 	in, err := os.Open(template)
 	if err != nil {
 		return err

@@ -6,8 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
@@ -36,7 +38,7 @@ func TestExportTemplate(t *testing.T) {
 	if err := sh.AddTable(xlsx.Range{FirstRow: 2, FirstCol: 1, LastRow: 3, LastCol: 2}, xlsx.Table{Name: "Revenue"}); err != nil {
 		t.Fatal(err)
 	}
-	sh.WriteRow([]xlsx.Cell{xlsx.String("Revenue for {{quarter}}")})
+	sh.WriteRow([]xlsx.Cell{xlsx.String("Revenue for {{quarter}}"), xlsx.String("{{target}}"), xlsx.String("{{code}}"), xlsx.String("{{due}}")})
 	sh.WriteRow([]xlsx.Cell{xlsx.String("City"), xlsx.String("Revenue")})
 	sh.WriteRow([]xlsx.Cell{xlsx.Blank(), xlsx.Blank()})
 	if err := w.Close(); err != nil {
@@ -45,7 +47,7 @@ func TestExportTemplate(t *testing.T) {
 	f.Close()
 	out := filepath.Join(dir, "out.xlsx")
 	msg, err := exec.Command(bin, "export", "--db", "sqlite:"+dbPath, "--query", "SELECT city, revenue FROM t ORDER BY city",
-		"--sheet", "Revenue", "--template", tpl, "--set", "quarter=Q3", "-o", out).CombinedOutput()
+		"--sheet", "Revenue", "--template", tpl, "--set", "quarter=Q3", "--set", "target=1500", "--set-text", "code=007", "--set", "due=2026-12-31", "-o", out).CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, msg)
 	}
@@ -66,8 +68,13 @@ func TestExportTemplate(t *testing.T) {
 	if tb := read("xl/tables/table1.xml"); !strings.Contains(tb, `ref="A2:B4"`) {
 		t.Errorf("table: %s", tb)
 	}
-	if s := read("xl/sharedStrings.xml"); !strings.Contains(s, "Revenue for Q3") {
+	if s := read("xl/sharedStrings.xml"); !strings.Contains(s, "Revenue for Q3") || !strings.Contains(s, "<t>007</t>") {
 		t.Errorf("placeholder: %s", s)
+	}
+	// A number and an ISO date fill cells that are only their placeholder
+	// typed (the date in a date format); --set-text kept 007 text.
+	if s := read("xl/worksheets/sheet1.xml"); !strings.Contains(s, `<c><v>1500</v></c><c t="s"><v>`) || !regexp.MustCompile(`<c s="\d+"><v>46387</v></c>`).MatchString(s) {
+		t.Errorf("typed placeholders: %s", s)
 	}
 	for _, bad := range []struct {
 		args []string
@@ -84,6 +91,29 @@ func TestExportTemplate(t *testing.T) {
 		}
 		if _, err := os.Stat(out2); err == nil {
 			t.Errorf("%v: a file was left", bad.args)
+		}
+	}
+}
+
+// TestSetValue: --set types numbers as written (no leading zeros or plus)
+// and ISO dates and times; anything else stays text.
+func TestSetValue(t *testing.T) {
+	day := time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC)
+	for in, want := range map[string]any{
+		"42": int64(42), "-3.5": -3.5, "1e3": 1000.0, "0": int64(0), "0.5": 0.5,
+		"007": "007", "+5": "+5", "1,000": "1,000", "12 34": "12 34", "": "", "Q3": "Q3", "99999999999999999999": 1e20,
+		"2026-12-31": day, "2026-12-31T09:30": day.Add(9*time.Hour + 30*time.Minute), "2026-12-31 09:30:15": day.Add(9*time.Hour + 30*time.Minute + 15*time.Second),
+		"31/12/2026": "31/12/2026", "2026-13-01": "2026-13-01",
+	} {
+		got := setValue(in)
+		if g, ok := got.(time.Time); ok {
+			if w, ok := want.(time.Time); !ok || !g.Equal(w) {
+				t.Errorf("%q: %v, want %v", in, got, want)
+			}
+			continue
+		}
+		if got != want {
+			t.Errorf("%q: %#v, want %#v", in, got, want)
 		}
 	}
 }

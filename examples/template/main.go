@@ -142,7 +142,7 @@ func fill(ctx context.Context, db *sql.DB, tplPath, out, city string) error {
 		return err
 	}
 	defer f.Close()
-	tw, err := xlsx.NewTemplateWriter(f, in, info.Size(), xlsx.TemplateOptions{Values: map[string]string{"city": city, "team": "Sales, North"}})
+	tw, err := xlsx.NewTemplateWriter(f, in, info.Size(), xlsx.TemplateOptions{Values: map[string]any{"city": city, "team": "Sales, North"}})
 	if err != nil {
 		return err
 	}
