@@ -89,12 +89,14 @@ type TemplateWriter struct {
 	// wholePlaceholders are the shared strings that are one {{name}} and
 	// nothing else, by index: their cells may become typed values.
 	wholePlaceholders map[int]string
-	clock             *Writer // a Writer with only the options its timeValue reads
-	filled            []*TemplateSheet
-	current           *TemplateSheet
-	written           map[string]bool // parts already in the output
-	err               error
-	closed            bool
+	// added are the sheets rows rolled over to, in order.
+	added   []addedSheet
+	clock   *Writer // a Writer with only the options its timeValue reads
+	filled  []*TemplateSheet
+	current *TemplateSheet
+	written map[string]bool // parts already in the output
+	err     error
+	closed  bool
 }
 
 // NewTemplateWriter opens a template (an .xlsx, .xlsm, .xltx or .xltm, of
@@ -273,7 +275,8 @@ func (t *TemplateWriter) readWorkbook() error {
 	return nil
 }
 
-// Sheets lists the template's sheets, in order.
+// Sheets lists the workbook's sheets, in order: the template's and those
+// rows rolled over to.
 func (t *TemplateWriter) Sheets() []string { return slices.Clone(t.names) }
 
 func (t *TemplateWriter) fail(err error) error {
@@ -298,6 +301,9 @@ type TemplateSheet struct {
 	head  []byte
 	after [][]byte
 	tail  []byte
+	// afterSpan is how far below the body's last row the last row after
+	// it is: the rows written stop that far above the sheet's end.
+	afterSpan int
 
 	firstRow  int // the first row written
 	row       int // the last row written
@@ -308,6 +314,12 @@ type TemplateSheet struct {
 	entry  *zipstream.EntryWriter
 	stream *deflate.Stream // the sheet's XML, deflated on the pool's workers
 	buf    []byte          // the chunk being filled
+
+	// header is the rows' column names, repeated atop the sheets the rows
+	// roll over to; next is the sheet they go to once this one is full.
+	header []string
+	next   *TemplateSheet
+	origin *TemplateSheet // for a rolled-over sheet, the template's sheet
 }
 
 // templateTable is the Excel table a sheet is filled into.
@@ -366,6 +378,10 @@ func (t *TemplateWriter) Fill(sheet string, header []string) (*TemplateSheet, er
 	ts := &TemplateSheet{t: t, name: t.names[i], part: t.parts[i]}
 	if err := ts.load(header); err != nil {
 		return nil, err
+	}
+	ts.header = header
+	if len(header) == 0 && ts.table != nil {
+		ts.header = ts.table.columns
 	}
 	if err := t.finishCurrent(); err != nil {
 		return nil, err
@@ -512,6 +528,7 @@ func (ts *TemplateSheet) load(header []string) error {
 			}
 		default:
 			ts.after = append(ts.after, r)
+			ts.afterSpan = nums[k] - ts.oldLast
 		}
 	}
 	ts.head = head.Bytes()

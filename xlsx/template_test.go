@@ -3,9 +3,11 @@ package xlsx_test
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -660,4 +662,164 @@ func TestTemplateTypedPlaceholders(t *testing.T) {
 	if !strings.Contains(cover, `<row r="1"><c s="1"><v>1234</v></c>`) {
 		t.Errorf("cover: %s", cover)
 	}
+}
+
+// TestTemplateRollover: rows past the last row go on to "Data (2)" after
+// the filled sheet, its header the table's columns, its cells in the
+// columns' styles; the table stops at the sheet's last row, the note
+// under it moved to the very bottom; the sheets after move one place and
+// so do their defined names. Our reader reads every row back in order;
+// the package (with the big sheets' middles cut out, to keep the Python
+// readers quick) passes the validator, openpyxl and calamine.
+func TestTemplateRollover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 1,048,600 rows")
+	}
+	design := writeBook(t, xlsx.Options{Strings: xlsx.StringsShared}, func(w *xlsx.Writer) error {
+		cover, err := w.AddSheet("Cover", xlsx.SheetOptions{})
+		if err != nil {
+			return err
+		}
+		if err := cover.WriteRow([]xlsx.Cell{xlsx.String("{{rows}} rows")}); err != nil {
+			return err
+		}
+		money, err := w.AddStyle(xlsx.Style{NumFmt: "0.00"})
+		if err != nil {
+			return err
+		}
+		data, err := w.AddSheet("Data", xlsx.SheetOptions{})
+		if err != nil {
+			return err
+		}
+		if err := data.AddTable(rng("A1:B2"), xlsx.Table{Name: "Sales"}); err != nil {
+			return err
+		}
+		for _, r := range [][]xlsx.Cell{{xlsx.String("N"), xlsx.String("Amount")}, {xlsx.Blank(), xlsx.Blank().WithStyle(money)}, nil, {xlsx.String("end of data")}} {
+			if err := data.WriteRow(r); err != nil {
+				return err
+			}
+		}
+		last, err := w.AddSheet("Last", xlsx.SheetOptions{Print: &xlsx.PrintSetup{Area: rng("A1:B2")}})
+		if err != nil {
+			return err
+		}
+		return last.WriteRow([]xlsx.Cell{xlsx.String("last")})
+	})
+	const extra = 25
+	total := xlsx.MaxRows - 3 + extra // the header and the two rows after the body stay
+	tpl := bytes.NewReader(design)
+	var out bytes.Buffer
+	w, err := xlsx.NewTemplateWriter(&out, tpl, int64(len(design)), xlsx.TemplateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := w.Fill("Data", []string{"N", "Amount"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := make([]xlsx.Cell, 2)
+	for i := range total {
+		cells[0], cells[1] = xlsx.Int(int64(i)), xlsx.Float(float64(i)/2)
+		if err := sh.WriteRow(cells); err != nil {
+			t.Fatalf("row %d: %v", i, err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	book := out.Bytes()
+	if got := w.Sheets(); strings.Join(got, "|") != "Cover|Data|Data (2)|Last" {
+		t.Errorf("sheets %q", got)
+	}
+	wb, err := xlsx.NewReader(bytes.NewReader(book), int64(len(book)), xlsx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range wb.Sheets() {
+		names = append(names, s.Name)
+	}
+	if strings.Join(names, "|") != "Cover|Data|Data (2)|Last" {
+		t.Fatalf("the workbook's sheets: %q", names)
+	}
+	next := int64(0)
+	for index, want := range []int{xlsx.MaxRows, extra + 1} {
+		rows, err := wb.Rows(context.Background(), index+1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for rows.Next() {
+			row := rows.Row()
+			if len(row.Cells) == 0 {
+				continue // the empty row between the body and the note
+			}
+			n++
+			first := row.Cells[0].String()
+			switch {
+			case row.Num == 1:
+				if first != "N" || row.Cells[1].String() != "Amount" {
+					t.Errorf("sheet %d: header %v", index+1, row.Cells)
+				}
+			case index == 0 && row.Num == xlsx.MaxRows:
+				if first != "end of data" {
+					t.Errorf("the note under the table is at the bottom: %q", first)
+				}
+			default:
+				if first != strconv.FormatInt(next, 10) || row.Cells[1].Type() != xlsx.TypeNumber {
+					t.Fatalf("sheet %d row %d: %v, want %d", index+1, row.Num, row.Cells, next)
+				}
+				next++
+			}
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		rows.Close()
+		if n != want-boolInt(index == 0) {
+			t.Errorf("sheet %d has %d rows, want %d", index+1, n, want-boolInt(index == 0))
+		}
+	}
+	if next != int64(total) {
+		t.Errorf("%d rows read back, %d written", next, total)
+	}
+	if tb := part(t, book, "xl/tables/table1.xml"); !strings.Contains(tb, `ref="A1:B1048574"`) {
+		t.Errorf("table: %s", tb)
+	}
+	spill := part(t, book, "xl/worksheets/sheet4.xml")
+	if !strings.Contains(spill, `<row r="2"><c><v>1048573</v></c><c s="1"><v>524286.5</v></c></row>`) || !strings.Contains(spill, `state="frozen"`) {
+		t.Errorf("the rolled-over sheet: %.600s", spill)
+	}
+	wbXML := part(t, book, "xl/workbook.xml")
+	if !regexp.MustCompile(`<sheet name="Data"[^>]*/><sheet name="Data \(2\)" sheetId="4" r:id="rIdRows1"/><sheet name="Last"`).MatchString(wbXML) || !strings.Contains(wbXML, `localSheetId="3"`) {
+		t.Errorf("workbook: %s", wbXML)
+	}
+	// The Python readers and the validator on the package with the filled
+	// sheet's rows from 100 on cut out (their XML is any fill's; our
+	// reader read them above).
+	cut := regexp.MustCompile(`<row r="[1-9]\d{2,6}"[^>]*>.*?</row>`)
+	small := rewritePart(t, book, "xl/worksheets/sheet2.xml", func(s string) string { return cut.ReplaceAllString(s, "") })
+	_, res := auditBook(t, "rollover.xlsx", small)
+	if got := res.Sheets; len(got) != 4 || got[2][0] != "Data (2)" {
+		t.Errorf("openpyxl's sheets: %v", got)
+	}
+	for reader, sheets := range map[string]map[string][][]*pyread.Value{"openpyxl": res.Openpyxl, "calamine": res.Calamine} {
+		spill := sheets["Data (2)"]
+		if len(spill) != extra+1 || spill[0][0].V != "N" || spill[1][0].V != float64(total-extra) || spill[extra][1].V != float64(total-1)/2 {
+			t.Errorf("%s reads Data (2) as %d rows: %v ... %v", reader, len(spill), spill[:min(2, len(spill))], spill[len(spill)-1])
+		}
+		if c := sheets["Cover"]; len(c) != 1 || c[0][0].V != strconv.Itoa(total)+" rows" {
+			t.Errorf("%s: cover %v", reader, c)
+		}
+	}
+	if p := res.Print["Last"]; p == nil || p.Area == nil || !strings.Contains(*p.Area, "$A$1:$B$2") {
+		t.Errorf("Last's print area: %+v", *p.Area)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

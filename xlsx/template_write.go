@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -45,11 +46,19 @@ func (ts *TemplateSheet) LastRow() int { return ts.row }
 // Writer's style, is not used). Text joins the template's shared strings
 // as TemplateOptions.Strings says.
 //
+// Past row 1,048,576 (the rows after the body move down: they must fit
+// too) the rows roll over to a new plain sheet after the filled one,
+// "NAME (2)" (then "NAME (3)"...), its first row the header (Fill's, or
+// the table's column names) and its cells in the same column styles; the
+// table, ranges and charts cover the template's sheet only.
+//
 // Errors, in a *CellError naming the sheet, row and column: those of
-// Sheet.WriteRow for a cell's value, ErrTooManyRows past row 1,048,576
-// (rows after the body move down: they must fit too), and the first
+// Sheet.WriteRow for a cell's value, ErrTooManyColumns, and the first
 // error of the writer.
 func (ts *TemplateSheet) WriteRow(cells []Cell) error {
+	for ts.next != nil {
+		ts = ts.next // the rows rolled over
+	}
 	t := ts.t
 	if t.err != nil {
 		return t.err
@@ -58,8 +67,12 @@ func (ts *TemplateSheet) WriteRow(cells []Cell) error {
 		return &CellError{Sheet: ts.name, Err: ErrSheetDone}
 	}
 	row := ts.row + 1
-	if row+len(ts.after) > MaxRows {
-		return &CellError{Sheet: ts.name, Row: row, Err: ErrTooManyRows}
+	if row+ts.afterSpan > MaxRows {
+		next, err := ts.rollover()
+		if err != nil {
+			return err
+		}
+		ts, row = next, next.row+1
 	}
 	start := len(ts.buf)
 	b := ts.buf
@@ -389,8 +402,20 @@ func (t *TemplateWriter) Close() error {
 	if t.styles != nil && t.styles.changed {
 		rewrite[t.styles.part] = func([]byte) []byte { return t.styles.xml() }
 	}
-	relsOfBook := "xl/_rels/" + strings.TrimPrefix(t.book, "xl/") + ".rels"
+	relsOfBook := path.Join(path.Dir(t.book), "_rels", path.Base(t.book)+".rels")
 	rewrite[relsOfBook] = dropCalcChain
+	if len(t.added) > 0 {
+		// The sheets rows rolled over to join the package; their
+		// relationship ids are chosen before the workbook names them.
+		rels, err := t.readPart(relsOfBook, 16<<20)
+		if err != nil {
+			return t.fail(err)
+		}
+		withSheets := t.addedSheetsRels(rels)
+		rewrite[relsOfBook] = func(x []byte) []byte { return dropCalcChain(withSheets) }
+		rewrite["[Content_Types].xml"] = func(x []byte) []byte { return t.addedSheetsTypes(t.contentTypes(x)) }
+		rewrite[t.book] = func(x []byte) []byte { return t.addedSheetsXML(t.workbookXML(x)) }
+	}
 	for _, ts := range t.filled {
 		if ts.table != nil {
 			tb, ts := ts.table, ts
