@@ -330,7 +330,8 @@ type templateTable struct {
 	header    int // its header row (0: none)
 	totals    int // totals rows
 	columns   []string
-	totalsRow int // the totals row in the template, 0 if none
+	totalsRow int      // the totals row in the template, 0 if none
+	names     []string // its name and display name, which formulas and pivot caches use
 }
 
 var (
@@ -597,6 +598,7 @@ func (t *TemplateWriter) loadTable(part string) (*templateTable, error) {
 	if tb.ref, err = ParseRange(a["ref"]); err != nil {
 		return nil, fmt.Errorf("%w: %s: ref %q", ErrTemplate, part, a["ref"])
 	}
+	tb.names = []string{a["name"], a["displayName"]}
 	tb.header = 1
 	if a["headerRowCount"] == "0" {
 		tb.header = 0

@@ -293,6 +293,24 @@ func TestTemplateFollowers(t *testing.T) {
 		t.Errorf("pivot cache: %.600s", def)
 	}
 
+	// Excel's pivot cache over a table, by the table's name (ClosedXML's
+	// test file, saved by Excel 2013): the source follows the table; the
+	// cache is refreshed on open, the pivot table copied as stored.
+	pastry := filepath.Join("testdata", "excel", "ClosedXML", "PivotTableWithTableSource.xlsx")
+	book = fillTemplate(t, pastry, "Data", xlsx.TemplateOptions{}, []string{"EmptyField", "Name", "NumberOfOrders", "Quality", "Month", "BakeDate"}, pastryRows(40))
+	def = part(t, book, "xl/pivotCache/pivotCacheDefinition1.xml")
+	if !strings.Contains(def, `<worksheetSource name="PastryData"/>`) || !strings.Contains(def, `refreshOnLoad="1"`) {
+		t.Errorf("pivot cache over a table: %.600s", def)
+	}
+	if tb := part(t, book, "xl/tables/table1.xml"); !strings.Contains(tb, `ref="A1:F41"`) {
+		t.Errorf("table: %s", tb)
+	}
+	tpl, _ := os.ReadFile(pastry)
+	if before, after := rawParts(t, tpl), rawParts(t, book); before["xl/pivotTables/pivotTable1.xml"] != after["xl/pivotTables/pivotTable1.xml"] {
+		t.Error("the pivot table was not copied as stored")
+	}
+	auditBook(t, "pastry.xlsx", book)
+
 	book = fillTemplate(t, filepath.Join("testdata", "excel", "rust_xlsxwriter", "defined_name01.xlsx"), "Sheet1", xlsx.TemplateOptions{}, nil, nums(10))
 	if wb := part(t, book, "xl/workbook.xml"); !strings.Contains(wb, `localSheetId="0">Sheet1!$A$1:$E$16</definedName>`) {
 		t.Errorf("print area: %s", wb)
@@ -301,7 +319,7 @@ func TestTemplateFollowers(t *testing.T) {
 	// A picture's drawing and media, copied as they were.
 	file := filepath.Join("testdata", "excel", "rust_xlsxwriter", "image01.xlsx")
 	book = fillTemplate(t, file, "Sheet1", xlsx.TemplateOptions{}, nil, nums(10))
-	tpl, _ := os.ReadFile(file)
+	tpl, _ = os.ReadFile(file)
 	for _, name := range []string{"xl/media/image1.png", "xl/drawings/drawing1.xml", "xl/drawings/_rels/drawing1.xml.rels"} {
 		if rawParts(t, book)[name] != rawParts(t, tpl)[name] {
 			t.Errorf("%s is not the template's, byte for byte", name)
@@ -376,6 +394,17 @@ func TestTemplatePlaceholders(t *testing.T) {
 	}
 }
 
+// pastryRows are rows for ClosedXML's pastry table.
+func pastryRows(n int) [][]xlsx.Cell {
+	names := []string{"Croissant", "Doughnut", "Bearclaw", "Danish", "Scone", "Bagel"}
+	rows := make([][]xlsx.Cell, n)
+	for i := range rows {
+		rows[i] = []xlsx.Cell{xlsx.Blank(), xlsx.String(names[i%len(names)]), xlsx.Int(int64(100 + i)), xlsx.Float(float64(i) / 3),
+			xlsx.String(time.Month(1 + i%12).String()[:3]), xlsx.Date(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i))}
+	}
+	return rows
+}
+
 // rewritePart changes one part of a package, the others as they were.
 func rewritePart(t *testing.T, book []byte, name string, f func(string) string) []byte {
 	t.Helper()
@@ -420,6 +449,7 @@ func TestTemplateResavedByLibreOffice(t *testing.T) {
 			})),
 		"chart.xlsx": fillTemplate(t, filepath.Join("testdata", "excel", "rust_xlsxwriter", "chart_bar01.xlsx"), "Sheet1", xlsx.TemplateOptions{}, nil,
 			rows(30, func(i int) []xlsx.Cell { return []xlsx.Cell{xlsx.Int(int64(i)), xlsx.Int(2), xlsx.Int(3)} })),
+		"pastry.xlsx": fillTemplate(t, filepath.Join("testdata", "excel", "ClosedXML", "PivotTableWithTableSource.xlsx"), "Data", xlsx.TemplateOptions{}, nil, pastryRows(30)),
 		"pivot.xlsx": fillTemplate(t, filepath.Join("testdata", "excel", "PhpSpreadsheet", "PivotTableSimple.xlsx"), "Data", xlsx.TemplateOptions{}, nil,
 			rows(30, func(i int) []xlsx.Cell {
 				return []xlsx.Cell{xlsx.String("North"), xlsx.String("Gizmo"), xlsx.Int(int64(i))}
@@ -450,6 +480,13 @@ func TestTemplateResavedByLibreOffice(t *testing.T) {
 		case "chart.xlsx":
 			if x := part(t, saved, "xl/charts/chart1.xml"); !strings.Contains(x, "$A$1:$A$35") {
 				t.Errorf("LibreOffice's chart: %.500s", x)
+			}
+		case "pastry.xlsx":
+			if !zipHas(t, saved, "xl/pivotTables/pivotTable1.xml") {
+				t.Error("LibreOffice dropped the pivot table over a table")
+			} else if x := part(t, saved, "xl/pivotCache/pivotCacheDefinition1.xml"); !strings.Contains(x, `recordCount="30"`) || !strings.Contains(x, `<s v="Bagel"/>`) {
+				// LibreOffice rebuilt the cache from the 30 rows (Bagel is only in them)
+				t.Errorf("LibreOffice's pivot cache over a table: %.500s", x)
 			}
 		case "pivot.xlsx":
 			if !zipHas(t, saved, "xl/pivotTables/pivotTable1.xml") {

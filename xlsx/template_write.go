@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -569,6 +570,10 @@ func (t *TemplateWriter) growOtherPart(x []byte) []byte {
 		grew := false
 		x = worksheetSrc.ReplaceAllFunc(x, func(m []byte) []byte {
 			a := attrs(string(m))
+			if a["name"] != "" && a["ref"] == "" && ts.table != nil && slices.ContainsFunc(ts.table.names, func(n string) bool { return strings.EqualFold(n, a["name"]) }) {
+				grew = true // the source is the table by name: it follows it
+				return m
+			}
 			if !strings.EqualFold(a["sheet"], ts.name) || a["ref"] == "" {
 				return m
 			}
