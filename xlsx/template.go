@@ -417,6 +417,7 @@ func (ts *TemplateSheet) load(header []string) error {
 		return err
 	}
 	x, _ = t.typeCells(x, t.typedPlaceholders(false))
+	x = t.sheetPlaceholders(x, false) // {{rows}} waits for the tail
 	targets, _, err := t.rels(ts.part)
 	if err != nil {
 		return err

@@ -338,12 +338,13 @@ func TestTemplateFollowers(t *testing.T) {
 	}
 }
 
-// TestTemplatePlaceholders: {{name}} in text cells and the filled sheet's
-// header is replaced from the values, {{rows}} and {{now}}; a template's
-// content type (.xltx) becomes a workbook's.
+// TestTemplatePlaceholders: {{name}} in text cells (shared and inline)
+// and in every sheet's header and footer is replaced from the values,
+// {{rows}} and {{now}}; a template's content type (.xltx) becomes a
+// workbook's.
 func TestTemplatePlaceholders(t *testing.T) {
 	design := writeBook(t, xlsx.Options{Strings: xlsx.StringsShared}, func(w *xlsx.Writer) error {
-		cover, err := w.AddSheet("Cover", xlsx.SheetOptions{})
+		cover, err := w.AddSheet("Cover", xlsx.SheetOptions{Print: &xlsx.PrintSetup{Footer: "&L{{city}}: {{rows}} rows&RPage &P"}})
 		if err != nil {
 			return err
 		}
@@ -366,6 +367,10 @@ func TestTemplatePlaceholders(t *testing.T) {
 	design = rewritePart(t, design, "[Content_Types].xml", func(s string) string {
 		return strings.Replace(s, "spreadsheetml.sheet.main+xml", "spreadsheetml.template.main+xml", 1)
 	})
+	// An inline string on the cover, as some programs write text.
+	design = rewritePart(t, design, "xl/worksheets/sheet1.xml", func(s string) string {
+		return strings.Replace(s, "</row>", `<c r="Z1" t="inlineStr"><is><t>inline {{city}}, {{rows}}</t></is></c></row>`, 1)
+	})
 	dir := t.TempDir()
 	file := filepath.Join(dir, "design.xltx")
 	if err := os.WriteFile(file, design, 0o644); err != nil {
@@ -381,8 +386,12 @@ func TestTemplatePlaceholders(t *testing.T) {
 			t.Errorf("shared strings lack %q: %s", want, sst)
 		}
 	}
-	if s := part(t, book, "xl/worksheets/sheet2.xml"); !strings.Contains(s, "&amp;COslo &amp; Bergen") {
+	// In a header or footer an & is doubled: a single one starts a code.
+	if s := part(t, book, "xl/worksheets/sheet2.xml"); !strings.Contains(s, "&amp;COslo &amp;&amp; Bergen") {
 		t.Errorf("the filled sheet's header: %s", s)
+	}
+	if s := part(t, book, "xl/worksheets/sheet1.xml"); !strings.Contains(s, "<oddFooter>&amp;LOslo &amp;&amp; Bergen: 3 rows&amp;RPage &amp;P</oddFooter>") || !strings.Contains(s, "<t>inline Oslo &amp; Bergen, 3</t>") {
+		t.Errorf("the cover's footer and inline text: %s", s)
 	}
 	if ct := part(t, book, "[Content_Types].xml"); strings.Contains(ct, "template.main") {
 		t.Errorf("still a template: %s", ct)

@@ -283,10 +283,19 @@ func rowChunks(r io.Reader, fn func([]byte) error) error {
 	}
 }
 
-// sheetHasTyped reports whether a sheet the rows do not fill shows a
-// typed placeholder, reading it once as a stream; the date styles its
-// cells need are added on the way, before the styles part is written.
-func (t *TemplateWriter) sheetHasTyped(f *zip.File, typed map[int]Cell) (bool, error) {
+// rewriteChunk makes a chunk of a sheet's rows show its placeholders:
+// typed cells and filled text; changed reports whether it did.
+func (t *TemplateWriter) rewriteChunk(b []byte, typed map[int]Cell) (out []byte, changed bool) {
+	out, changed = t.typeCells(b, typed)
+	filled := t.sheetPlaceholders(out, true)
+	return filled, changed || !bytes.Equal(filled, out)
+}
+
+// sheetNeedsRewrite reports whether a sheet the rows do not fill shows a
+// placeholder of its own, reading it once as a stream; the date styles
+// its typed cells need are added on the way, before the styles part is
+// written.
+func (t *TemplateWriter) sheetNeedsRewrite(f *zip.File, typed map[int]Cell) (bool, error) {
 	rc, err := f.Open()
 	if err != nil {
 		return false, fmt.Errorf("%w: %s: %v", ErrTemplate, f.Name, err)
@@ -294,7 +303,7 @@ func (t *TemplateWriter) sheetHasTyped(f *zip.File, typed map[int]Cell) (bool, e
 	defer rc.Close()
 	found := false
 	err = rowChunks(rc, func(b []byte) error {
-		if _, changed := t.typeCells(b, typed); changed {
+		if _, changed := t.rewriteChunk(b, typed); changed {
 			found = true
 		}
 		return nil
@@ -305,9 +314,9 @@ func (t *TemplateWriter) sheetHasTyped(f *zip.File, typed map[int]Cell) (bool, e
 	return found, nil
 }
 
-// writeTypedSheet copies a sheet with its typed placeholders' cells made
-// typed, a chunk of rows at a time.
-func (t *TemplateWriter) writeTypedSheet(f *zip.File, typed map[int]Cell) error {
+// rewriteSheet copies a sheet with its placeholders filled, a chunk of
+// rows at a time.
+func (t *TemplateWriter) rewriteSheet(f *zip.File, typed map[int]Cell) error {
 	rc, err := f.Open()
 	if err != nil {
 		return fmt.Errorf("%w: %s: %v", ErrTemplate, f.Name, err)
@@ -324,7 +333,7 @@ func (t *TemplateWriter) writeTypedSheet(f *zip.File, typed map[int]Cell) error 
 	var crc uint32
 	var size uint64
 	err = rowChunks(rc, func(b []byte) error {
-		b, _ = t.typeCells(b, typed)
+		b, _ = t.rewriteChunk(b, typed)
 		crc = zipstream.CRC32(crc, b)
 		size += uint64(len(b))
 		_, err := fw.Write(b)

@@ -209,7 +209,7 @@ func (ts *TemplateSheet) finish() error {
 		}
 	}
 	tail := g.growSheetTail(ts.tail)
-	tail = t.placeholders(tail)
+	tail = t.sheetPlaceholders(tail, true)
 	ts.buf = append(ts.buf, tail...)
 	crc, size, err := ts.stream.Close(ts.buf)
 	ts.buf = nil
@@ -375,10 +375,11 @@ func (t *TemplateWriter) Close() error {
 	if err := t.finishCurrent(); err != nil {
 		return err
 	}
-	// Sheets showing a placeholder that becomes a typed value are
-	// rewritten; finding them first adds the date styles they need.
+	// Sheets showing a placeholder (a typed value's cell, an inline
+	// string, the header or footer) are rewritten; finding them, by
+	// reading each once, first adds the date styles they need.
 	typed := t.typedPlaceholders(true)
-	typedSheets := map[string]bool{}
+	rewriteSheets := map[string]bool{}
 	if len(typed) > 0 && t.styles == nil {
 		st, err := t.loadStyles()
 		if err != nil {
@@ -387,14 +388,14 @@ func (t *TemplateWriter) Close() error {
 		t.styles = st
 	}
 	for _, p := range t.parts {
-		if len(typed) == 0 || t.written[p] || t.files[p] == nil {
+		if t.written[p] || t.files[p] == nil {
 			continue
 		}
-		has, err := t.sheetHasTyped(t.files[p], typed)
+		has, err := t.sheetNeedsRewrite(t.files[p], typed)
 		if err != nil {
 			return t.fail(err)
 		}
-		typedSheets[p] = has
+		rewriteSheets[p] = has
 	}
 	rewrite := map[string]func([]byte) []byte{
 		"[Content_Types].xml": t.contentTypes,
@@ -450,8 +451,8 @@ func (t *TemplateWriter) Close() error {
 		if t.written[name] || strings.HasSuffix(name, "calcChain.xml") {
 			continue // the calculation chain: Excel rebuilds it
 		}
-		if typedSheets[name] {
-			if err := t.writeTypedSheet(f, typed); err != nil {
+		if rewriteSheets[name] {
+			if err := t.rewriteSheet(f, typed); err != nil {
 				return t.fail(err)
 			}
 			continue
@@ -611,21 +612,45 @@ var placeholderRe = regexp.MustCompile(`\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}`)
 
 // placeholders replaces {{name}} in text, escaped for XML; unknown names
 // are left as they are.
-func (t *TemplateWriter) placeholders(x []byte) []byte {
+func (t *TemplateWriter) placeholders(x []byte) []byte { return t.fillPlaceholders(x, true, false) }
+
+// fillPlaceholders is placeholders with {{rows}} left while the rows are
+// not known; in a header or footer a value's & is doubled, as Excel reads
+// a single one as the start of a code.
+func (t *TemplateWriter) fillPlaceholders(x []byte, rowsKnown, headerFooter bool) []byte {
 	if !bytes.Contains(x, []byte("{{")) {
 		return x
 	}
 	return placeholderRe.ReplaceAllFunc(x, func(m []byte) []byte {
 		name := string(placeholderRe.FindSubmatch(m)[1])
-		v, ok := t.placeholderValue(name, true)
+		v, ok := t.placeholderValue(name, rowsKnown)
 		if !ok {
 			return m
 		}
-		out, err := appendText(nil, placeholderText(v))
+		text := placeholderText(v)
+		if headerFooter {
+			text = strings.ReplaceAll(text, "&", "&&")
+		}
+		out, err := appendText(nil, text)
 		if err != nil {
 			return m // text XML cannot carry: the placeholder stays
 		}
 		return out
+	})
+}
+
+// sheetTextRe is a sheet's own text: its inline strings, its header and
+// footer.
+var sheetTextRe = regexp.MustCompile(`(?s)<headerFooter\b.*?</headerFooter>|<is>.*?</is>`)
+
+// sheetPlaceholders fills the placeholders of a sheet's own text (its
+// shared text is the shared strings table's).
+func (t *TemplateWriter) sheetPlaceholders(x []byte, rowsKnown bool) []byte {
+	if !bytes.Contains(x, []byte("{{")) {
+		return x
+	}
+	return sheetTextRe.ReplaceAllFunc(x, func(m []byte) []byte {
+		return t.fillPlaceholders(m, rowsKnown, bytes.HasPrefix(m, []byte("<headerFooter")))
 	})
 }
 
