@@ -168,10 +168,14 @@ type Export struct {
 	// rows fill, each sheet's query the template sheet its name names
 	// (its table's body, or below its last row), every other part kept;
 	// {{param}} in its text takes the request's parameters, {{rows}} and
-	// {{now}}. Not with password_env or charts.
+	// {{now}}. Not with charts.
 	Template string `yaml:"template" json:"template,omitempty"`
+	// TemplatePasswordEnv names an environment variable holding the
+	// password of an encrypted template.
+	TemplatePasswordEnv string `yaml:"template_password_env" json:"-"`
 
-	password string
+	password         string
+	templatePassword string
 }
 
 // Sheet is one query of an export and the sheet its rows go to.
@@ -528,6 +532,11 @@ func ParseConfigWithDatabase(b []byte, database string) (*Config, error) {
 		}
 		if e.Title == "" {
 			e.Title = e.Name
+		}
+		if e.TemplatePasswordEnv != "" {
+			if e.templatePassword = os.Getenv(e.TemplatePasswordEnv); e.templatePassword == "" {
+				return nil, fmt.Errorf("config: export %q: template_password_env names %s, which is not set", e.Name, e.TemplatePasswordEnv)
+			}
 		}
 		if e.PasswordEnv != "" {
 			e.password = os.Getenv(e.PasswordEnv)

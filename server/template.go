@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,9 +15,6 @@ import (
 // checkTemplate opens an export's template once at load: a workbook,
 // with a sheet of each of the export's sheets' names.
 func (e *Export) checkTemplate() error {
-	if e.PasswordEnv != "" {
-		return fmt.Errorf("a template's package is written as it is: it cannot be encrypted (password_env)")
-	}
 	f, err := os.Open(e.Template)
 	if err != nil {
 		return err
@@ -26,10 +24,14 @@ func (e *Export) checkTemplate() error {
 	if err != nil {
 		return err
 	}
-	tw, err := xlsx.NewTemplateWriter(io.Discard, f, info.Size(), xlsx.TemplateOptions{})
+	tw, err := xlsx.NewTemplateWriter(io.Discard, f, info.Size(), xlsx.TemplateOptions{TemplatePassword: e.templatePassword})
 	if err != nil {
+		if errors.Is(err, xlsx.ErrEncrypted) {
+			return fmt.Errorf("%w (template_password_env)", err)
+		}
 		return err
 	}
+	defer tw.Abort()
 	names := tw.Sheets()
 	for _, sh := range e.Sheets {
 		if sh == nil {
@@ -82,7 +84,11 @@ func (s *Server) writeXLSX(ctx context.Context, e *Export, vals map[string]any, 
 	for k, v := range vals {
 		values[k] = v
 	}
-	tw, err := xlsx.NewTemplateWriter(out, f, info.Size(), xlsx.TemplateOptions{Values: values})
+	// As a download's workbook: one deflate worker, small chunks, and
+	// the export's password.
+	dl := s.downloadOptions(e)
+	tw, err := xlsx.NewTemplateWriter(out, f, info.Size(), xlsx.TemplateOptions{Values: values, TemplatePassword: e.templatePassword,
+		Password: dl.Password, TempDir: dl.TempDir, SheetBufferSize: dl.SheetBufferSize, Workers: dl.Workers, ChunkSize: dl.ChunkSize})
 	if err != nil {
 		return sqlsheet.Stats{}, err
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,13 +17,18 @@ import (
 // designTemplate writes a template as a designer would: a cover with a
 // placeholder, and a sheet with an Excel table of one body row.
 func designTemplate(t *testing.T, path string) {
+	designTemplateWith(t, path, xlsx.Options{Strings: xlsx.StringsShared})
+}
+
+// designTemplateWith is designTemplate written with opts (a password).
+func designTemplateWith(t *testing.T, path string, opts xlsx.Options) {
 	t.Helper()
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w, err := xlsx.NewWriter(f, xlsx.Options{Strings: xlsx.StringsShared})
+	w, err := xlsx.NewWriter(f, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,20 +107,71 @@ exports:
 	if sst := zipPart(t, body, "xl/sharedStrings.xml"); !strings.HasSuffix(sst, `<si><t>a</t></si></sst>`) {
 		t.Errorf("the rows' strings: %s", sst)
 	}
-	for _, bad := range []struct{ extra, want string }{
-		{"", `no sheet "Nope"`},
-		{"    password_env: HOME\n", "cannot be encrypted"},
+	secretTpl := filepath.Join(dir, "secret.xlsx")
+	designTemplateWith(t, secretTpl, xlsx.Options{Strings: xlsx.StringsShared, Password: "designer"})
+	for _, bad := range []struct{ tpl, extra, sheet, want string }{
+		{tpl, "", "Nope", `no sheet "Nope"`},
+		{secretTpl, "", "Items", "template_password_env"},
+		{secretTpl, "    template_password_env: SHEETSTREAM_TEST_WRONG\n", "Items", "wrong password"},
 	} {
+		t.Setenv("SHEETSTREAM_TEST_WRONG", "nope")
 		_, err := ParseConfig([]byte(`
 database: sqlite:` + dbPath + `
 exports:
   - name: items
-    template: ` + tpl + `
+    template: ` + bad.tpl + `
 ` + bad.extra + `    sheets:
-      - {name: Nope, sql: "SELECT 1"}
+      - {name: ` + bad.sheet + `, sql: "SELECT 1"}
 `))
 		if err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("%q: %v", bad.want, err)
 		}
+	}
+
+	// An encrypted template, its password from the environment; the
+	// download encrypted with the export's password.
+	t.Setenv("SHEETSTREAM_TEST_TPL_PASSWORD", "designer")
+	t.Setenv("SHEETSTREAM_TEST_PASSWORD", "reader")
+	cfg, err = ParseConfig([]byte(`
+database: sqlite:` + dbPath + `
+exports:
+  - name: items
+    template: ` + secretTpl + `
+    template_password_env: SHEETSTREAM_TEST_TPL_PASSWORD
+    password_env: SHEETSTREAM_TEST_PASSWORD
+    params:
+      - {name: kind, type: text}
+    sheets:
+      - {name: Items, sql: "SELECT id, kind FROM items WHERE kind = :kind"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f = serve(t, cfg)
+	resp, body = f.get("/exports/items.xlsx?kind=a")
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	wb, err := xlsx.NewReader(bytes.NewReader(body), int64(len(body)), xlsx.ReadOptions{Password: "reader"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wb.Close()
+	if wb.Encryption() == "" {
+		t.Error("the download is not encrypted")
+	}
+	rows, err := wb.Rows(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		for _, c := range rows.Row().Cells {
+			got = append(got, c.String())
+		}
+	}
+	rows.Close()
+	if strings.Join(got, ",") != "id,kind,1,a,3,a,4,a" {
+		t.Errorf("the encrypted download holds %q", got)
 	}
 }

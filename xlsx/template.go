@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sheetstream/sheetstream/internal/cfb"
 	"github.com/sheetstream/sheetstream/internal/deflate"
 	"github.com/sheetstream/sheetstream/internal/zipstream"
 )
@@ -59,6 +60,20 @@ type TemplateOptions struct {
 	// shared strings table gets its text inline.
 	Strings             StringMode
 	SharedStringsBudget int
+	// TemplatePassword opens a template encrypted with a password (as
+	// Excel's "Encrypt with Password" does), decrypted as it is read.
+	TemplatePassword string
+	// Password encrypts the filled workbook (ECMA-376 Agile, AES-256), as
+	// Options.Password does; TempDir and SheetBufferSize are Options' for
+	// the encrypted package held back when out cannot seek.
+	Password        string
+	TempDir         string
+	SheetBufferSize int
+	// Workers and ChunkSize are Options': the deflate workers the rows
+	// are compressed on (0: one a core) and the chunk they are handed in
+	// (0: the default). A service filling many at once keeps both small.
+	Workers   int
+	ChunkSize int
 }
 
 // maxFilledSheet bounds the XML of a sheet to fill, which is held while
@@ -78,8 +93,9 @@ type TemplateWriter struct {
 	date1904 bool
 	template bool // an .xltx or .xltm: its content type becomes a workbook's
 
-	styles *templateStyles
-	pool   *deflate.Pool
+	styles    *templateStyles
+	pool      *deflate.Pool
+	encrypted *encryptedOutput // with TemplateOptions.Password
 	// The template's shared strings table, which the rows' text joins
 	// after the template's own sstBase strings (nil: text goes inline).
 	sstPart string
@@ -102,18 +118,36 @@ type TemplateWriter struct {
 // NewTemplateWriter opens a template (an .xlsx, .xlsm, .xltx or .xltm, of
 // size bytes) to be filled into out. Nothing is written until Fill.
 //
-// Errors (ErrTemplate): the file is not a zip package or has no workbook;
-// ErrEncrypted for an encrypted one (decrypt it first).
+// Errors (ErrTemplate): the file is not a zip package or has no workbook,
+// is a legacy .xls or a damaged compound file; ErrEncrypted for an
+// encrypted one without TemplateOptions.TemplatePassword, ErrPassword
+// with a wrong one; errors of TemplateOptions.Password's encryption.
 func NewTemplateWriter(out io.Writer, template io.ReaderAt, size int64, opts TemplateOptions) (*TemplateWriter, error) {
 	head := make([]byte, 8)
-	if _, err := template.ReadAt(head, 0); err == nil && bytes.Equal(head, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}) {
-		return nil, fmt.Errorf("%w: the template is encrypted (or a legacy .xls): open it in Excel and save it without a password", ErrEncrypted)
+	if _, err := template.ReadAt(head, 0); err == nil && bytes.Equal(head, cfb.Signature) {
+		dec, decSize, err := openCompound(template, size, opts.TemplatePassword)
+		switch {
+		case errors.Is(err, ErrEncrypted) && opts.TemplatePassword == "":
+			return nil, fmt.Errorf("%w: the template is encrypted: give its password (TemplateOptions.TemplatePassword)", ErrEncrypted)
+		case errors.Is(err, ErrLegacyXLS):
+			return nil, fmt.Errorf("%w: the template is a legacy .xls: save it as .xlsx", ErrTemplate)
+		case err != nil:
+			return nil, fmt.Errorf("%w: %w", ErrTemplate, err)
+		}
+		template, size = dec, decSize
 	}
 	zr, err := zip.NewReader(template, size)
 	if err != nil {
 		return nil, fmt.Errorf("%w: not a workbook: %v", ErrTemplate, err)
 	}
-	t := &TemplateWriter{zr: zr, files: map[string]*zip.File{}, out: zipstream.NewWriter(out), opts: opts, written: map[string]bool{}}
+	t := &TemplateWriter{zr: zr, files: map[string]*zip.File{}, opts: opts, written: map[string]bool{}}
+	if opts.Password != "" {
+		if t.encrypted, err = newEncryptedOutput(out, opts.Password, Options{TempDir: opts.TempDir, SheetBufferSize: opts.SheetBufferSize}); err != nil {
+			return nil, err
+		}
+		out = t.encrypted
+	}
+	t.out = zipstream.NewWriter(out)
 	if t.opts.Now.IsZero() {
 		t.opts.Now = time.Now()
 	}
@@ -393,7 +427,11 @@ func (t *TemplateWriter) Fill(sheet string, header []string) (*TemplateSheet, er
 	}
 	if t.pool == nil {
 		// As a Writer's sheets are deflated: level 1, a worker a core.
-		if t.pool, err = deflate.NewPool(1, runtime.GOMAXPROCS(0), 0); err != nil {
+		workers := t.opts.Workers
+		if workers <= 0 {
+			workers = runtime.GOMAXPROCS(0)
+		}
+		if t.pool, err = deflate.NewPool(1, workers, t.opts.ChunkSize); err != nil {
 			return nil, t.fail(err)
 		}
 	}

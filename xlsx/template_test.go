@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -189,8 +190,8 @@ func TestTemplateErrors(t *testing.T) {
 		t.Errorf("not a zip: %v", err)
 	}
 	cfb := append([]byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}, make([]byte, 600)...)
-	if _, err := xlsx.NewTemplateWriter(&bytes.Buffer{}, bytes.NewReader(cfb), int64(len(cfb)), xlsx.TemplateOptions{}); !errors.Is(err, xlsx.ErrEncrypted) {
-		t.Errorf("encrypted: %v", err)
+	if _, err := xlsx.NewTemplateWriter(&bytes.Buffer{}, bytes.NewReader(cfb), int64(len(cfb)), xlsx.TemplateOptions{}); !errors.Is(err, xlsx.ErrTemplate) || !strings.Contains(err.Error(), "damaged compound file") {
+		t.Errorf("a damaged compound file: %v", err)
 	}
 	tpl, _ := os.ReadFile(filepath.Join("testdata", "excel", "rust_xlsxwriter", "table02.xlsx"))
 	w, err := xlsx.NewTemplateWriter(&bytes.Buffer{}, bytes.NewReader(tpl), int64(len(tpl)), xlsx.TemplateOptions{})
@@ -868,4 +869,77 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestTemplateEncrypted: a template encrypted with a password (by our
+// writer, which msoffcrypto-tool decrypts elsewhere) opens with
+// TemplatePassword and is refused without it or with a wrong one, named;
+// the filled workbook is encrypted with Password, and msoffcrypto-tool
+// decrypts it into a package openpyxl, calamine and the validator read.
+func TestTemplateEncrypted(t *testing.T) {
+	design := writeBook(t, xlsx.Options{Strings: xlsx.StringsShared, Password: "designer"}, func(w *xlsx.Writer) error {
+		sh, err := w.AddSheet("Data", xlsx.SheetOptions{})
+		if err != nil {
+			return err
+		}
+		if err := sh.AddTable(rng("A1:B2"), xlsx.Table{Name: "Secret"}); err != nil {
+			return err
+		}
+		if err := sh.WriteRow([]xlsx.Cell{xlsx.String("Who"), xlsx.String("Amount")}); err != nil {
+			return err
+		}
+		return sh.WriteRow([]xlsx.Cell{xlsx.Blank(), xlsx.Blank()})
+	})
+	for _, bad := range []struct {
+		password string
+		want     error
+	}{{"", xlsx.ErrEncrypted}, {"wrong", xlsx.ErrPassword}} {
+		_, err := xlsx.NewTemplateWriter(io.Discard, bytes.NewReader(design), int64(len(design)), xlsx.TemplateOptions{TemplatePassword: bad.password})
+		if !errors.Is(err, bad.want) {
+			t.Errorf("template password %q: %v, want %v", bad.password, err, bad.want)
+		}
+	}
+	dir := t.TempDir()
+	out, err := os.Create(filepath.Join(dir, "filled.xlsx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := xlsx.NewTemplateWriter(out, bytes.NewReader(design), int64(len(design)), xlsx.TemplateOptions{TemplatePassword: "designer", Password: "reader"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := w.Fill("Data", []string{"Who", "Amount"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 100 {
+		if err := sh.WriteRow([]xlsx.Cell{xlsx.String("n" + strconv.Itoa(i)), xlsx.Int(int64(i))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	if cells, err := dumpCells(t, out.Name(), xlsx.ReadOptions{Password: "reader"}); err != nil || len(cells) != 2*101 {
+		t.Errorf("our reader: %d cells, %v", len(cells), err)
+	}
+	python := pyread.Python(t)
+	plain := filepath.Join(dir, "plain.xlsx")
+	if err := decryptWithMsoffcrypto(t, python, out.Name(), plain, "reader"); err != nil {
+		t.Fatalf("msoffcrypto-tool: %v", err)
+	}
+	book, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tb := part(t, book, "xl/tables/table1.xml"); !strings.Contains(tb, `ref="A1:B101"`) {
+		t.Errorf("table: %s", tb)
+	}
+	_, res := auditBook(t, "decrypted.xlsx", book)
+	for reader, rows := range map[string][][]*pyread.Value{"openpyxl": res.Openpyxl["Data"], "calamine": res.Calamine["Data"]} {
+		if len(rows) != 101 || rows[100][0].V != "n99" || rows[100][1].V != 99.0 {
+			t.Errorf("%s: %d rows, last %v", reader, len(rows), rows[len(rows)-1])
+		}
+	}
 }

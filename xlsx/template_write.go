@@ -369,6 +369,9 @@ func (t *TemplateWriter) Close() error {
 	}
 	t.closed = true
 	defer t.closePool()
+	if t.encrypted != nil {
+		defer t.encrypted.discard()
+	}
 	if t.err != nil {
 		return t.err
 	}
@@ -482,7 +485,13 @@ func (t *TemplateWriter) Close() error {
 			return t.fail(err)
 		}
 	}
-	return t.fail2(t.out.Close())
+	if err := t.out.Close(); err != nil {
+		return t.fail(err)
+	}
+	if t.encrypted != nil {
+		return t.fail2(t.encrypted.Close())
+	}
+	return nil
 }
 
 // copyRaw copies a part as the template has it, compressed bytes and all.
@@ -721,6 +730,9 @@ func (t *TemplateWriter) Abort() {
 		t.fail(fmt.Errorf("%w: aborted", ErrTemplate))
 	}
 	t.closePool()
+	if t.encrypted != nil {
+		t.encrypted.discard()
+	}
 }
 
 func (t *TemplateWriter) closePool() {

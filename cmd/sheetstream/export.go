@@ -92,6 +92,7 @@ type exportFlags struct {
 	template               string
 	sets                   []string
 	setTexts               []string
+	templatePasswordFile   string
 	byPosition             bool
 	pw                     password
 }
@@ -139,6 +140,7 @@ func (f *exportFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.template, "template", "", "fill this workbook (.xlsx, .xlsm, .xltx, .xltm) instead of new sheets: each query's rows go into the table of the sheet --sheet names (or below its last row), everything else kept")
 	fl.StringArrayVar(&f.sets, "set", nil, "with --template: NAME=VALUE for {{NAME}} in the template's text (a number or ISO date fills a cell that is only {{NAME}} typed); repeatable")
 	fl.StringArrayVar(&f.setTexts, "set-text", nil, "with --template: NAME=VALUE kept as text, however it reads; repeatable")
+	fl.StringVar(&f.templatePasswordFile, "template-password-file", "", "with --template: the encrypted template's password, on the first line of FILE (else "+passwordEnv+" or the terminal)")
 	fl.BoolVar(&f.byPosition, "by-position", false, "with --template: match the table's columns to the query's by position, not by name")
 	fl.BoolVar(&f.noSchema, "no-schema", false, "leave out the schema part (each column's SQL type and the table's primary key, for import)")
 	fl.BoolVar(&f.demo, "demo", false, "export sample data from an embedded SQLite database")
@@ -228,17 +230,18 @@ func runExport(ctx context.Context, f *exportFlags) error {
 		return err
 	}
 	if f.template != "" {
-		if secret != "" {
-			return fmt.Errorf("--template writes the template's package as it is: it cannot encrypt it yet")
-		}
 		values, err := parseSets(f.sets, f.setTexts)
 		if err != nil {
 			return err
 		}
-		return writeTemplateExport(ctx, db, queries, f.template, f.out, values, f.byPosition, opts)
+		tplPassword, err := templatePassword(f.template, f.templatePasswordFile, &f.pw)
+		if err != nil {
+			return err
+		}
+		return writeTemplateExport(ctx, db, queries, f.template, f.out, values, f.byPosition, tplPassword, secret, opts)
 	}
-	if len(f.sets) > 0 || len(f.setTexts) > 0 || f.byPosition {
-		return fmt.Errorf("--set, --set-text and --by-position go with --template")
+	if len(f.sets) > 0 || len(f.setTexts) > 0 || f.byPosition || f.templatePasswordFile != "" {
+		return fmt.Errorf("--set, --set-text, --by-position and --template-password-file go with --template")
 	}
 	err = writeExport(ctx, db, queries, f.out, secret, opts)
 	if err != nil && len(f.charts) > 0 && len(queries) > 1 && strings.Contains(err.Error(), ": no column ") {

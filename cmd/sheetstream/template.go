@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -66,7 +68,10 @@ func setValue(v string) any {
 // writeTemplateExport fills a template's sheets with the queries' rows,
 // each query the sheet its --sheet names (the template's first sheet when
 // none), and writes the workbook to out.
-func writeTemplateExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Query, template, out string, values map[string]any, byPosition bool, opts sqlsheet.Options) error {
+//
+// An encrypted template opens with templatePassword; secret, if set,
+// encrypts the workbook written.
+func writeTemplateExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Query, template, out string, values map[string]any, byPosition bool, templatePassword, secret string, opts sqlsheet.Options) error {
 	in, err := os.Open(template)
 	if err != nil {
 		return err
@@ -81,7 +86,16 @@ func writeTemplateExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Que
 		return err
 	}
 	start := time.Now()
-	tw, err := xlsx.NewTemplateWriter(dst.Writer(), in, info.Size(), xlsx.TemplateOptions{Values: values, ByPosition: byPosition, Location: opts.Location})
+	topts := xlsx.TemplateOptions{Values: values, ByPosition: byPosition, Location: opts.Location, TemplatePassword: templatePassword, Password: secret}
+	to := dst.Writer()
+	if secret != "" {
+		if dst.file != nil {
+			to = dst.file // encrypted in place: the writer seeks in the file
+		} else {
+			topts.TempDir = os.TempDir() // to stdout: held back until the end
+		}
+	}
+	tw, err := xlsx.NewTemplateWriter(to, in, info.Size(), topts)
 	if err != nil {
 		dst.abort()
 		return fmt.Errorf("%s: %w", template, err)
@@ -158,3 +172,30 @@ func hasSheet(tw *xlsx.TemplateWriter, name string) bool {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// templatePassword is the password of an encrypted template: the first
+// line of file, else (for an encrypted one) SHEETSTREAM_PASSWORD or the
+// terminal.
+func templatePassword(template, file string, pw *password) (string, error) {
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return "", fmt.Errorf("--template-password-file: %w", err)
+		}
+		line, _, _ := strings.Cut(string(b), "\n")
+		if line = strings.TrimSuffix(line, "\r"); line == "" {
+			return "", fmt.Errorf("--template-password-file %s: the first line is empty", file)
+		}
+		return line, nil
+	}
+	f, err := os.Open(template)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	head := make([]byte, 8)
+	if n, _ := io.ReadFull(f, head); n < 8 || !bytes.Equal(head, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}) {
+		return "", nil // not encrypted
+	}
+	return pw.forEncrypted(template)
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"archive/zip"
+	"context"
 	"io"
 	"os"
 	"os/exec"
@@ -92,6 +93,57 @@ func TestExportTemplate(t *testing.T) {
 		if _, err := os.Stat(out2); err == nil {
 			t.Errorf("%v: a file was left", bad.args)
 		}
+	}
+
+	// An encrypted template opens with --template-password-file; the
+	// workbook is encrypted with --password-file; without the template's
+	// password (and no terminal) it fails, naming the file.
+	secretTpl := filepath.Join(dir, "secret-design.xlsx")
+	f, _ = os.Create(secretTpl)
+	w, _ = xlsx.NewWriter(f, xlsx.Options{Strings: xlsx.StringsShared, Password: "designer"})
+	sh, _ = w.AddSheet("Revenue", xlsx.SheetOptions{})
+	if err := sh.AddTable(xlsx.Range{FirstRow: 1, FirstCol: 1, LastRow: 2, LastCol: 2}, xlsx.Table{Name: "Revenue"}); err != nil {
+		t.Fatal(err)
+	}
+	sh.WriteRow([]xlsx.Cell{xlsx.String("City"), xlsx.String("Revenue")})
+	sh.WriteRow([]xlsx.Cell{xlsx.Blank(), xlsx.Blank()})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	tplPass, outPass := filepath.Join(dir, "tpl.pass"), filepath.Join(dir, "out.pass")
+	os.WriteFile(tplPass, []byte("designer\n"), 0o600)
+	os.WriteFile(outPass, []byte("reader\n"), 0o600)
+	secretOut := filepath.Join(dir, "secret.xlsx")
+	cmd := exec.Command(bin, "export", "--db", "sqlite:"+dbPath, "--query", "SELECT city, revenue FROM t ORDER BY city",
+		"--template", secretTpl, "--template-password-file", tplPass, "--password-file", outPass, "-o", secretOut)
+	cmd.Env = append(os.Environ(), "SHEETSTREAM_PASSWORD=")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, msg)
+	}
+	wb, err := xlsx.Open(secretOut, xlsx.ReadOptions{Password: "reader"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := wb.Rows(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		for _, c := range rows.Row().Cells {
+			got = append(got, c.String())
+		}
+	}
+	rows.Close()
+	wb.Close()
+	if strings.Join(got, ",") != "City,Revenue,Lisbon,12.5,Oslo,10" {
+		t.Errorf("the encrypted workbook holds %q", got)
+	}
+	cmd = exec.Command(bin, "export", "--db", "sqlite:"+dbPath, "--query", "SELECT city, revenue FROM t", "--template", secretTpl, "-o", filepath.Join(dir, "nopass.xlsx"))
+	cmd.Env = append(os.Environ(), "SHEETSTREAM_PASSWORD=")
+	if msg, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(msg), "password") {
+		t.Errorf("an encrypted template without its password: %v\n%s", err, msg)
 	}
 }
 
