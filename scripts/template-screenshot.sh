@@ -2,7 +2,8 @@
 # Renders examples/template with LibreOffice for the README: the template
 # is filled from the demo shop, converted to PDF by LibreOffice (headless),
 # and the Orders sheet's first page (the PDF's second, after the cover)
-# turned into docs/template.png by pdftoppm (poppler-utils).
+# turned into docs/template.png, the pivot table's sheet (the last page)
+# into docs/template-pivot.png, by pdftoppm (poppler-utils).
 #
 #   scripts/template-screenshot.sh
 set -euo pipefail
@@ -14,4 +15,7 @@ soffice -env:UserInstallation=file://"$dir"/profile --headless --norestore --con
 pdftoppm -png -r 64 -f 2 -l 2 "$dir/report.pdf" "$dir/page"
 mkdir -p docs
 cp "$dir"/page-*2.png docs/template.png
-echo "wrote docs/template.png"
+last=$(pdfinfo "$dir/report.pdf" | awk '/^Pages:/ {print $2}')
+pdftoppm -png -r 64 -f "$last" -l "$last" "$dir/report.pdf" "$dir/pivot"
+cp "$dir"/pivot-*.png docs/template-pivot.png
+echo "wrote docs/template.png and docs/template-pivot.png"

@@ -6,10 +6,12 @@
 // to the report as report-template.xlsx), has a cover sheet with
 // {{placeholders}}, and an Orders sheet with an Excel table (a body row
 // whose cells carry the columns' formats, a totals row) and a chart over
-// the table's amounts. The rows stream into the table: the totals row
-// moves under them, the table and the chart grow to every row, the
-// placeholders take the city and the count, and every other part of the
-// template is copied as it is.
+// the table's amounts, and a pivot table summing the amounts by customer
+// over the table. The rows stream into the table: the totals row moves
+// under them, the table and the chart grow to every row, the pivot cache
+// is marked to be rebuilt when the file opens, the placeholders take the
+// city and the count, and every other part of the template is copied as
+// it is.
 package main
 
 import (
@@ -120,10 +122,24 @@ func makeTemplate(path string) error {
 	if err := orders.WriteRow([]xlsx.Cell{xlsx.Blank(), xlsx.Blank().WithStyle(date), xlsx.Blank(), xlsx.Blank(), xlsx.Blank().WithStyle(money)}); err != nil {
 		return err
 	}
+	// A sheet for the pivot table the designer adds (see pivot.go).
+	pivot, err := w.AddSheet("By customer", xlsx.SheetOptions{Print: &xlsx.PrintSetup{FitWide: 1, FitTall: 1}})
+	if err != nil {
+		return err
+	}
+	if err := pivot.SetColumn(1, 2, xlsx.ColumnOptions{Width: 28}); err != nil {
+		return err
+	}
+	if err := pivot.WriteRow([]xlsx.Cell{xlsx.String("Amount by customer, {{city}}").WithStyle(title)}); err != nil {
+		return err
+	}
 	if err := w.Close(); err != nil {
 		return err
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return addPivotTable(path, "xl/worksheets/sheet3.xml")
 }
 
 // fill streams the orders of a city into the template.

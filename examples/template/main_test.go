@@ -1,7 +1,10 @@
 package main
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,7 +17,8 @@ import (
 // TestTemplate runs the example: the filled report is read by openpyxl
 // (the table over every order with its totals row, the chart's series
 // grown with it, the cover's placeholders replaced), validated, and
-// re-saved by LibreOffice with its table and chart.
+// re-saved by LibreOffice with its table and chart, and its pivot table
+// rebuilt from the rows: a line per customer and the total.
 func TestTemplate(t *testing.T) {
 	pyread.Python(t)
 	dir := t.TempDir()
@@ -39,10 +43,31 @@ func TestTemplate(t *testing.T) {
 	if len(cover) < 3 || cover[0][0].V != "Orders from Oslo" || !strings.Contains(cover[1][0].V.(string), " orders, as of ") || strings.Contains(cover[1][0].V.(string), "{{") {
 		t.Errorf("cover %v", cover)
 	}
+	report, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if def := zipPart(t, report, "xl/pivotCache/pivotCacheDefinition1.xml"); !strings.Contains(def, `refreshOnLoad="1"`) || !strings.Contains(def, `<worksheetSource name="Orders"/>`) {
+		t.Errorf("the pivot cache: %s", def)
+	}
 	resaved := pyread.Resave(t, filepath.Join(dir, "lo"), path)[0]
 	lo := pyread.ReadValues(t, resaved)[resaved]
 	if lo == nil || lo.Error != "" || len(lo.Tables["Orders"]) != 1 || len(lo.Charts["Orders"]) != 1 {
 		t.Errorf("LibreOffice's copy: %+v", lo)
+	}
+	// LibreOffice rebuilt the pivot table from the rows: a line per
+	// customer of the city and the grand total, which it computed.
+	if lo != nil {
+		rows := lo.Openpyxl["By customer"]
+		customers := map[string]bool{}
+		for _, r := range r.Openpyxl["Orders"][1:] {
+			if len(r) > 2 && r[2] != nil && r[0] != nil && r[0].V != "Total" {
+				customers[r[2].V.(string)] = true
+			}
+		}
+		if len(customers) < 2 || len(rows) != 3+len(customers)+1 || rows[2][1] == nil || rows[2][1].V != "Sum of Amount" || rows[len(rows)-1][0].V != "Total Result" {
+			t.Errorf("LibreOffice's pivot table: %d rows for %d customers: %v", len(rows), len(customers), rows)
+		}
 	}
 	if _, err := os.Stat(strings.TrimSuffix(path, ".xlsx") + "-template.xlsx"); err != nil {
 		t.Error(err)
@@ -54,4 +79,20 @@ func TestTemplate(t *testing.T) {
 func itoaMinus(s string) string {
 	n, _ := strconv.Atoi(s)
 	return strconv.Itoa(n - 1)
+}
+
+// zipPart is a part of a package, as text.
+func zipPart(t *testing.T, book []byte, name string) string {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(book), int64(len(book)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := zr.Open(name)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	defer rc.Close()
+	b, _ := io.ReadAll(rc)
+	return string(b)
 }
