@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -168,7 +169,8 @@ type Export struct {
 	// rows fill, each sheet's query the template sheet its name names
 	// (its table's body, or below its last row), every other part kept;
 	// {{param}} in its text takes the request's parameters, {{rows}} and
-	// {{now}}. Not with charts.
+	// {{now}}. Not with charts. A relative path is a file of the
+	// configuration file's folder.
 	Template string `yaml:"template" json:"template,omitempty"`
 	// TemplatePasswordEnv names an environment variable holding the
 	// password of an encrypted template.
@@ -365,7 +367,7 @@ func LoadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := ParseConfig(b)
+	cfg, err := ParseConfigIn(b, []string{filepath.Dir(path)}, "")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -440,6 +442,14 @@ func ParseConfig(b []byte) (*Config, error) { return ParseConfigWithDatabase(b, 
 // database: database is the default then (sheetstream serve --demo gives
 // its demo database).
 func ParseConfigWithDatabase(b []byte, database string) (*Config, error) {
+	return ParseConfigIn(b, nil, database)
+}
+
+// ParseConfigIn is ParseConfigWithDatabase for a configuration whose
+// relative template: paths are files of one of dirs (the first that has
+// the file; the configuration file's folder, for LoadConfig), not of the
+// working directory.
+func ParseConfigIn(b []byte, dirs []string, database string) (*Config, error) {
 	var cfg Config
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
@@ -549,6 +559,7 @@ func ParseConfigWithDatabase(b []byte, database string) (*Config, error) {
 			e.Params = []*Param{} // [] in /api/exports, not null
 		}
 		if e.Template != "" {
+			e.Template = resolvePath(e.Template, dirs)
 			if err := e.checkTemplate(); err != nil {
 				return nil, fmt.Errorf("config: export %q: template %s: %w", e.Name, e.Template, err)
 			}
@@ -625,4 +636,18 @@ func (cfg *Config) checkAllow() error {
 		return errors.New("config: auth is configured and no export allows anyone (allow: [group:NAME, user:NAME, any])")
 	}
 	return nil
+}
+
+// resolvePath is a relative path as a file of the first of dirs that has
+// it (of the first dir when none has), an absolute one as it is.
+func resolvePath(p string, dirs []string) string {
+	if p == "" || filepath.IsAbs(p) || len(dirs) == 0 {
+		return p
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, p)); err == nil {
+			return filepath.Join(d, p)
+		}
+	}
+	return filepath.Join(dirs[0], p)
 }

@@ -174,4 +174,26 @@ exports:
 	if strings.Join(got, ",") != "id,kind,1,a,3,a,4,a" {
 		t.Errorf("the encrypted download holds %q", got)
 	}
+
+	// A relative template: path is a file of the configuration's folder,
+	// wherever the service runs from.
+	conf := filepath.Join(dir, "exports.yaml")
+	if err := os.WriteFile(conf, []byte(`
+database: sqlite:`+dbPath+`
+exports:
+  - name: items
+    template: report.xlsx
+    sheets:
+      - {name: Items, sql: "SELECT id, kind FROM items"}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	loaded, err := LoadConfig(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := loaded.Exports[0].Template; got != tpl {
+		t.Errorf("template: %s, want %s", got, tpl)
+	}
 }

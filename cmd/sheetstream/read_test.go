@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"bufio"
 	"bytes"
 	"context"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -389,8 +391,33 @@ func TestServeDemo(t *testing.T) {
 		t.Errorf("page: %.200s", page)
 	}
 	var list struct{ Exports []struct{ Name string } }
-	if err := json.Unmarshal(get("/api/exports"), &list); err != nil || len(list.Exports) != 3 || list.Exports[0].Name != "orders" {
+	if err := json.Unmarshal(get("/api/exports"), &list); err != nil || len(list.Exports) != 4 || list.Exports[0].Name != "orders" || list.Exports[3].Name != "city-report" {
 		t.Errorf("exports: %+v %v", list, err)
+	}
+	// The designed report, filled with one city's orders: its table grown
+	// to them, the cover's placeholders from the parameters.
+	report := get("/exports/city-report.xlsx?city=Lisbon&team=Finance")
+	zr, err := zip.NewReader(bytes.NewReader(report), int64(len(report)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	partText := func(name string) string {
+		rc, err := zr.Open(name)
+		if err != nil {
+			t.Fatalf("city-report: %v", err)
+		}
+		defer rc.Close()
+		b, _ := io.ReadAll(rc)
+		return string(b)
+	}
+	if tb := partText("xl/tables/table1.xml"); !regexp.MustCompile(`ref="A1:E[1-9][0-9]{3}"`).MatchString(tb) {
+		t.Errorf("city-report's table: %s", tb)
+	}
+	if sst := partText("xl/sharedStrings.xml"); !strings.Contains(sst, "Orders from Lisbon") || !strings.Contains(sst, "Prepared for Finance") {
+		t.Errorf("city-report's cover: %.400s", sst)
+	}
+	if def := partText("xl/pivotCache/pivotCacheDefinition1.xml"); !strings.Contains(def, `refreshOnLoad="1"`) {
+		t.Errorf("city-report's pivot cache: %s", def)
 	}
 	dir := t.TempDir()
 	orders := filepath.Join(dir, "orders.xlsx")

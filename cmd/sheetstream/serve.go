@@ -170,9 +170,19 @@ func demoConfig(ctx context.Context, file string) (_ *server.Config, dir string,
 		err = createDemo(ctx, db)
 		db.Close()
 	}
+	if err == nil {
+		// The designed report the city-report export fills, beside the
+		// database: a relative template: path finds it there (after the
+		// given file's folder).
+		err = examples.WriteReportTemplate(filepath.Join(dir, "city-report.xlsx"))
+	}
 	var cfg *server.Config
 	if err == nil {
-		cfg, err = server.ParseConfigWithDatabase(raw, url)
+		dirs := []string{dir}
+		if file != "" {
+			dirs = []string{filepath.Dir(file), dir}
+		}
+		cfg, err = server.ParseConfigIn(raw, dirs, url)
 	}
 	if err == nil && cfg.Jobs == "" {
 		// Background exports with no setup: a SQLite queue and a folder.

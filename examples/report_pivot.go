@@ -1,8 +1,8 @@
-package main
+package examples
 
 // The designer's pivot table. sheetstream's writer does not author pivot
-// tables (Excel does: a template comes with them), so the example adds
-// one to its designed workbook here, the parts as ECMA-376 Part 1 §18.10
+// tables (Excel does: a template comes with them), so the demo's designed
+// report gets its one here, the parts as ECMA-376 Part 1 §18.10
 // describes them: a cache over the Orders table, by the table's name, to
 // be refreshed when the file is opened (so it lists no items or records
 // of its own), and a pivot table on the "By customer" sheet summing the
