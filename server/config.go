@@ -171,7 +171,10 @@ type Export struct {
 	// {{param}} in its text takes the request's parameters, {{rows}} and
 	// {{now}}. Not with charts. A relative path is a file of the
 	// configuration file's folder.
-	Template string `yaml:"template" json:"template,omitempty"`
+	Template string `yaml:"template" json:"-"`
+	// TemplateName is the template's file name, which /api/exports and
+	// the page show (never the server's path to it).
+	TemplateName string `yaml:"-" json:"template,omitempty"`
 	// TemplatePasswordEnv names an environment variable holding the
 	// password of an encrypted template.
 	TemplatePasswordEnv string `yaml:"template_password_env" json:"-"`
@@ -560,6 +563,7 @@ func ParseConfigIn(b []byte, dirs []string, database string) (*Config, error) {
 		}
 		if e.Template != "" {
 			e.Template = resolvePath(e.Template, dirs)
+			e.TemplateName = filepath.Base(e.Template)
 			if err := e.checkTemplate(); err != nil {
 				return nil, fmt.Errorf("config: export %q: template %s: %w", e.Name, e.Template, err)
 			}

@@ -90,6 +90,10 @@ exports:
 		t.Fatal(err)
 	}
 	f := serve(t, cfg)
+	// The API names the template's file, never the server's path to it.
+	if _, list := f.get("/api/exports"); !strings.Contains(string(list), `"template":"report.xlsx"`) || strings.Contains(string(list), dir) {
+		t.Errorf("/api/exports: %s", list)
+	}
 	resp, body := f.get("/exports/items.xlsx?kind=a")
 	if resp.StatusCode != 200 {
 		t.Fatalf("%d %s", resp.StatusCode, body)

@@ -245,7 +245,7 @@ async function load() {
     const sheets = exp.sheets.map(s => s.name + (s.charts && s.charts.length ? ` (${s.charts.length} chart${s.charts.length > 1 ? "s" : ""}: ${s.charts.join("; ")})` : "")).join(", ");
     return el("section", { className: "export", id: "export-" + exp.name },
       el("h2", { textContent: exp.title }),
-      el("p", { textContent: (exp.description || "") + (sheets ? ` Sheets: ${sheets}.` : "") + (exp.encrypted ? " The file is password-protected." : "") }),
+      el("p", { textContent: (exp.description || "") + (sheets ? ` Sheets: ${sheets}.` : "") + (exp.template ? ` Filled into the designed workbook ${exp.template}.` : "") + (exp.encrypted ? " The file is password-protected." : "") }),
       form, status, box);
   }));
   if (jobs) refreshJobs();
