@@ -837,12 +837,9 @@ func (s *Server) downloadCSV(w http.ResponseWriter, r *http.Request, name string
 	one := *e
 	one.Sheets = e.Sheets[sheet : sheet+1]
 	s.stream(w, r, e, headers, true, func(ctx context.Context, cw *clientWriter) (sqlsheet.Stats, error) {
-		// The writer only lends the export its styles: the rows go to
-		// the CSV.
-		xw, _ := xlsx.NewWriter(io.Discard, xlsx.Options{Workers: 1})
-		defer xw.Abort()
+		// The rows go to the CSV (Export lends them a writer's styles).
 		out := csvsheet.NewRowWriter(cw, csvsheet.WriteOptions{Format: csvsheet.CSV, EscapeFormulas: true})
-		st, err := s.run(ctx, &one, vals, xw, sqlsheet.Options{Rows: out.WriteCells, SampleRows: -1, NoSchema: true})
+		st, err := s.run(ctx, &one, vals, nil, sqlsheet.Options{Rows: out.WriteCells, SampleRows: -1, NoSchema: true})
 		if err == nil {
 			err = out.Flush()
 		}

@@ -96,24 +96,7 @@ func (s *Server) writeXLSX(ctx context.Context, e *Export, vals map[string]any, 
 	for i := range e.Sheets {
 		one := *e
 		one.Sheets = e.Sheets[i : i+1]
-		var ts *xlsx.TemplateSheet
-		rows := func(cells []xlsx.Cell) error {
-			if ts == nil {
-				header := make([]string, len(cells))
-				for j, c := range cells {
-					header[j], _ = c.Value().(string)
-				}
-				var err error
-				ts, err = tw.Fill(e.Sheets[i].Name, header)
-				return err
-			}
-			return ts.WriteRow(cells)
-		}
-		// The writer only lends the rows their number formats, which the
-		// template's columns replace.
-		scratch, _ := xlsx.NewWriter(io.Discard, xlsx.Options{Workers: 1})
-		st, err := s.run(ctx, &one, vals, scratch, sqlsheet.Options{Rows: rows, SampleRows: -1, NoSchema: true})
-		scratch.Abort()
+		st, err := s.run(ctx, &one, vals, nil, sqlsheet.Options{Rows: sqlsheet.TemplateRows(tw, e.Sheets[i].Name), SampleRows: -1, NoSchema: true})
 		total.Rows += st.Rows
 		total.Sheets = append(total.Sheets, e.Sheets[i].Name)
 		if err != nil {

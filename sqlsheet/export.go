@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"time"
 
@@ -50,8 +51,10 @@ type Options struct {
 	// Rows, when set, receives each query's header and then its rows,
 	// converted as for a sheet (a cell's style names its number format in
 	// the writer), instead of the writer's sheets: for text such as CSV,
-	// which has no sheets and no row limit. The writer then only lends its
-	// styles and is not written to. The cells are valid during the call.
+	// which has no sheets and no row limit, or a template's sheet
+	// (TemplateRows). The writer then only lends its styles and is not
+	// written to; Export's w may be nil, and Export lends its own. The
+	// cells are valid during the call.
 	Rows func(cells []xlsx.Cell) error
 	// Progress, when set, is called with the rows exported so far (across
 	// all queries), every few thousand rows and at the end of each query.
@@ -156,6 +159,19 @@ const sampleBytes = 4 << 20
 // prepare there, such as those on temporary tables, and statements that
 // write run on db as usual).
 func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
+	if w == nil {
+		if opts.Rows == nil {
+			return Stats{}, errors.New("sqlsheet: Export needs a writer, or Options.Rows")
+		}
+		// Rows only borrow a writer's styles (the number formats their
+		// cells name): one that writes nowhere.
+		scratch, err := xlsx.NewWriter(io.Discard, xlsx.Options{Workers: 1})
+		if err != nil {
+			return Stats{}, err
+		}
+		defer scratch.Abort()
+		w = scratch
+	}
 	engine := EngineOf(db)
 	opts.from.engine = engine
 	if !opts.NoSchema {

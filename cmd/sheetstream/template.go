@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -111,34 +112,20 @@ func writeTemplateExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Que
 		if sheet == "" || sheet == fmt.Sprintf("Sheet%d", i+1) && !hasSheet(tw, sheet) {
 			sheet = tw.Sheets()[min(i, len(tw.Sheets())-1)]
 		}
-		var ts *xlsx.TemplateSheet
 		qopts := opts
 		qopts.NoSchema = true
+		fill := sqlsheet.TemplateRows(tw, sheet)
 		qopts.Rows = func(cells []xlsx.Cell) error {
-			if ts == nil {
-				header := make([]string, len(cells))
-				for j, c := range cells {
-					header[j], _ = c.Value().(string)
+			if err := fill(cells); err != nil {
+				if errors.Is(err, xlsx.ErrTemplate) {
+					return fmt.Errorf("%s: %w", template, err) // the header the table refuses
 				}
-				var err error
-				if ts, err = tw.Fill(sheet, header); err != nil {
-					return fmt.Errorf("%s: %w", template, err)
-				}
-				return nil
+				return err
 			}
-			rows++
-			return ts.WriteRow(cells)
+			return nil
 		}
-		// The writer only lends the rows their styles, which the template's
-		// replace.
-		scratch, err := xlsx.NewWriter(discard{}, xlsx.Options{})
-		if err != nil {
-			tw.Abort()
-			dst.abort()
-			return err
-		}
-		_, err = sqlsheet.Export(ctx, db, scratch, []sqlsheet.Query{q}, qopts)
-		scratch.Abort()
+		st, err := sqlsheet.Export(ctx, db, nil, []sqlsheet.Query{q}, qopts)
+		rows += st.Rows
 		if err != nil {
 			tw.Abort()
 			dst.abort()
@@ -168,10 +155,6 @@ func hasSheet(tw *xlsx.TemplateWriter, name string) bool {
 	}
 	return false
 }
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 // templatePassword is the password of an encrypted template: the first
 // line of file, else (for an encrypted one) SHEETSTREAM_PASSWORD or the

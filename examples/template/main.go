@@ -19,7 +19,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,27 +83,11 @@ func fill(ctx context.Context, db *sql.DB, tplPath, out, city string) error {
 	if err != nil {
 		return err
 	}
-	var sheet *xlsx.TemplateSheet
-	opts := sqlsheet.Options{NoSchema: true, Rows: func(cells []xlsx.Cell) error {
-		if sheet == nil {
-			header := make([]string, len(cells))
-			for i, c := range cells {
-				header[i], _ = c.Value().(string)
-			}
-			var err error
-			sheet, err = tw.Fill("Orders", header) // checks the columns before any row
-			return err
-		}
-		return sheet.WriteRow(cells)
-	}}
-	// The writer only lends the rows their styles, which the template's
-	// columns replace.
-	scratch, err := xlsx.NewWriter(io.Discard, xlsx.Options{})
-	if err != nil {
-		return err
-	}
-	defer scratch.Abort()
-	if _, err := sqlsheet.Export(ctx, db, scratch, []sqlsheet.Query{{SQL: query, Args: []any{city}}}, opts); err != nil {
+	// The query's header is checked against the Orders table before any
+	// row is written.
+	opts := sqlsheet.Options{NoSchema: true, Rows: sqlsheet.TemplateRows(tw, "Orders")}
+	if _, err := sqlsheet.Export(ctx, db, nil, []sqlsheet.Query{{SQL: query, Args: []any{city}}}, opts); err != nil {
+		tw.Abort()
 		return err
 	}
 	if err := tw.Close(); err != nil {
