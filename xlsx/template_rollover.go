@@ -6,6 +6,7 @@ package xlsx
 
 import (
 	"bytes"
+	"fmt"
 	"path"
 	"regexp"
 	"slices"
@@ -64,7 +65,7 @@ func (ts *TemplateSheet) rollover() (*TemplateSheet, error) {
 		head = append(head, `<row r="1">`...)
 		for _, h := range ts.header {
 			var err error
-			if head, err = t.appendText(head, h); err != nil {
+			if head, err = t.appendTextCell(append(head, "<c"...), h, true); err != nil {
 				return nil, t.fail(&CellError{Sheet: name, Row: 1, Err: err})
 			}
 		}
@@ -93,22 +94,25 @@ func (ts *TemplateSheet) rollover() (*TemplateSheet, error) {
 	return next, nil
 }
 
-// appendText writes a header cell: a shared string when the table takes
-// it, else inline.
-func (t *TemplateWriter) appendText(b []byte, text string) ([]byte, error) {
+// appendTextCell ends a text cell whose start tag b has open (`<c` and
+// its reference and style): a shared string when shared and the table
+// takes it, else inline.
+func (t *TemplateWriter) appendTextCell(b []byte, text string, shared bool) ([]byte, error) {
 	if err := checkTextLen(text); err != nil {
 		return b, err
 	}
-	if i, ok, err := t.sharedString(text); err != nil {
-		return b, err
-	} else if ok {
-		b = append(b, `<c t="s"><v>`...)
-		return append(strconv.AppendUint(b, uint64(t.sstBase)+uint64(i), 10), "</v></c>"...), nil
+	if shared {
+		if i, ok, err := t.sharedString(text); err != nil {
+			return b, err
+		} else if ok {
+			b = append(b, ` t="s"><v>`...)
+			return append(strconv.AppendUint(b, uint64(t.sstBase)+uint64(i), 10), "</v></c>"...), nil
+		}
 	}
-	if _, err := appendText(nil, text); err != nil {
-		return b, err
+	if !validAttrText(text) {
+		return b, fmt.Errorf("%w: text XML cannot carry", ErrInvalidUTF8)
 	}
-	b = append(b, `<c t="inlineStr"><is>`...)
+	b = append(b, ` t="inlineStr"><is>`...)
 	return append(appendT(b, text), "</is></c>"...), nil
 }
 

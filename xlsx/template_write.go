@@ -159,23 +159,7 @@ func (ts *TemplateSheet) appendCell(b []byte, row, col, i int, c *Cell, ref bool
 		if c.kind == kindRich {
 			text, _ = c.Value().(string)
 		}
-		if err := checkTextLen(text); err != nil {
-			return b, err
-		}
-		if c.kind == kindString {
-			if i, ok, err := ts.t.sharedString(text); err != nil {
-				return b, err
-			} else if ok {
-				b = append(b, ` t="s"><v>`...)
-				return append(strconv.AppendUint(b, uint64(ts.t.sstBase)+uint64(i), 10), "</v></c>"...), nil
-			}
-		}
-		b = append(b, ` t="inlineStr"><is>`...)
-		b = appendT(b, text)
-		if !validAttrText(text) {
-			return b, fmt.Errorf("%w: text XML cannot carry", ErrInvalidUTF8)
-		}
-		return append(b, "</is></c>"...), nil
+		return ts.t.appendTextCell(b, text, c.kind == kindString)
 	case kindFormula:
 		b = append(b, '>')
 		b = append(b, "<f>"...)
