@@ -5,38 +5,4 @@
 # ratio; the table must cost no more than 5%.
 #
 #   bench/table.sh [-n runs]
-set -euo pipefail
-cd "$(dirname "$0")"
-runs=5
-while getopts "n:" opt; do
-  case $opt in
-    n) runs=$OPTARG ;;
-    *) exit 2 ;;
-  esac
-done
-mkdir -p bin out/table
-go build -o bin/sswrite ./cmd/sswrite
-dir=out/table
-results=$dir/table.tsv
-printf 'step\trun\twall_s\tmaxrss_kb\n' > "$results"
-timed() { # step run command...
-  local step=$1 run=$2
-  shift 2
-  /usr/bin/time -f '%e\t%M' -o "$dir/time.txt" "$@"
-  printf '%s\t%s\t%s\n' "$step" "$run" "$(cat "$dir/time.txt")" >> "$results"
-}
-for run in $(seq 1 "$runs"); do
-  timed plain "$run" bin/sswrite -workload W1 -o "$dir/w1.xlsx"
-  timed table "$run" bin/sswrite -workload W1 -table -o "$dir/w1-table.xlsx"
-done
-unzip -l "$dir/w1-table.xlsx" | grep -q xl/tables/table1.xml
-python3 - "$results" <<'PY'
-import csv, statistics, sys
-rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
-med = {}
-for step in ("plain", "table"):
-    r = [x for x in rows if x["step"] == step]
-    med[step] = (statistics.median(float(x["wall_s"]) for x in r), max(int(x["maxrss_kb"]) for x in r) / 1024)
-    print(f"W1 {step:6} {med[step][0]:6.2f} s  peak RSS {med[step][1]:5.1f} MiB")
-print(f"table / plain = {med['table'][0] / med['plain'][0]:.2f}x")
-PY
+exec "$(dirname "$0")/plain-vs.sh" table -table xl/tables/table1.xml "<table " "$@"
