@@ -93,21 +93,6 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	vals := make([]workload.Value, wl.Cols)
-	for i := range wl.Rows {
-		wl.Fill(i, vals, nil)
-		toCells(cells, vals)
-		if err := sh.WriteRow(cells); err != nil {
-			log.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		log.Fatal(err)
-	}
-	if err := bw.Flush(); err != nil {
-		log.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		log.Fatal(err)
-	}
+	writeRows(wl, cells, sh)
+	finish(w, bw, f)
 }

@@ -59,7 +59,12 @@ func fillTemplate(wl workload.Workload, out string) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	cells := make([]xlsx.Cell, wl.Cols)
+	writeRows(wl, make([]xlsx.Cell, wl.Cols), sh)
+	finish(tw, bw, f)
+}
+
+// writeRows writes the workload's rows to a sheet or a template's sheet.
+func writeRows(wl workload.Workload, cells []xlsx.Cell, sh interface{ WriteRow([]xlsx.Cell) error }) {
 	vals := make([]workload.Value, wl.Cols)
 	for i := range wl.Rows {
 		wl.Fill(i, vals, nil)
@@ -68,7 +73,11 @@ func fillTemplate(wl workload.Workload, out string) {
 			log.Fatal(err)
 		}
 	}
-	if err := tw.Close(); err != nil {
+}
+
+// finish closes the workbook, then its buffer and file.
+func finish(w interface{ Close() error }, bw *bufio.Writer, f *os.File) {
+	if err := w.Close(); err != nil {
 		log.Fatal(err)
 	}
 	if err := bw.Flush(); err != nil {
