@@ -22,6 +22,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Identity is who a request comes from.
@@ -36,10 +37,66 @@ type Identity struct {
 	// Method says how it was established: token, oidc (a bearer token
 	// of the issuer), session (the page's login), proxy or shared.
 	Method string `json:"method"`
+	// Issuer is the OpenID Connect issuer that vouches for an oidc or
+	// session identity.
+	Issuer string `json:"issuer,omitempty"`
 	// All: the service's shared token, which has every right.
 	All bool `json:"-"`
 
 	csrf string // a session's CSRF token
+	sid  string // a session's id, which logout revokes
+}
+
+// Key is the identity's key wherever something is kept for it (a job's
+// owner, a rate-limit bucket): its method's namespace and its subject, so
+// that no two login methods can name the same identity. An OIDC subject
+// is keyed with its issuer ("oidc:ISSUER|SUB", the same for a bearer
+// token and the page's login), a trusted proxy's user as "proxy:USER", a
+// static token as "token:NAME"; the shared token is "shared-token", a
+// service without credentials "anonymous", and a schedule's jobs belong
+// to "schedule:NAME".
+func (id *Identity) Key() string {
+	switch id.Method {
+	case "oidc", "session":
+		return "oidc:" + id.Issuer + "|" + id.Subject
+	case "proxy":
+		return "proxy:" + id.Subject
+	}
+	return id.Subject // token:NAME, shared-token, anonymous, schedule:NAME
+}
+
+// reservedSubject says whether a subject another method vouches for (an
+// OIDC sub, a proxy's user) takes a form the service keeps for its own
+// identities: those are refused, never mistaken for the token, schedule
+// or key they spell.
+func reservedSubject(sub string) bool {
+	switch sub {
+	case "shared-token", "anonymous":
+		return true
+	}
+	for _, prefix := range []string{"token:", "schedule:", "oidc:", "proxy:", "recipient:"} {
+		if strings.HasPrefix(strings.ToLower(sub), prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkSubject refuses a subject that is empty, only white space (any
+// Unicode space), holds control characters, or takes a reserved form.
+func checkSubject(what, sub string) error {
+	if strings.TrimFunc(sub, func(r rune) bool { return unicode.IsSpace(r) || r == '\u200b' || r == '\ufeff' }) == "" {
+		return fmt.Errorf("%w: %s is empty", ErrInvalid, what)
+	}
+	for _, r := range sub {
+		if unicode.IsControl(r) {
+			return fmt.Errorf("%w: %s holds a control character", ErrInvalid, what)
+		}
+	}
+	if reservedSubject(sub) {
+		return fmt.Errorf("%w: %s %q takes a form the service keeps for its own identities", ErrInvalid, what, sub)
+	}
+	return nil
 }
 
 // InGroup says whether the identity is in group g.
@@ -97,6 +154,10 @@ var (
 	ErrNoCredentials = errors.New("no credentials")
 	// ErrInvalid: credentials that do not check out (answer 401).
 	ErrInvalid = errors.New("invalid credentials")
+	// ErrAmbiguous: an identity header (a proxy's, or Authorization)
+	// given more than once: which one counts depends on who reads it, so
+	// none does (answer 400).
+	ErrAmbiguous = errors.New("an identity header is given more than once")
 )
 
 // Authenticator establishes identities.
@@ -105,7 +166,9 @@ type Authenticator struct {
 	shared []byte
 	oidc   *oidcAuth
 	sealer sealer
-	now    func() time.Time
+	// revoked lists the sessions logged out before their expiry.
+	revoked Revocations
+	now     func() time.Time
 	// Warnings are what New found unsafe but not wrong.
 	Warnings []string
 }
@@ -150,7 +213,7 @@ func newAt(cfg Config, sharedToken string, now func() time.Time) (*Authenticator
 			p.trusted = append(p.trusted, prefix.Masked())
 		}
 	}
-	a := &Authenticator{cfg: cfg, shared: []byte(sharedToken), now: now}
+	a := &Authenticator{cfg: cfg, shared: []byte(sharedToken), now: now, revoked: &MemoryRevocations{}}
 	if cfg.OIDC != nil {
 		o, err := newOIDC(context.Background(), *cfg.OIDC, now)
 		if err != nil {
@@ -198,11 +261,17 @@ func (a *Authenticator) sessionKey() error {
 // peer outside proxy.trusted are an error, never ignored: a client that
 // sends them is trying something.
 func (a *Authenticator) Authenticate(r *http.Request) (*Identity, error) {
-	if p := a.cfg.Proxy; p != nil && r.Header.Get(p.UserHeader) != "" {
+	if err := a.singleHeaders(r); err != nil {
+		return nil, err
+	}
+	if p := a.cfg.Proxy; p != nil && len(r.Header.Values(p.UserHeader)) > 0 {
 		if !p.isTrusted(r.RemoteAddr) {
 			return nil, fmt.Errorf("%w: %s from %s, which is not a trusted proxy", ErrInvalid, p.UserHeader, r.RemoteAddr)
 		}
 		id := &Identity{Subject: strings.TrimSpace(r.Header.Get(p.UserHeader)), Method: "proxy"}
+		if err := checkSubject(p.UserHeader, id.Subject); err != nil {
+			return nil, err
+		}
 		if p.EmailHeader != "" {
 			id.Email = strings.TrimSpace(r.Header.Get(p.EmailHeader))
 		}
@@ -249,6 +318,22 @@ func (a *Authenticator) Authenticate(r *http.Request) (*Identity, error) {
 		return nil, fmt.Errorf("%w: unknown token", ErrInvalid)
 	}
 	return &Identity{Subject: "token:" + found.Name, Email: found.Email, Groups: found.Groups, Claims: found.Claims, Method: "token"}, nil
+}
+
+// singleHeaders refuses a request that gives an identity header more
+// than once: a proxy that appends its header to the client's, rather
+// than replacing it, would otherwise let the client's value win.
+func (a *Authenticator) singleHeaders(r *http.Request) error {
+	names := []string{"Authorization"}
+	if p := a.cfg.Proxy; p != nil {
+		names = append(names, p.UserHeader, p.EmailHeader, p.GroupsHeader)
+	}
+	for _, name := range names {
+		if name != "" && len(r.Header.Values(name)) > 1 {
+			return fmt.Errorf("%w: %s", ErrAmbiguous, name)
+		}
+	}
+	return nil
 }
 
 // BearerToken reads "Bearer TOKEN" (the scheme in any case, RFC 7235).

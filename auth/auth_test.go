@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -190,5 +191,73 @@ func TestVerifiedTokenExpires(t *testing.T) {
 	clock = clock.Add(time.Minute + 31*time.Second)
 	if id, err := a.Authenticate(bearer(jwt)); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "expired") {
 		t.Errorf("after exp: %+v %v", id, err)
+	}
+}
+
+// TestSessionRevoked: a session cookie copied before logout is refused
+// after it, by this Authenticator and by another sharing its revocation
+// list; another session of the same user is not.
+func TestSessionRevoked(t *testing.T) {
+	a, _ := newAuth(t)
+	withTestIssuer(t, a, time.Hour)
+	a.oidc.idToken = a.oidc.bearer // the page's login is on
+	a.oidc.cfg.SessionTTL = time.Hour
+	a.sealer.key = []byte("0123456789abcdef0123456789abcdef")
+	login := func() *http.Cookie {
+		rec := httptest.NewRecorder()
+		if err := a.setSession(rec, request("127.0.0.1:5"), &Identity{Subject: "alice", Method: "oidc"}); err != nil {
+			t.Fatal(err)
+		}
+		return rec.Result().Cookies()[0]
+	}
+	first, second := login(), login()
+	with := func(c *http.Cookie) *http.Request {
+		r := request("127.0.0.1:5")
+		r.AddCookie(c)
+		return r
+	}
+	id, err := a.Authenticate(with(first))
+	if err != nil || id.Subject != "alice" || id.Key() != "oidc:|alice" {
+		t.Fatalf("the session: %+v %v", id, err)
+	}
+	logout := with(first)
+	logout.Method = "POST"
+	if err := a.Logout(httptest.NewRecorder(), logout); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Authenticate(with(first)); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "logged out") {
+		t.Errorf("the copied cookie after logout: %v", err)
+	}
+	if _, err := a.Authenticate(with(second)); err != nil {
+		t.Errorf("another session of the same user: %v", err)
+	}
+	// Another instance with the same key and list refuses it too.
+	b, _ := newAuth(t)
+	withTestIssuer(t, b, time.Hour)
+	b.oidc.idToken, b.sealer.key, b.revoked = b.oidc.bearer, a.sealer.key, a.revoked
+	if _, err := b.Authenticate(with(first)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("another instance takes the revoked session: %v", err)
+	}
+}
+
+// TestEmailOnlyVerified: an OIDC identity has an email only when the
+// token says email_verified true; claim:email goes with it.
+func TestEmailOnlyVerified(t *testing.T) {
+	o := &oidcAuth{cfg: OIDC{Issuer: "https://issuer.test", SubjectClaim: "sub", EmailClaim: "email", GroupsClaim: "groups"}}
+	for _, c := range []struct {
+		verified any
+		want     string
+	}{{nil, ""}, {false, ""}, {"no", ""}, {true, "a@example.com"}, {"true", "a@example.com"}} {
+		claims := map[string]any{"sub": "s", "email": "a@example.com"}
+		if c.verified != nil {
+			claims["email_verified"] = c.verified
+		}
+		id, err := o.identity(claims)
+		if err != nil || id.Email != c.want || (id.Claims["email"] != "") != (c.want != "") {
+			t.Errorf("email_verified %v: %+v %v", c.verified, id, err)
+		}
+		if id.Key() != "oidc:https://issuer.test|s" {
+			t.Errorf("key %q", id.Key())
+		}
 	}
 }

@@ -152,10 +152,19 @@ func (a *Authenticator) Callback(w http.ResponseWriter, r *http.Request) (*Ident
 }
 
 // Logout (POST /auth/logout, with the session's CSRF token) ends the
-// session: it deletes the cookies and answers {"logout_url": URL}, the
-// issuer's end-session endpoint (which ends the login there too and
-// sends the browser back to the page), or "/" if the issuer has none.
-func (a *Authenticator) Logout(w http.ResponseWriter, r *http.Request) {
+// session: it revokes it (every copy of its cookie is refused from then
+// on, on every instance sharing the revocation list), deletes the
+// cookies and answers {"logout_url": URL}, the issuer's end-session
+// endpoint (which ends the login there too and sends the browser back to
+// the page), or "/" if the issuer has none. It returns an error, and
+// answers 500, when the revocation cannot be recorded.
+func (a *Authenticator) Logout(w http.ResponseWriter, r *http.Request) error {
+	if err := a.revokeSession(r); err != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		json.NewEncoder(w).Encode(map[string]string{"error": "the session could not be ended; try again"})
+		return err
+	}
 	next := "/"
 	if a.LoginEnabled() && a.oidc.endSess != "" {
 		v := url.Values{"client_id": {a.oidc.cfg.ClientID}}
@@ -172,4 +181,5 @@ func (a *Authenticator) Logout(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	json.NewEncoder(w).Encode(map[string]string{"logout_url": next})
+	return nil
 }

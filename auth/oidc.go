@@ -214,6 +214,11 @@ func (o *oidcAuth) verify(ctx context.Context, v *oidc.IDTokenVerifier, raw stri
 	if err := tok.Claims(&claims); err != nil {
 		return nil, nil, err
 	}
+	if v == o.bearer {
+		if why := idTokenSign(claims); why != "" {
+			return nil, nil, fmt.Errorf("an ID token is not an access token (it %s): send the issuer's access token", why)
+		}
+	}
 	now := o.now()
 	for _, name := range []string{"nbf", "iat"} {
 		if at, ok := claims[name].(float64); ok && time.Unix(int64(at), 0).After(now.Add(o.cfg.Leeway)) {
@@ -224,14 +229,58 @@ func (o *oidcAuth) verify(ctx context.Context, v *oidc.IDTokenVerifier, raw stri
 	return id, tok, err
 }
 
-// identity reads an identity from a verified token's claims.
+// idTokenSign says why claims are an ID token's, which the login hands
+// the page and names at logout, and which must never pass for an access
+// token where the audience is the page's client_id (its default). A typ
+// claim decides where there is one (Keycloak types ID tokens "ID" and
+// access tokens "Bearer"); otherwise a nonce (the login always asks for
+// one) or an at_hash marks an ID token. "" for an access token.
+func idTokenSign(claims map[string]any) string {
+	typ, _ := claims["typ"].(string)
+	switch strings.ToLower(typ) {
+	case "id", "id_token":
+		return "is typed " + typ
+	case "bearer", "at+jwt", "access_token":
+		return ""
+	}
+	switch {
+	case claims["nonce"] != nil:
+		return "carries a nonce"
+	case claims["at_hash"] != nil:
+		return "carries an at_hash"
+	}
+	return ""
+}
+
+// emailVerified says whether the issuer vouches that the token's email
+// belongs to its subject (OpenID Connect Core 5.1: email_verified true).
+// Without it the email is whatever the user typed at sign-up, and an
+// issuer with self-registration or several tenants would let anyone
+// claim anyone's address.
+func emailVerified(claims map[string]any) bool {
+	switch v := claims["email_verified"].(type) {
+	case bool:
+		return v
+	case string:
+		return strings.EqualFold(v, "true")
+	}
+	return false
+}
+
+// identity reads an identity from a verified token's claims: its email
+// only when the issuer verified it.
 func (o *oidcAuth) identity(claims map[string]any) (*Identity, error) {
 	sub, _ := claim(claims, o.cfg.SubjectClaim).(string)
 	if sub == "" {
 		return nil, fmt.Errorf("the token has no %s claim", o.cfg.SubjectClaim)
 	}
-	id := &Identity{Subject: sub, Method: "oidc", Claims: map[string]string{}}
-	id.Email, _ = claim(claims, o.cfg.EmailClaim).(string)
+	if err := checkSubject("the token's "+o.cfg.SubjectClaim, sub); err != nil {
+		return nil, err
+	}
+	id := &Identity{Subject: sub, Method: "oidc", Issuer: o.cfg.Issuer, Claims: map[string]string{}}
+	if emailVerified(claims) {
+		id.Email, _ = claim(claims, o.cfg.EmailClaim).(string)
+	}
 	switch g := claim(claims, o.cfg.GroupsClaim).(type) {
 	case string:
 		id.Groups = []string{g}
@@ -246,6 +295,11 @@ func (o *oidcAuth) identity(claims map[string]any) (*Identity, error) {
 		if text, ok := scalarText(v); ok {
 			id.Claims[name] = text
 		}
+	}
+	if id.Email == "" {
+		// Nor may a parameter bound to claim:email read it.
+		delete(id.Claims, "email")
+		delete(id.Claims, o.cfg.EmailClaim)
 	}
 	return id, nil
 }

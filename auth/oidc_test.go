@@ -241,3 +241,22 @@ func publicKeyPEM(t testing.TB, kc *keycloak.Server) []byte {
 	t.Fatal("no RSA signing key published")
 	return nil
 }
+
+// TestIDTokenRefusedAsBearer: with audience left to its default (the
+// page's client_id), the issuer's ID token is refused as a bearer token,
+// while an access token of the same login is taken.
+func TestIDTokenRefusedAsBearer(t *testing.T) {
+	kc := keycloak.Get(t)
+	t.Setenv("SHEETSTREAM_TEST_PAGE_SECRET", "page-client-secret")
+	a, err := newAt(Config{OIDC: &OIDC{Issuer: kc.Issuer, ClientID: "sheetstream-page", ClientSecretEnv: "SHEETSTREAM_TEST_PAGE_SECRET"}}, "", time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := kc.Password(t, "alice")
+	if tok.ID == "" {
+		t.Fatal("Keycloak returned no ID token")
+	}
+	if id, err := a.Authenticate(bearer(tok.ID)); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "ID token") {
+		t.Errorf("the ID token as a bearer token: %+v %v", id, err)
+	}
+}

@@ -93,8 +93,13 @@ func (a *Authenticator) sessionIdentity(r *http.Request) (*Identity, error) {
 	if a.now().Unix() >= s.Expires {
 		return nil, fmt.Errorf("%w: the session has expired", ErrInvalid)
 	}
+	if revoked, err := a.revoked.Revoked(r.Context(), s.ID); err != nil {
+		return nil, fmt.Errorf("%w: the list of ended sessions cannot be read: %v", ErrInvalid, err)
+	} else if revoked {
+		return nil, fmt.Errorf("%w: the session was logged out", ErrInvalid)
+	}
 	id := &Identity{Subject: s.Subject, Email: s.Email, Groups: s.Groups, Claims: s.Claims, Method: "session",
-		csrf: a.sealer.csrfToken(s.ID)}
+		Issuer: a.oidc.cfg.Issuer, csrf: a.sealer.csrfToken(s.ID), sid: s.ID}
 	if !safeMethod(r.Method) {
 		got := r.Header.Get(CSRFHeader)
 		if subtle.ConstantTimeCompare([]byte(got), []byte(id.csrf)) != 1 {

@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"strconv"
@@ -116,6 +117,15 @@ const (
 // ErrNotFound: no job has that id.
 var ErrNotFound = errors.New("jobs: no such job")
 
+// ErrIdempotencyConflict: an idempotency key that its owner used before
+// for another export or other parameters.
+var ErrIdempotencyConflict = errors.New("jobs: the idempotency key was used for another request")
+
+// AllOwners, as List's owner, lists every owner's jobs: it is never an
+// identity's key, so no identity (not even an empty one) can stand for
+// it.
+const AllOwners = "\x00every owner"
+
 // Config opens a Queue.
 type Config struct {
 	// Queue is the queue's database: sqlite:PATH (one host) or
@@ -170,8 +180,10 @@ type Queue struct {
 	client queueClient
 	close  func()
 	worker string
-	// ownerIs is the SQL condition on a job's owner in the queue's dialect.
+	// ownerIs is the SQL condition on a job's owner in the queue's dialect;
+	// keyIs on its storage key.
 	ownerIs       string
+	keyIs         string
 	webhookClient *http.Client
 	statsMu       sync.Mutex
 	stats         Stats
@@ -305,7 +317,7 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	host, _ := os.Hostname()
-	q := &Queue{cfg: cfg, worker: host + ":" + strconv.Itoa(os.Getpid()), webhookClient: &http.Client{Timeout: 20 * time.Second}}
+	q := &Queue{cfg: cfg, worker: host + ":" + strconv.Itoa(os.Getpid()), webhookClient: &http.Client{Timeout: 20 * time.Second, CheckRedirect: noRedirects}}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &exportWorker{q: q})
 	river.AddWorker(workers, &webhookWorker{q: q})
@@ -347,6 +359,9 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 }
 
 func (q *Queue) openSQLite(ctx context.Context, path string, rc *river.Config) error {
+	if err := privateFiles(path); err != nil {
+		return fmt.Errorf("jobs: queue sqlite:%s: %w", path, err)
+	}
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
 	if err != nil {
 		return fmt.Errorf("jobs: queue sqlite:%s: %w", path, err)
@@ -359,9 +374,11 @@ func (q *Queue) openSQLite(ctx context.Context, path string, rc *river.Config) e
 		db.Close()
 		return fmt.Errorf("jobs: queue sqlite:%s: %w", path, err)
 	}
-	if _, err := db.ExecContext(ctx, scheduleTable); err != nil {
-		db.Close()
-		return fmt.Errorf("jobs: queue sqlite:%s: %w", path, err)
+	for _, table := range []string{scheduleTable, revokedTable} {
+		if _, err := db.ExecContext(ctx, table); err != nil {
+			db.Close()
+			return fmt.Errorf("jobs: queue sqlite:%s: %w", path, err)
+		}
 	}
 	q.schedules = sqliteSchedules{db}
 	client, err := river.NewClient(driver, rc)
@@ -388,6 +405,7 @@ func (q *Queue) openSQLite(ctx context.Context, path string, rc *river.Config) e
 		return out, rows.Err()
 	}
 	q.ownerIs = "json_extract(metadata, '$.owner') = @owner"
+	q.keyIs = "json_extract(args, '$.key') = @key"
 	q.countSQL = countSQLite
 	return nil
 }
@@ -421,7 +439,27 @@ func (q *Queue) openPostgres(ctx context.Context, url string, rc *river.Config) 
 		return out, err
 	}
 	q.ownerIs = "metadata->>'owner' = @owner"
+	q.keyIs = "args->>'key' = @key"
 	q.countSQL = countPostgres
+	return nil
+}
+
+// privateFiles creates the SQLite queue's file readable by its owner
+// only (0600), and makes an existing one and its -wal and -shm files so:
+// the queue holds job parameters, callers' claims and webhook settings.
+// SQLite gives the -wal and -shm files it creates the database file's
+// permissions.
+func privateFiles(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -442,7 +480,10 @@ func migrateLocked(ctx context.Context, pool *pgxpool.Pool, driver *riverpgxv5.D
 	if err := migrate(ctx, driver); err != nil {
 		return err
 	}
-	_, err = conn.Exec(ctx, scheduleTable)
+	if _, err = conn.Exec(ctx, scheduleTable); err != nil {
+		return err
+	}
+	_, err = conn.Exec(ctx, revokedTable)
 	return err
 }
 
@@ -498,7 +539,32 @@ func (q *Queue) Submit(ctx context.Context, req Request, idempotencyKey string) 
 	if err != nil {
 		return Job{}, fmt.Errorf("jobs: %w", err)
 	}
+	if res.UniqueSkippedAsDuplicate {
+		var first exportArgs
+		if err := json.Unmarshal(res.Job.EncodedArgs, &first); err != nil {
+			return Job{}, fmt.Errorf("jobs: job %d: %w", res.Job.ID, err)
+		}
+		if first.Export != req.Export || !maps.Equal(first.Params, req.Params) {
+			return Job{}, ErrIdempotencyConflict
+		}
+	}
 	return q.view(res.Job)
+}
+
+// Active counts owner's jobs that are queued or running, up to limit.
+func (q *Queue) Active(ctx context.Context, owner string, limit int) (int, error) {
+	if owner == "" {
+		return 0, errors.New("jobs: Active needs an owner")
+	}
+	params := river.NewJobListParams().Kinds((exportArgs{}).Kind()).
+		States(rivertype.JobStateAvailable, rivertype.JobStateScheduled, rivertype.JobStatePending,
+			rivertype.JobStateRetryable, rivertype.JobStateRunning).
+		Where(q.ownerIs, river.NamedArgs{"owner": owner}).First(min(max(limit, 1), 1000))
+	res, err := q.client.JobList(ctx, params)
+	if err != nil {
+		return 0, fmt.Errorf("jobs: %w", err)
+	}
+	return len(res.Jobs), nil
 }
 
 // ownerMetadata records the owner in the job's metadata, by which lists
@@ -553,12 +619,16 @@ func (q *Queue) Cancel(ctx context.Context, id string) (Job, error) {
 	return q.view(row)
 }
 
-// List returns an owner's jobs ("" for every owner's), newest first, at
-// most limit, after the job with id after ("" for the newest).
+// List returns an owner's jobs (AllOwners for every owner's; an empty
+// owner is an error), newest first, at most limit, after the job with id
+// after ("" for the newest).
 func (q *Queue) List(ctx context.Context, owner string, limit int, after string) ([]Job, error) {
+	if owner == "" {
+		return nil, errors.New("jobs: List needs an owner (AllOwners for every owner's)")
+	}
 	params := river.NewJobListParams().Kinds((exportArgs{}).Kind()).
 		OrderBy(river.JobListOrderByID, river.SortOrderDesc).First(min(max(limit, 1), 1000))
-	if owner != "" {
+	if owner != AllOwners {
 		params = params.Where(q.ownerIs, river.NamedArgs{"owner": owner})
 	}
 	if after != "" {
@@ -662,10 +732,19 @@ func (w *exportWorker) Work(ctx context.Context, job *river.Job[exportArgs]) err
 		// River's rescuer took the job from a worker that vanished.
 		q.count(func(s *Stats) { s.Rescued++ })
 	}
-	if n, err := q.cfg.Storage.Abandon(ctx, job.Args.Key); err != nil {
-		return err
-	} else if n > 0 {
-		q.cfg.Log.Info("removed what an earlier attempt left", "job", job.ID, "left", n)
+	if job.Attempt > 1 {
+		// What an earlier attempt left goes, unless another job writing
+		// to the same key (a schedule's fixed key) is running: what is
+		// there is its.
+		shared, err := q.keyUsed(ctx, job.Args.Key, job.ID, false)
+		if err != nil {
+			return err
+		}
+		if n, err := q.abandon(ctx, job.Args.Key, shared); err != nil {
+			return err
+		} else if n > 0 {
+			q.cfg.Log.Info("removed what an earlier attempt left", "job", job.ID, "left", n)
+		}
 	}
 	var rows int64
 	size, err := q.cfg.Storage.Put(ctx, job.Args.Key, func(out io.Writer) error {
@@ -702,6 +781,31 @@ func (w *exportWorker) Work(ctx context.Context, job *river.Job[exportArgs]) err
 	q.notify(ctx, job.ID, job.Args.Notify)
 	q.cfg.Log.Info("export job done", "job", job.ID, "export", job.Args.Export, "rows", rows, "bytes", size)
 	return river.RecordOutput(ctx, output{Rows: rows, Bytes: size})
+}
+
+// abandon removes what a killed write of key left, unless shared.
+func (q *Queue) abandon(ctx context.Context, key string, shared bool) (int, error) {
+	if shared {
+		return 0, nil
+	}
+	return q.cfg.Storage.Abandon(ctx, key)
+}
+
+// keyUsed says whether an export job other than id stores its file under
+// key: with newer, any job queued after id (the file under the key is
+// then, or will be, that job's); without, a job running now.
+func (q *Queue) keyUsed(ctx context.Context, key string, id int64, newer bool) (bool, error) {
+	params := river.NewJobListParams().Kinds((exportArgs{}).Kind()).First(1)
+	if newer {
+		params = params.Where(q.keyIs+" AND id > @id", river.NamedArgs{"key": key, "id": id})
+	} else {
+		params = params.States(rivertype.JobStateRunning).Where(q.keyIs+" AND id <> @id", river.NamedArgs{"key": key, "id": id})
+	}
+	res, err := q.client.JobList(ctx, params)
+	if err != nil {
+		return false, fmt.Errorf("jobs: %w", err)
+	}
+	return len(res.Jobs) > 0, nil
 }
 
 func randomHex(n int) string {

@@ -8,12 +8,16 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -21,8 +25,15 @@ import (
 )
 
 // Notify is where a finished job is told: its JSON POSTed to Webhook,
-// signed with HMAC-SHA256 under the secret in the environment variable
-// SecretEnv, in the X-Sheetstream-Signature header as "sha256=HEX".
+// never following a redirect, and, with SecretEnv (the environment
+// variable holding the secret), signed as the Standard Webhooks
+// specification says: headers webhook-id (the delivery's id, the same on
+// every retry), webhook-timestamp (Unix seconds) and webhook-signature
+// ("v1," and the base64 HMAC-SHA256 of "ID.TIMESTAMP.BODY" under the
+// secret: a "whsec_" secret's base64 bytes, any other the text's own
+// bytes). A receiver refuses old timestamps and ids it has seen, so a
+// delivery cannot be replayed. X-Sheetstream-Signature ("sha256=" and the
+// HMAC of the body alone, hex) is kept for receivers written before.
 type Notify struct {
 	Webhook   string `json:"webhook"`
 	SecretEnv string `json:"secret_env,omitempty"`
@@ -38,6 +49,48 @@ func Sign(secret, body []byte) string {
 	mac.Write(body)
 	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
 }
+
+// The Standard Webhooks headers.
+const (
+	WebhookIDHeader        = "webhook-id"
+	WebhookTimestampHeader = "webhook-timestamp"
+	WebhookSignatureHeader = "webhook-signature"
+)
+
+// WebhookSecret is the key a webhook secret stands for: the bytes of a
+// "whsec_" secret's base64, or the text's own bytes.
+func WebhookSecret(secret string) []byte {
+	if b64, ok := strings.CutPrefix(secret, "whsec_"); ok {
+		if key, err := base64.StdEncoding.DecodeString(b64); err == nil {
+			return key
+		}
+	}
+	return []byte(secret)
+}
+
+// SignStandard is a delivery's webhook-signature value under key:
+// "v1," and the base64 HMAC-SHA256 of "ID.TIMESTAMP.BODY".
+func SignStandard(key []byte, id string, timestamp int64, body []byte) string {
+	mac := hmac.New(sha256.New, key)
+	fmt.Fprintf(mac, "%s.%d.", id, timestamp)
+	mac.Write(body)
+	return "v1," + base64.StdEncoding.EncodeToString(mac.Sum(nil))
+}
+
+// RedactURL is u for logs: without user information, query or fragment
+// (where a webhook's credentials would be).
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(a URL that does not parse)"
+	}
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return u.String()
+}
+
+// noRedirects keeps a webhook's signed body at the address configured:
+// a redirect is answered as the failure it is for a delivery.
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // webhookArgs is a webhook delivery: a River job of its own, so that it
 // is retried with River's backoff, by any worker, after restarts.
@@ -81,9 +134,10 @@ func (w *webhookWorker) Work(ctx context.Context, job *river.Job[webhookArgs]) e
 	if err != nil {
 		return river.JobCancel(err)
 	}
+	where := RedactURL(job.Args.Notify.Webhook)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, job.Args.Notify.Webhook, bytes.NewReader(body))
 	if err != nil {
-		return river.JobCancel(fmt.Errorf("webhook %s: %w", job.Args.Notify.Webhook, err))
+		return river.JobCancel(fmt.Errorf("webhook %s: the URL does not make a request", where))
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "sheetstream")
@@ -92,15 +146,30 @@ func (w *webhookWorker) Work(ctx context.Context, job *river.Job[webhookArgs]) e
 		if secret == "" {
 			return fmt.Errorf("webhook: %s, which holds its secret, is not set on this worker", env)
 		}
+		// The delivery's id is its River job's: the same on every retry,
+		// so a receiver takes each delivery once.
+		id, ts := "msg_sheetstream_"+strconv.FormatInt(job.ID, 10), time.Now().Unix()
+		req.Header.Set(WebhookIDHeader, id)
+		req.Header.Set(WebhookTimestampHeader, strconv.FormatInt(ts, 10))
+		req.Header.Set(WebhookSignatureHeader, SignStandard(WebhookSecret(secret), id, ts, body))
 		req.Header.Set(SignatureHeader, Sign([]byte(secret), body))
 	}
 	resp, err := w.q.webhookClient.Do(req)
 	if err != nil {
-		return fmt.Errorf("webhook %s: %w", job.Args.Notify.Webhook, err)
+		// The client's error names the URL, with its user information:
+		// only what went wrong is kept.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return fmt.Errorf("webhook %s: %v", where, err)
 	}
 	resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("webhook %s: %s", job.Args.Notify.Webhook, resp.Status)
+		if resp.StatusCode/100 == 3 {
+			return fmt.Errorf("webhook %s: %s (redirects are not followed: configure the address it names)", where, resp.Status)
+		}
+		return fmt.Errorf("webhook %s: %s", where, resp.Status)
 	}
 	return nil
 }
@@ -112,7 +181,7 @@ func (q *Queue) notify(ctx context.Context, jobID int64, n *Notify) {
 	}
 	if _, err := q.client.Insert(context.WithoutCancel(ctx), webhookArgs{Job: jobID, Notify: *n},
 		&river.InsertOpts{MaxAttempts: webhookAttempts}); err != nil {
-		q.cfg.Log.Error("queueing a webhook", "job", jobID, "err", err)
+		q.cfg.Log.Error("queueing a webhook", "job", jobID, "webhook", RedactURL(n.Webhook), "err", err)
 	}
 }
 
@@ -162,8 +231,17 @@ func (q *Queue) Cleanup(ctx context.Context, now time.Time) (int, error) {
 			if row.FinalizedAt.Add(keep).After(now) {
 				continue
 			}
-			if err := q.cfg.Storage.Delete(ctx, args.Key); err != nil {
+			// A newer job with the same key (a schedule's fixed key, such
+			// as reports/latest.xlsx) owns what is there now: only the
+			// expiring job's row goes.
+			newer, err := q.keyUsed(ctx, args.Key, row.ID, true)
+			if err != nil {
 				return removed, err
+			}
+			if !newer {
+				if err := q.cfg.Storage.Delete(ctx, args.Key); err != nil {
+					return removed, err
+				}
 			}
 			if _, err := q.client.JobDelete(ctx, row.ID); err != nil && !errors.Is(err, river.ErrNotFound) {
 				return removed, err

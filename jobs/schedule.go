@@ -188,6 +188,8 @@ const scheduleTable = `CREATE TABLE IF NOT EXISTS sheetstream_schedule (
 type scheduleDB interface {
 	exec(ctx context.Context, query string, args ...any) (int64, error)
 	next(ctx context.Context, name string) (spec string, at int64, found bool, err error)
+	// count runs a query of one integer (? placeholders).
+	count(ctx context.Context, query string, args ...any) (int64, error)
 }
 
 type sqliteSchedules struct{ db *sql.DB }
@@ -210,7 +212,19 @@ func (s sqliteSchedules) next(ctx context.Context, name string) (string, int64, 
 	return spec, at, err == nil, err
 }
 
+func (s sqliteSchedules) count(ctx context.Context, query string, args ...any) (int64, error) {
+	var n int64
+	err := s.db.QueryRowContext(ctx, query, args...).Scan(&n)
+	return n, err
+}
+
 type pgSchedules struct{ pool *pgxpool.Pool }
+
+func (s pgSchedules) count(ctx context.Context, query string, args ...any) (int64, error) {
+	var n int64
+	err := s.pool.QueryRow(ctx, dollars(query), args...).Scan(&n)
+	return n, err
+}
 
 // dollars rewrites ? placeholders as $1, $2...
 func dollars(query string) string {

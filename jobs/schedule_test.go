@@ -56,7 +56,7 @@ func TestCronAcrossDST(t *testing.T) {
 // scheduledJobs lists the jobs of a schedule, by slot.
 func scheduledJobs(t *testing.T, q *Queue, name string) map[string][]Job {
 	t.Helper()
-	all, err := q.List(context.Background(), "", 1000, "")
+	all, err := q.List(context.Background(), AllOwners, 1000, "")
 	if err != nil {
 		t.Fatal(err)
 	}

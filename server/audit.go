@@ -98,3 +98,49 @@ func (s *Server) audit(w http.ResponseWriter, r *http.Request, rec auditRecord) 
 		}
 	}
 }
+
+// sampledPerSecond is how many records of unauthenticated refusals the
+// audit trail takes a second: anyone can send those, and each record is
+// synced to disk under the file's lock.
+const sampledPerSecond = 10
+
+// sampler lets through sampledPerSecond records a second and counts the
+// rest, which the next record let through reports.
+type sampler struct {
+	mu      sync.Mutex
+	second  int64
+	n       int
+	dropped int64
+}
+
+// take says whether a record may be written now, and how many were left
+// out before it.
+func (s *sampler) take(now time.Time) (bool, int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sec := now.Unix(); sec != s.second {
+		s.second, s.n = sec, 0
+	}
+	if s.n >= sampledPerSecond {
+		s.dropped++
+		return false, 0
+	}
+	s.n++
+	dropped := s.dropped
+	s.dropped = 0
+	return true, dropped
+}
+
+// auditSampled records a refusal of a request without valid credentials,
+// at most sampledPerSecond a second; a record after some were left out
+// says how many.
+func (s *Server) auditSampled(w http.ResponseWriter, r *http.Request, rec auditRecord) {
+	ok, dropped := s.unauthSampler.take(time.Now())
+	if !ok {
+		return
+	}
+	if dropped > 0 {
+		rec.Outcome += fmt.Sprintf(" (and %d such refusals before it not recorded)", dropped)
+	}
+	s.audit(w, r, rec)
+}

@@ -104,9 +104,9 @@ type Config struct {
 	// go: file:///folder or s3://BUCKET/PREFIX?endpoint=...&region=...
 	Jobs    string `yaml:"jobs"`
 	Storage string `yaml:"storage"`
-	// JobWorkers is how many jobs this process runs at once (default: the
-	// export slots the memory budget allows; 0 with the key given: none,
-	// an API-only service). Each running job takes an export slot.
+	// JobWorkers is how many jobs this process runs at once (default:
+	// JobSlots; 0 with the key given: none, an API-only service). Each
+	// running job takes a job slot and an export slot.
 	JobWorkers *int `yaml:"job_workers"`
 	// JobTimeout bounds one attempt of a job (default statement_timeout
 	// plus 5 minutes); a job whose worker vanished is retried a minute
@@ -114,6 +114,14 @@ type Config struct {
 	JobTimeout Duration `yaml:"job_timeout"`
 	// MaxAttempts is how often a failing job is tried (default 3).
 	MaxAttempts int `yaml:"max_attempts"`
+	// MaxJobsPerIdentity caps the jobs one identity may have queued or
+	// running at once (default 10); past it a submission is answered 429
+	// with Retry-After. The shared token is not capped.
+	MaxJobsPerIdentity int `yaml:"max_jobs_per_identity"`
+	// JobSlots caps the export slots jobs may hold at once (default: one
+	// less than the slots, at least 1), so that downloads and previews
+	// always find one.
+	JobSlots int `yaml:"job_slots"`
 	// LinkTTL is how long a finished job's download link works (default
 	// 15m), where the storage makes links (S3).
 	LinkTTL Duration `yaml:"link_ttl"`
@@ -154,6 +162,10 @@ type Export struct {
 	// Keep is how long this export's background jobs and their files are
 	// kept once finished (default 7d).
 	Keep Duration `yaml:"keep" json:"-"`
+	// Preview says whether /api/exports/NAME/preview shows the export's
+	// rows (default true, but false for an encrypted export: a preview is
+	// plain JSON, and an encrypted export's rows leave only encrypted).
+	Preview *bool `yaml:"preview" json:"preview"`
 	// Allow names who may use the export when auth: is configured:
 	// "group:NAME", "user:SUBJECT-OR-EMAIL", "any" (any identity). Nobody
 	// when empty; the shared token may use every export.
@@ -262,9 +274,10 @@ type ScheduleConfig struct {
 	// Keep is how long its jobs and files are kept (default: the
 	// export's keep, else 7d).
 	Keep Duration `yaml:"keep"`
-	// Notify: each finished job's JSON is POSTed to webhook, signed with
-	// HMAC-SHA256 under the secret in the environment variable
-	// secret_env (X-Sheetstream-Signature: sha256=HEX).
+	// Notify: each finished job's JSON is POSTed to webhook (redirects
+	// are not followed), signed as Standard Webhooks says under the
+	// secret in the environment variable secret_env (webhook-id,
+	// webhook-timestamp, webhook-signature; see jobs.Notify).
 	Notify *NotifyConfig `yaml:"notify"`
 
 	schedule *jobs.Schedule
@@ -318,7 +331,7 @@ func (cfg *Config) checkSchedules() error {
 		if n := sc.Notify; n != nil {
 			u, err := url.Parse(n.Webhook)
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				return fmt.Errorf("config: schedule %q: notify.webhook %q is not an http(s) URL", sc.Name, n.Webhook)
+				return fmt.Errorf("config: schedule %q: notify.webhook %q is not an http(s) URL", sc.Name, jobs.RedactURL(n.Webhook))
 			}
 			if n.SecretEnv != "" && os.Getenv(n.SecretEnv) == "" {
 				return fmt.Errorf("config: schedule %q: notify.secret_env names %s, which is not set", sc.Name, n.SecretEnv)
@@ -335,6 +348,10 @@ func (cfg *Config) checkSchedules() error {
 	}
 	return nil
 }
+
+// DefaultJobsPerHour is the jobs one identity may start an hour when
+// rate_limit.jobs_per_hour is not given (a negative value: no bound).
+const DefaultJobsPerHour = 120
 
 // Duration reads "30s", "5m" and the like.
 type Duration time.Duration
@@ -473,6 +490,12 @@ func ParseConfigIn(b []byte, dirs []string, database string) (*Config, error) {
 	if cfg.MaxAttempts <= 0 {
 		cfg.MaxAttempts = 3
 	}
+	if cfg.MaxJobsPerIdentity <= 0 {
+		cfg.MaxJobsPerIdentity = 10
+	}
+	if cfg.RateLimit.JobsPerHour == 0 {
+		cfg.RateLimit.JobsPerHour = DefaultJobsPerHour
+	}
 	if cfg.LinkTTL <= 0 {
 		cfg.LinkTTL = Duration(15 * time.Minute)
 	}
@@ -557,6 +580,9 @@ func ParseConfigIn(b []byte, dirs []string, database string) (*Config, error) {
 				return nil, fmt.Errorf("config: export %q: password_env names %s, which is not set", e.Name, e.PasswordEnv)
 			}
 			e.Encrypted = true
+		}
+		if e.Preview == nil {
+			e.Preview = new(!e.Encrypted)
 		}
 		if e.Params == nil {
 			e.Params = []*Param{} // [] in /api/exports, not null

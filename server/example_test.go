@@ -61,7 +61,7 @@ exports:
 		}
 	}
 	// Output:
-	// 200 {"exports":[{"name":"orders","title":"orders","description":"","params":[{"name":"city","type":"text","required":false}],"sheets":[{"name":"Orders"}]}],"jobs":false}
+	// 200 {"exports":[{"name":"orders","title":"orders","description":"","params":[{"name":"city","type":"text","required":false}],"sheets":[{"name":"Orders"}],"preview":true}],"jobs":false}
 	// 200 attachment; filename="orders.xlsx" true
 	// 400 {"error":"parameter \"city\": the value \"Os%zzlo\" is not a valid URL escape"}
 }

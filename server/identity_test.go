@@ -148,7 +148,7 @@ exports:
 	}
 	// The audit trail: a line per download, job and refusal, never a token.
 	trail, _ := os.ReadFile(filepath.Join(dir, "audit.jsonl"))
-	for _, want := range []string{`"event":"download","subject":"token:alice"`, `"event":"refused","subject":"token:alice","auth":"token","export":"payroll","outcome":"404 not allowed"`,
+	for _, want := range []string{`"event":"download","subject":"token:alice"`, `"event":"refused","subject":"token:alice","auth":"token","export":"payroll","outcome":"404 no such export or not allowed"`,
 		`"event":"job","subject":"token:alice"`, `"event":"refused","subject":"-"`, `"outcome":"403 `} {
 		if !strings.Contains(string(trail), want) {
 			t.Errorf("the audit trail lacks %s", want)

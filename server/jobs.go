@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -31,7 +33,7 @@ func (s *Server) openJobs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	workers := cap(s.slots)
+	workers := cap(s.jobSlots)
 	if s.cfg.JobWorkers != nil {
 		workers = max(0, *s.cfg.JobWorkers)
 	}
@@ -76,12 +78,16 @@ func (s *Server) runJob(ctx context.Context, req jobs.Request, w io.Writer) (int
 	if err != nil {
 		return 0, jobs.Permanent(err)
 	}
-	select {
-	case s.slots <- struct{}{}:
-	case <-ctx.Done():
-		return 0, ctx.Err()
+	// A job takes one of job_slots first, then an export slot: jobs never
+	// hold every export slot, so downloads always find one.
+	for _, sem := range []chan struct{}{s.jobSlots, s.slots} {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+		defer func() { <-sem }()
 	}
-	defer func() { <-s.slots }()
 	d := s.dbs[e.Database]
 	select {
 	case d.conns <- struct{}{}:
@@ -89,9 +95,26 @@ func (s *Server) runJob(ctx context.Context, req jobs.Request, w io.Writer) (int
 		return 0, ctx.Err()
 	}
 	defer func() { <-d.conns }()
+	// The watch downloads have: a job that makes no byte within
+	// write_timeout (a query silent that long), or whose storage takes no
+	// bytes that long, is stopped and its slot freed.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	jw := &jobWatch{w: w, timeout: time.Duration(s.cfg.WriteTimeout), cancel: cancel}
+	if e.password == "" { // an encrypted file comes out whole at its end
+		defer jw.watchOutput()()
+	}
+	w = jw
 	st, err := s.writeXLSX(ctx, e, vals, w)
 	if err != nil {
-		if ctx.Err() != nil {
+		switch cause := context.Cause(ctx); {
+		case errors.Is(cause, errNothingMade):
+			s.log.Warn("export job stopped: its query produced nothing within write_timeout", "export", e.Name, "write_timeout", time.Duration(s.cfg.WriteTimeout))
+			return st.Rows, jobs.Permanent(fmt.Errorf("%w (write_timeout %s)", errNothingMade, time.Duration(s.cfg.WriteTimeout)))
+		case errors.Is(cause, errStorageStalled):
+			s.log.Warn("export job stopped: the storage took no bytes within write_timeout", "export", e.Name, "storage", s.store.String())
+			return st.Rows, cause
+		case ctx.Err() != nil:
 			return st.Rows, ctx.Err()
 		}
 		// The details go to the log under an id; the job keeps the id.
@@ -199,25 +222,61 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := identity(r)
+	owner := id.Key()
+	if !id.All {
+		// Queued and running jobs per identity are capped: counted and
+		// submitted under the owner's lock, so a burst cannot pass the
+		// cap between the count and the insert.
+		unlock := s.submitting.lock(owner)
+		defer unlock()
+		active, err := s.jobs.Active(r.Context(), owner, s.cfg.MaxJobsPerIdentity)
+		if err != nil {
+			s.internalError(w, "the job could not be queued", err, "name", e.Name)
+			return
+		}
+		if active >= s.cfg.MaxJobsPerIdentity {
+			s.metrics.refused("jobs")
+			s.audit(w, r, auditRecord{Event: "refused", Export: e.Name, Outcome: fmt.Sprintf("429 %d jobs queued or running", active)})
+			w.Header().Set("Retry-After", "30")
+			jsonError(w, http.StatusTooManyRequests, fmt.Sprintf("you have %d jobs queued or running, the most this service takes from one identity (max_jobs_per_identity); try again when one ends", active))
+			return
+		}
+	}
 	j, err := s.jobs.Submit(r.Context(), jobs.Request{Export: e.Name, Params: query, File: e.Name + ".xlsx",
-		Keep: time.Duration(e.Keep), Owner: id.Subject,
+		Keep: time.Duration(e.Keep), Owner: owner,
 		Caller: &jobs.Caller{Subject: id.Subject, Email: id.Email, Groups: id.Groups, Claims: id.Claims}}, key)
+	if errors.Is(err, jobs.ErrIdempotencyConflict) {
+		jsonError(w, http.StatusUnprocessableEntity, "this Idempotency-Key was used for another export or other parameters; use a new key")
+		return
+	}
 	if err != nil {
 		s.internalError(w, "the job could not be queued", err, "name", e.Name)
 		return
 	}
-	s.log.Info("export job queued", "job", j.ID[:strings.IndexByte(j.ID, '-')], "export", e.Name)
-	s.audit(w, r, auditRecord{Event: "job", Export: e.Name, Job: j.ID[:strings.IndexByte(j.ID, '-')], Params: query, Outcome: "queued"})
+	s.log.Info("export job queued", "job", shortID(j.ID), "export", e.Name)
+	s.audit(w, r, auditRecord{Event: "job", Export: e.Name, Job: shortID(j.ID), Params: query, Outcome: "queued"})
 	w.Header().Set("Location", "/api/jobs/"+j.ID)
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": j.ID, "state": j.State, "url": "/api/jobs/" + j.ID})
 }
 
 // job finds the job of the request's {id}, answering 404 itself: also
-// for another owner's job, unless the caller is an admin.
+// for another owner's job, and for a job of an export its owner may no
+// longer use (access withdrawn after the job ran), unless the caller is
+// an admin. Every refusal is audited.
 func (s *Server) job(w http.ResponseWriter, r *http.Request) (jobs.Job, bool) {
 	j, err := s.jobs.Get(r.Context(), r.PathValue("id"))
-	if err == nil && !s.admin(r) && j.Owner != identity(r).Subject {
-		err = jobs.ErrNotFound
+	if err == nil && !s.admin(r) {
+		id := identity(r)
+		switch e := s.exports[j.Export]; {
+		case j.Owner != id.Key():
+			s.audit(w, r, auditRecord{Event: "refused", Export: j.Export, Job: shortID(j.ID), Outcome: "404 another identity's job"})
+			err = jobs.ErrNotFound
+		case e == nil || !s.allowed(id, e):
+			s.audit(w, r, auditRecord{Event: "refused", Export: j.Export, Job: shortID(j.ID), Outcome: "404 the export is no longer allowed"})
+			err = jobs.ErrNotFound
+		}
+	} else if errors.Is(err, jobs.ErrNotFound) {
+		s.audit(w, r, auditRecord{Event: "refused", Outcome: "404 no such job"})
 	}
 	switch {
 	case errors.Is(err, jobs.ErrNotFound):
@@ -228,6 +287,12 @@ func (s *Server) job(w http.ResponseWriter, r *http.Request) (jobs.Job, bool) {
 		return j, false
 	}
 	return j, true
+}
+
+// shortID is a job id without its secret half, for logs.
+func shortID(id string) string {
+	num, _, _ := strings.Cut(id, "-")
+	return num
 }
 
 // getJob: GET /api/jobs/ID.
@@ -248,6 +313,7 @@ func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "the job could not be cancelled", err)
 		return
 	}
+	s.audit(w, r, auditRecord{Event: "job_cancel", Export: j.Export, Job: shortID(j.ID), Outcome: j.State})
 	writeJSON(w, http.StatusOK, s.jobView(j))
 }
 
@@ -272,9 +338,10 @@ func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	owner := identity(r).Subject
-	if s.admin(r) {
-		owner = "" // every owner's
+	owner := identity(r).Key()
+	admin := s.admin(r)
+	if admin {
+		owner = jobs.AllOwners
 	}
 	list, err := s.jobs.List(r.Context(), owner, limit+1, query["after"])
 	if errors.Is(err, jobs.ErrNotFound) {
@@ -289,9 +356,12 @@ func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 	if len(list) > limit {
 		list, next = list[:limit], list[limit-1].ID
 	}
-	out := make([]jobJSON, len(list))
-	for i, j := range list {
-		out[i] = s.jobView(j)
+	out := make([]jobJSON, 0, len(list))
+	for _, j := range list {
+		// Jobs of exports the caller may no longer use are not shown.
+		if e := s.exports[j.Export]; admin || e != nil && s.allowed(identity(r), e) {
+			out = append(out, s.jobView(j))
+		}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"jobs": out, "next": next})
 }
@@ -323,7 +393,7 @@ func (s *Server) jobFile(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "the file could not be linked", err)
 		return
 	}
-	s.audit(w, r, auditRecord{Event: "job_file", Export: j.Export, Job: j.ID[:strings.IndexByte(j.ID, '-')], Bytes: j.Bytes, Outcome: "ok"})
+	s.audit(w, r, auditRecord{Event: "job_file", Export: j.Export, Job: shortID(j.ID), Bytes: j.Bytes, Outcome: "ok"})
 	if _, asked := query["link"]; asked {
 		// For the page: a signed link it can open, or "" when the file
 		// comes from here (with the page's token).
@@ -353,6 +423,69 @@ func (s *Server) jobFile(w http.ResponseWriter, r *http.Request) {
 	cw := &clientWriter{w: w, rc: http.NewResponseController(w), timeout: time.Duration(s.cfg.WriteTimeout), cancel: func(error) {}, noHold: true}
 	if _, err := io.Copy(cw, body); err != nil {
 		panic(http.ErrAbortHandler)
+	}
+}
+
+// errStorageStalled stops a job whose storage took no bytes within
+// write_timeout.
+var errStorageStalled = errors.New("the storage took no bytes within write_timeout")
+
+// jobWatch is a job's output as downloads' clientWriter watches theirs:
+// the job is cancelled when it makes no byte within the timeout, or when
+// one write to the storage takes longer.
+type jobWatch struct {
+	w       io.Writer
+	timeout time.Duration
+	cancel  context.CancelCauseFunc
+	made    atomic.Int64
+}
+
+func (j *jobWatch) Write(p []byte) (int, error) {
+	t := time.AfterFunc(j.timeout, func() { j.cancel(errStorageStalled) })
+	n, err := j.w.Write(p)
+	t.Stop()
+	j.made.Add(int64(n))
+	return n, err
+}
+
+// watchOutput cancels the job if it makes no byte within the timeout;
+// the returned func stops the watch.
+func (j *jobWatch) watchOutput() (stop func()) {
+	t := time.AfterFunc(j.timeout, func() {
+		if j.made.Load() == 0 {
+			j.cancel(errNothingMade)
+		}
+	})
+	return func() { t.Stop() }
+}
+
+// keyedMutex is a mutex per key, for the few moments one is held.
+type keyedMutex struct {
+	mu   sync.Mutex
+	held map[string]chan struct{}
+}
+
+// lock takes key's mutex and returns its unlock.
+func (k *keyedMutex) lock(key string) (unlock func()) {
+	for {
+		k.mu.Lock()
+		if k.held == nil {
+			k.held = map[string]chan struct{}{}
+		}
+		ch, busy := k.held[key]
+		if !busy {
+			ch = make(chan struct{})
+			k.held[key] = ch
+			k.mu.Unlock()
+			return func() {
+				k.mu.Lock()
+				delete(k.held, key)
+				k.mu.Unlock()
+				close(ch)
+			}
+		}
+		k.mu.Unlock()
+		<-ch
 	}
 }
 

@@ -63,6 +63,10 @@ func (s *Server) loginCallback(w http.ResponseWriter, r *http.Request) {
 // logout ends the page's session (auth checked its CSRF token) and
 // audits it.
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+	if err := s.authn.Logout(w, r); err != nil {
+		s.log.Error("logout", "err", err)
+		s.audit(w, r, auditRecord{Event: "logout", Outcome: "failed: the session could not be revoked"})
+		return
+	}
 	s.audit(w, r, auditRecord{Event: "logout", Outcome: "ok"})
-	s.authn.Logout(w, r)
 }

@@ -277,6 +277,13 @@ func TestOIDCLogin(t *testing.T) {
 	if resp, _ := get("POST", "/auth/logout"); resp.StatusCode != 403 {
 		t.Errorf("a logout without the CSRF token: %d", resp.StatusCode)
 	}
+	var idToken string
+	authURL, _ = url.Parse(f.url + "/auth/")
+	for _, c := range browser.Jar.Cookies(authURL) {
+		if c.Name == "sheetstream_id_token" {
+			idToken = c.Value
+		}
+	}
 	resp, body = get("POST", "/auth/logout", "X-CSRF-Token", me.CSRFToken)
 	var out struct {
 		LogoutURL string `json:"logout_url"`
@@ -288,13 +295,38 @@ func TestOIDCLogin(t *testing.T) {
 	if resp, body := get("GET", "/api/exports"); resp.StatusCode != 401 || !strings.Contains(string(body), `"login":"/auth/login"`) {
 		t.Errorf("after logout: %d %s", resp.StatusCode, body)
 	}
-	// The old cookie, replayed after logout, still checks out until it
-	// expires: logout removes it from the browser; sessions are not kept
-	// server-side. A forged one does not.
-	req, _ := http.NewRequest("GET", f.url+"/api/exports", nil)
-	req.AddCookie(&http.Cookie{Name: "sheetstream_session", Value: strings.Replace(cookie.Value, "a", "b", 1)})
-	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 401 {
-		t.Errorf("a forged session cookie: %v %v", resp.StatusCode, err)
+	// The old cookie, copied before logout and replayed after it, is
+	// refused: logout revoked the session server-side (in the queue's
+	// database), CSRF token or not. A forged one is refused too.
+	for _, c := range []struct {
+		what, value string
+		hdr         []string
+	}{
+		{"the copied session cookie", cookie.Value, nil},
+		{"the copied session cookie with its CSRF token", cookie.Value, []string{"X-CSRF-Token", me.CSRFToken}},
+		{"a forged session cookie", strings.Replace(cookie.Value, "a", "b", 1), nil},
+	} {
+		for _, method := range []string{"GET", "POST"} {
+			path := "/api/exports"
+			if method == "POST" {
+				path = "/api/exports/my-sales/jobs"
+			}
+			req, _ := http.NewRequest(method, f.url+path, nil)
+			req.AddCookie(&http.Cookie{Name: "sheetstream_session", Value: c.value})
+			for i := 0; i+1 < len(c.hdr); i += 2 {
+				req.Header.Set(c.hdr[i], c.hdr[i+1])
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil || resp.StatusCode != 401 && resp.StatusCode != 403 {
+				t.Errorf("%s, %s %s after logout: %v %v", c.what, method, path, resp.StatusCode, err)
+			}
+		}
+	}
+	// The ID token handed back for the issuer's logout is no bearer token.
+	if idToken == "" {
+		t.Error("no ID token cookie after the login")
+	} else if resp, _ := f.get("/api/exports", "Authorization", "Bearer "+idToken); resp.StatusCode != 401 {
+		t.Errorf("the ID token as a bearer token: %d, want 401", resp.StatusCode)
 	}
 	trail, _ := os.ReadFile(audit)
 	for _, want := range []string{`"event":"login"`, `"auth":"session"`, `"event":"logout"`, `"403 csrf POST`} {

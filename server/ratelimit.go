@@ -70,9 +70,11 @@ func (s *Server) limited(w http.ResponseWriter, r *http.Request, kind string) bo
 	}
 	id := identity(r)
 	if n <= 0 || id.All {
+		// 0 or less: no bound (a negative jobs_per_hour turns the
+		// default off).
 		return false
 	}
-	ok, wait := s.limits.allow(kind+"\x00"+id.Subject, n, period)
+	ok, wait := s.limits.allow(kind+"\x00"+id.Key(), n, period)
 	if ok {
 		return false
 	}

@@ -104,6 +104,14 @@ type Server struct {
 	authn    *auth.Authenticator
 	auditLog *auditFile // audit_log, if configured
 	limits   limiters
+	// unauthSampler bounds the audit records of unauthenticated requests.
+	unauthSampler sampler
+	// jobSlots caps the export slots jobs take, so that downloads always
+	// find one (job_slots).
+	jobSlots chan struct{}
+	// submitting serializes the count and insert of one identity's jobs
+	// (max_jobs_per_identity).
+	submitting keyedMutex
 }
 
 // database is a configured database and the connections exports may
@@ -128,6 +136,11 @@ func New(cfg *Config, log *slog.Logger) (*Server, error) {
 	s := &Server{cfg: cfg, dbs: map[string]*database{}, exports: map[string]*Export{},
 		slots: make(chan struct{}, slots), metrics: newMetrics(), log: log, hosts: allowedHosts(cfg),
 		token: []byte(cfg.Token)}
+	jobSlots := cfg.JobSlots
+	if jobSlots <= 0 {
+		jobSlots = max(1, slots-1)
+	}
+	s.jobSlots = make(chan struct{}, min(jobSlots, slots))
 	s.shutdown, s.cut = context.WithCancel(context.Background())
 	authn, err := auth.New(cfg.Auth, cfg.Token)
 	if err != nil {
@@ -174,6 +187,9 @@ func New(cfg *Config, log *slog.Logger) (*Server, error) {
 			s.Close()
 			return nil, sqlsheet.RedactError(err, cfg.Jobs)
 		}
+		// Logouts go on a list in the queue's database, which every
+		// instance on the queue reads.
+		s.authn.SetRevocations(s.jobs)
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
@@ -310,10 +326,17 @@ func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
 			jsonError(w, http.StatusForbidden, "this request changes something and lacks the page's CSRF token (X-CSRF-Token); reload the page")
 			return
 		}
+		if errors.Is(err, auth.ErrAmbiguous) {
+			s.metrics.refused("ambiguous")
+			s.log.Warn("request refused: an identity header given twice", "path", r.URL.Path, "remote", r.RemoteAddr, "err", err)
+			s.auditSampled(w, r, auditRecord{Event: "refused", Subject: "-", Outcome: "400 " + err.Error()})
+			jsonError(w, http.StatusBadRequest, err.Error()+": send it once")
+			return
+		}
 		if err != nil {
 			s.metrics.refused("token")
 			s.log.Warn("request refused: no valid credentials", "path", r.URL.Path, "remote", r.RemoteAddr, "err", err)
-			s.audit(w, r, auditRecord{Event: "refused", Subject: "-", Outcome: "401 " + r.Method + " " + r.URL.Path})
+			s.auditSampled(w, r, auditRecord{Event: "refused", Subject: "-", Outcome: "401 " + r.Method + " " + r.URL.Path})
 			w.Header().Set("WWW-Authenticate", `Bearer realm="sheetstream"`)
 			if s.authn.LoginEnabled() {
 				// The page's session ended (or never was): it logs in
@@ -364,7 +387,11 @@ func (s *Server) admin(r *http.Request) bool {
 }
 
 // allowed says whether the identity may use export e: everyone may
-// without auth:, else those its allow list names.
+// without auth:, else those its allow list names. user:NAME matches the
+// identity's subject, its key (oidc:ISSUER|SUB, proxy:USER, token:NAME),
+// or its email, which an OIDC identity has only when the issuer verified
+// it (a proxy's email header and a token's configured email are trusted
+// as they are).
 func (s *Server) allowed(id *auth.Identity, e *Export) bool {
 	if id.All || !s.cfg.Auth.Enabled() {
 		return true
@@ -374,7 +401,7 @@ func (s *Server) allowed(id *auth.Identity, e *Export) bool {
 		switch {
 		case a == "any":
 			return true
-		case kind == "user" && (name == id.Subject || id.Email != "" && name == id.Email):
+		case kind == "user" && (name == id.Subject || name == id.Key() || id.Email != "" && name == id.Email):
 			return true
 		case kind == "group" && id.InGroup(name):
 			return true
@@ -566,12 +593,11 @@ func (s *Server) busy(w http.ResponseWriter, msg string) {
 // string, strictly, answering 404 or 400 itself.
 func (s *Server) lookup(w http.ResponseWriter, r *http.Request, name string, reserved ...string) (*Export, map[string]any, map[string]string, bool) {
 	e := s.exports[name]
-	if e != nil && !s.allowed(identity(r), e) {
-		s.audit(w, r, auditRecord{Event: "refused", Export: name, Outcome: "404 not allowed"})
-	}
 	if e == nil || !s.allowed(identity(r), e) {
 		// An export the caller may not use is answered as one that does
-		// not exist: its name is not disclosed.
+		// not exist, with the same headers, body and work (an audit
+		// record of both): neither its name nor its existence shows.
+		s.audit(w, r, auditRecord{Event: "refused", Export: name, Outcome: "404 no such export or not allowed"})
 		jsonError(w, http.StatusNotFound, fmt.Sprintf("no export named %q", name))
 		return nil, nil, nil, false
 	}
@@ -961,6 +987,15 @@ func (s *Server) preview(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		limit = n
+	}
+	if !*e.Preview {
+		s.audit(w, r, auditRecord{Event: "refused", Export: e.Name, Outcome: "403 no preview"})
+		msg := fmt.Sprintf("export %q has no preview (preview: false in its configuration)", e.Name)
+		if e.Encrypted {
+			msg = fmt.Sprintf("export %q is encrypted: its rows leave the service only in its encrypted .xlsx, never as a preview", e.Name)
+		}
+		jsonError(w, http.StatusForbidden, msg)
+		return
 	}
 	if r.Method == http.MethodHead {
 		w.Header().Set("Content-Type", "application/json")

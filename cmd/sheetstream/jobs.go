@@ -128,7 +128,7 @@ Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#job
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if config != "" {
 				return withQueue(cmd.Context(), config, func(srv *server.Server) error {
-					list, err := srv.Jobs().List(cmd.Context(), "", limit, "")
+					list, err := srv.Jobs().List(cmd.Context(), jobs.AllOwners, limit, "")
 					printJSON(map[string]any{"jobs": list}, err == nil)
 					return err
 				})

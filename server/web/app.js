@@ -237,7 +237,9 @@ async function load() {
     // A CSV holds one sheet: offered for exports of one, unencrypted.
     const csv = exp.sheets.length === 1 && !exp.encrypted ?
       [el("button", { type: "button", textContent: "Download .csv", className: "secondary download-csv" })] : [];
-    const form = el("form", {}, ...(exp.params || []).map(input), ...pick, pv, dl, ...csv, ...(jobs ? [bg] : []));
+    // An encrypted export has no preview (its rows leave only encrypted).
+    const previewing = exp.preview === false ? [] : [...pick, pv];
+    const form = el("form", {}, ...(exp.params || []).map(input), ...previewing, dl, ...csv, ...(jobs ? [bg] : []));
     if (csv.length) csv[0].addEventListener("click", () => { if (form.reportValidity()) download(exp, form, status, csv[0], "csv"); });
     form.addEventListener("submit", ev => { ev.preventDefault(); download(exp, form, status, dl); });
     bg.addEventListener("click", () => { if (form.reportValidity()) runInBackground(exp, form, status); });
