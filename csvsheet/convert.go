@@ -44,9 +44,21 @@ type Options struct {
 	// are always taken, their missing fields empty.
 	Ragged bool
 	// LazyQuotes takes a quote inside an unquoted field as text, and a
-	// quote in a quoted field not followed by the delimiter as text
-	// (encoding/csv's LazyQuotes), for files written without escaping.
+	// quote in a quoted field not followed by the delimiter as text, for
+	// files written without escaping. Unlike encoding/csv's LazyQuotes, a
+	// quoted field must close on the line it opens: one that does not is
+	// text to the next delimiter, its opening quote included, so a field
+	// that merely starts with a quote never swallows the lines after it
+	// (a real multi-line field then makes a row wider than the header,
+	// an error naming its line, or short rows: never a silent merge).
+	// It needs a one-byte delimiter.
 	LazyQuotes bool
+	// Quote is the quote character (an ASCII character; '"' when zero);
+	// NoQuotes makes quotes ordinary characters, for text written
+	// without any quoting (many TSV files). Both need a one-byte
+	// delimiter.
+	Quote    byte
+	NoQuotes bool
 	// Sheet names the sheet ("Sheet1" when empty). Rows past Excel's limit
 	// continue on "Sheet (2)", "Sheet (3)"... with the header repeated.
 	Sheet string

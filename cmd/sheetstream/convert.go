@@ -24,6 +24,7 @@ type convertFlags struct {
 	sheet, delimiter              string
 	encoding                      string
 	ragged, lazyQuotes            bool
+	quote                         string
 	dateFormats                   []string
 	maxRecordMiB                  int
 	charts                        []string
@@ -63,6 +64,7 @@ Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#con
 	fl.BoolVar(&f.ragged, "ragged", false, raggedHelp)
 	fl.StringArrayVar(&f.dateFormats, "date-format", nil, dateFormatHelp)
 	fl.BoolVar(&f.lazyQuotes, "lazy-quotes", false, lazyQuotesHelp)
+	fl.StringVar(&f.quote, "quote", `"`, quoteHelp)
 	fl.IntVar(&f.maxRecordMiB, "max-record-mib", 64, maxRecordHelp)
 	fl.BoolVar(&f.escape, "escape-formulas", false, escapeFormulasHelp)
 	fl.StringArrayVar(&f.charts, "chart", nil, chartHelp)
@@ -106,9 +108,13 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	if err != nil {
 		return err
 	}
+	quote, noQuotes, err := quoteOf(f.quote)
+	if err != nil {
+		return err
+	}
 	opts := csvsheet.Options{
 		Comma: comma, Encoding: f.encoding, NoInfer: f.noInfer, NoHeader: f.noHeader, Sheet: f.sheet, ExcelTable: f.excelTable,
-		MaxRecordSize: f.maxRecordMiB << 20, Ragged: f.ragged, LazyQuotes: f.lazyQuotes,
+		MaxRecordSize: f.maxRecordMiB << 20, Ragged: f.ragged, LazyQuotes: f.lazyQuotes, Quote: quote, NoQuotes: noQuotes,
 		DateFormats: f.dateFormats, Charts: charts,
 	}
 	// Standard output takes the workbook only once it is whole: a second
@@ -252,7 +258,22 @@ const dateFormatHelp = `a strptime layout dates are written in, such as %d/%m/%Y
 
 const raggedHelp = `cut rows with more fields than the header to its width (without it such a row is an error naming its line)`
 
-const lazyQuotesHelp = `take a stray quote in a field as text (for files written without escaping quotes)`
+const lazyQuotesHelp = `take a stray quote in a field as text (for files written without escaping quotes); a quoted field must then close on its own line, or its quote is text too`
+
+const quoteHelp = `the quote character, or "none": quotes are ordinary characters (a TSV or CSV written without quoting)`
+
+// quoteOf reads --quote: one ASCII character, or "none".
+func quoteOf(flag string) (quote byte, none bool, err error) {
+	switch {
+	case strings.EqualFold(flag, "none"):
+		return 0, true, nil
+	case flag == "":
+		return 0, false, nil
+	case len(flag) == 1 && flag[0] >= ' ' && flag[0] < 0x7f:
+		return flag[0], false, nil
+	}
+	return 0, false, fmt.Errorf("--quote %q: one ASCII character, or none", flag)
+}
 
 const encodingHelp = `the text's character set, such as windows-1252, latin1, utf-16le or shift_jis (default UTF-8; a byte-order mark wins)`
 

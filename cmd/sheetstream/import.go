@@ -34,6 +34,7 @@ type importFlags struct {
 	format, delimiter         string
 	encoding, rejectsPath     string
 	ragged, lazyQuotes        bool
+	quote                     string
 	dateFormats               []string
 	maxErrors, maxRecordMiB   int
 }
@@ -89,6 +90,7 @@ func (f *importFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.ragged, "ragged", false, raggedHelp)
 	fl.StringArrayVar(&f.dateFormats, "date-format", nil, dateFormatHelp)
 	fl.BoolVar(&f.lazyQuotes, "lazy-quotes", false, lazyQuotesHelp)
+	fl.StringVar(&f.quote, "quote", `"`, quoteHelp)
 	fl.IntVar(&f.maxRecordMiB, "max-record-mib", 64, maxRecordHelp)
 	f.pw.readFlags(cmd)
 }
@@ -158,8 +160,12 @@ func runImport(ctx context.Context, f *importFlags, path string) (retErr error) 
 	if err != nil {
 		return err
 	}
+	quote, noQuotes, err := quoteOf(f.quote)
+	if err != nil {
+		return err
+	}
 	src, closeSrc, err := importSource(path, f.format, f.sheet, &f.pw, csvsheet.Options{Encoding: f.encoding, NoInfer: f.allText, MaxRecordSize: f.maxRecordMiB << 20,
-		Ragged: f.ragged, LazyQuotes: f.lazyQuotes, DateFormats: f.dateFormats}, f.delimiter)
+		Ragged: f.ragged, LazyQuotes: f.lazyQuotes, Quote: quote, NoQuotes: noQuotes, DateFormats: f.dateFormats}, f.delimiter)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -47,7 +49,12 @@ var flagHints = strings.NewReplacer(
 // forUsers is an error's text for the command line: without package
 // names, with the flags to use.
 func forUsers(err error) string {
-	return flagHints.Replace(packagePrefix.ReplaceAllString(err.Error(), "$1"))
+	text := flagHints.Replace(packagePrefix.ReplaceAllString(err.Error(), "$1"))
+	switch {
+	case errors.Is(err, csv.ErrBareQuote), errors.Is(err, csv.ErrQuote):
+		text += ` (text written without quoting, as many TSV files are, reads with --quote none; stray quotes in quoted fields with --lazy-quotes)`
+	}
+	return text
 }
 
 // rootCmd is the command line: sheetstream and its commands.

@@ -30,6 +30,19 @@ type Reader struct {
 	// quoted field that no delimiter or line end follows, as text, and
 	// ends a quoted field left open at the end of the text.
 	LazyQuotes bool
+	// LineQuotes (with LazyQuotes) bounds a quoted field to the line it
+	// opens on: one whose closing quote is not on that line is unquoted
+	// text, its opening quote a character like any other, ending at the
+	// next delimiter. A field that starts with a quote (`"AGENT" K is a
+	// "doner"-wrap`) then cannot swallow the lines after it; a real
+	// multi-line field becomes a record per line, which a reader of fixed
+	// width refuses, naming the line. Not encoding/csv's behaviour.
+	LineQuotes bool
+	// Quote is the quote character, an ASCII byte other than Comma, \r
+	// and \n ('"' when zero); NoQuotes makes every character text (a
+	// TSV written without quoting).
+	Quote    byte
+	NoQuotes bool
 
 	r      *bufio.Reader
 	line   int   // lines read
@@ -118,7 +131,11 @@ func (r *Reader) Read() ([]string, error) {
 		return nil, io.EOF
 	}
 	r.start = r.line
-	if bytes.IndexByte(line, '"') < 0 {
+	q := r.Quote
+	if q == 0 {
+		q = '"'
+	}
+	if r.NoQuotes || bytes.IndexByte(line, q) < 0 {
 		return r.plain(line, comma), errRead
 	}
 	rec, ends := r.rec[:0], r.ends[:0]
@@ -131,10 +148,14 @@ func (r *Reader) Read() ([]string, error) {
 		r.rec, r.ends = rec, ends
 		return nil, &csv.ParseError{StartLine: r.start, Line: posLine, Column: col(), Err: err}
 	}
+	unquoted := false // the field's opening quote is text (LineQuotes)
 parse:
 	for {
-		r.pos = append(r.pos, position{posLine, col()})
-		if len(line) == 0 || line[0] != '"' {
+		if !unquoted {
+			r.pos = append(r.pos, position{posLine, col()})
+		}
+		if len(line) == 0 || line[0] != q || unquoted {
+			unquoted = false
 			// An unquoted field: to the delimiter, or the line's end.
 			i := bytes.IndexByte(line, comma)
 			field := line
@@ -144,7 +165,7 @@ parse:
 				field = field[:len(field)-nlLen(field)]
 			}
 			if !r.LazyQuotes {
-				if j := bytes.IndexByte(field, '"'); j >= 0 {
+				if j := bytes.IndexByte(field, q); j >= 0 {
 					line = line[j:]
 					return fail(csv.ErrBareQuote)
 				}
@@ -158,16 +179,22 @@ parse:
 			break parse
 		}
 		// A quoted field.
+		opening, recStart := line, len(rec)
 		line = line[1:]
 		for {
-			i := bytes.IndexByte(line, '"')
+			i := bytes.IndexByte(line, q)
+			if i < 0 && r.LineQuotes && r.LazyQuotes {
+				// Not closed on its line: the quote was text.
+				line, rec, unquoted = opening, rec[:recStart], true
+				continue parse
+			}
 			switch {
 			case i >= 0:
 				rec = append(rec, line[:i]...)
 				line = line[i+1:]
 				switch {
-				case len(line) > 0 && line[0] == '"': // "" is a quote
-					rec = append(rec, '"')
+				case len(line) > 0 && line[0] == q: // "" is a quote
+					rec = append(rec, q)
 					line = line[1:]
 				case len(line) > 0 && line[0] == comma: // the field ends
 					line = line[1:]
@@ -177,7 +204,7 @@ parse:
 					ends = append(ends, len(rec))
 					break parse
 				case r.LazyQuotes:
-					rec = append(rec, '"')
+					rec = append(rec, q)
 				default:
 					return fail(csv.ErrQuote)
 				}

@@ -144,3 +144,61 @@ func BenchmarkRead(b *testing.B) {
 		})
 	}
 }
+
+// TestLineQuotes: with LazyQuotes and LineQuotes, a field that opens
+// with a quote it does not close on its line is text to the next
+// delimiter, and never swallows the lines after it; one closed on its
+// line reads as before.
+func TestLineQuotes(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"a\t\"AGENT\" K is a \"doner\"-wrap\tz\nb\tc\td\n", `[["a" "\"AGENT\" K is a \"doner\"-wrap" "z"] ["b" "c" "d"]]`},
+		{"\"open\tx\ny\tz\n", `[["\"open" "x"] ["y" "z"]]`},
+		{"\"a\"\"b\"\tc\n", `[["a\"b" "c"]]`},
+		{"\"a\"b\"\tc\n", `[["a\"b" "c"]]`},
+		{"x\t\"multi\nline\"\n", `[["x" "\"multi"] ["line\""]]`},
+		{"\"last", `[["\"last"]]`},
+	} {
+		r := NewReader(strings.NewReader(c.in))
+		r.Comma, r.LazyQuotes, r.LineQuotes = '\t', true, true
+		var got [][]string
+		for {
+			rec, err := r.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%q: %v", c.in, err)
+			}
+			got = append(got, append([]string(nil), rec...))
+		}
+		if fmt.Sprintf("%q", got) != c.want {
+			t.Errorf("%q: %q, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+// TestQuoteChoice: NoQuotes makes quotes text; Quote names another.
+func TestQuoteChoice(t *testing.T) {
+	read := func(in string, set func(*Reader)) string {
+		r := NewReader(strings.NewReader(in))
+		set(r)
+		var got [][]string
+		for {
+			rec, err := r.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return err.Error()
+			}
+			got = append(got, append([]string(nil), rec...))
+		}
+		return fmt.Sprintf("%q", got)
+	}
+	if got := read("\"a\t\"b\"\n\"c\n", func(r *Reader) { r.Comma, r.NoQuotes = '\t', true }); got != `[["\"a" "\"b\""] ["\"c"]]` {
+		t.Errorf("no quotes: %s", got)
+	}
+	if got := read("'a,b',\"c\"\n'it''s',x\n", func(r *Reader) { r.Quote = '\'' }); got != `[["a,b" "\"c\""] ["it's" "x"]]` {
+		t.Errorf("quote ': %s", got)
+	}
+}
