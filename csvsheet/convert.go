@@ -59,6 +59,10 @@ type Options struct {
 	// delimiter.
 	Quote    byte
 	NoQuotes bool
+	// Strict fails on a field longer than a cell holds (32,767
+	// characters), naming its cell; without it such text is cut to fit and
+	// counted in Stats.Truncated, as sqlsheet's exports do.
+	Strict bool
 	// Sheet names the sheet ("Sheet1" when empty). Rows past Excel's limit
 	// continue on "Sheet (2)", "Sheet (3)"... with the header repeated.
 	Sheet string
@@ -83,9 +87,16 @@ type Stats struct {
 	Rows   int64 // data rows, header excluded
 	Sheets []string
 	Cut    int // records cut to the header's width (Options.Ragged)
+	// Truncated counts texts cut to 32,767 characters (without
+	// Options.Strict).
+	Truncated int64
 }
 
 const progressEvery = 8192
+
+// ErrEmpty: the text has no record at all, not even a header; Convert
+// writes no sheet for it.
+var ErrEmpty = errors.New("the text is empty: no header and no rows")
 
 // Convert reads delimited text from r and writes it into w as one sheet,
 // or several when it has more rows than a sheet holds. It does not close w.
@@ -175,6 +186,14 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 			if !typer.typeField(&cells[i], i, f) {
 				return typer.contradiction(i, record, line, names)
 			}
+			if len(f) > xlsx.MaxCellChars && !opts.Strict {
+				// Longer than a cell holds (only text is): cut, as export cuts, and
+				// counted (Strict fails instead, naming the cell).
+				if cut, ok := xlsx.TruncateText(f); ok {
+					cells[i] = xlsx.String(cut)
+					st.Truncated++
+				}
+			}
 		}
 		if err := sheet.WriteRow(cells); err != nil {
 			if errors.Is(err, xlsx.ErrInvalidUTF8) && opts.Encoding == "" {
@@ -261,6 +280,9 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 		if err := flushGuess(); err != nil {
 			return st, err
 		}
+	}
+	if sheet == nil && header == nil && st.Rows == 0 {
+		return st, fmt.Errorf("csv: %w", ErrEmpty)
 	}
 	if sheet == nil {
 		if err := newSheet(); err != nil {

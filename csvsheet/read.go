@@ -37,7 +37,7 @@ func newReader(r io.Reader, opts Options) (*recordReader, error) {
 	} else {
 		enc, err := htmlindex.Get(opts.Encoding)
 		if err != nil {
-			return nil, fmt.Errorf("csv: encoding %q: %w", opts.Encoding, err)
+			return nil, fmt.Errorf("csv: encoding %q is not a character set sheetstream knows (the WHATWG Encoding Standard's names: utf-8, windows-1252, latin1, iso-8859-15, utf-16le, shift_jis, gb18030...)", opts.Encoding)
 		}
 		if enc == unicode.UTF8 {
 			enc = unicode.UTF8BOM

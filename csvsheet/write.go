@@ -130,8 +130,8 @@ func WriteWith(ctx context.Context, w io.Writer, rows *xlsx.Rows, opts WriteOpti
 
 // RowWriter writes rows one at a time in one format, as WriteWith writes
 // a sheet's: for rows that do not come from a workbook, such as a
-// database's (sqlsheet.Options.Rows). Head, Tail and Records are
-// WriteWith's and not used.
+// database's (sqlsheet.Options.Rows). Records, with JSONL, takes the
+// first row as the header; Head and Tail are WriteWith's and not used.
 type RowWriter struct {
 	rw  rowWriter
 	row []xlsx.Value
@@ -154,7 +154,12 @@ func (w *RowWriter) WriteCells(cells []xlsx.Cell) error {
 		w.row[len(w.row)-1].SetCell(i+1, &cells[i])
 	}
 	w.num++
-	return w.rw.write(xlsx.Row{Num: w.num, Cells: w.row})
+	row := xlsx.Row{Num: w.num, Cells: w.row}
+	if w.rw.opts.Records && w.rw.opts.Format == JSONL && w.rw.names == nil {
+		w.rw.header(row)
+		return nil
+	}
+	return w.rw.write(row)
 }
 
 // Flush writes what is buffered.

@@ -198,6 +198,9 @@ func (imp *importer) newColumns(ctx context.Context, header []string, types []Co
 			return fmt.Errorf("sqlsheet: a type is given for column %q, which the header does not have", name)
 		}
 	}
+	if most := maxTableColumns[imp.engine]; most > 0 && len(imp.cols) > most {
+		return fmt.Errorf("sqlsheet: the header has %d columns, and a %s table holds at most %d (--columns picks the ones to load)", len(imp.cols), imp.engine, most)
+	}
 	imp.created = true
 	if err := imp.applySchema(ctx, header); err != nil {
 		return err
@@ -350,3 +353,8 @@ func (imp *importer) tableColumns(ctx context.Context, header []string) error {
 	imp.stats.Columns = imp.cols
 	return nil
 }
+
+// maxTableColumns are the engines' limits on a table's columns
+// (SQLITE_MAX_COLUMN's default, PostgreSQL's MaxHeapAttributeNumber,
+// InnoDB's), checked before any DDL so the message names both counts.
+var maxTableColumns = map[Engine]int{EngineSQLite: 2000, EnginePostgres: 1600, EngineMySQL: 1017}

@@ -152,7 +152,7 @@ func (cv *converter) null(dst *xlsx.Cell) {
 func (cv *converter) textCell(dst *xlsx.Cell, s string) error {
 	truncated := false
 	if len(s) > xlsx.MaxCellChars || cv.cutFrom > 0 {
-		if cut := truncateUTF16(s, xlsx.MaxCellChars); len(cut) < len(s) || cv.cutFrom > 0 {
+		if cut, _ := xlsx.TruncateText(s); len(cut) < len(s) || cv.cutFrom > 0 {
 			if cv.opts.Strict {
 				return xlsx.ErrCellTooLong
 			}
@@ -176,22 +176,6 @@ func (cv *converter) textCell(dst *xlsx.Cell, s string) error {
 // b is: until the next scan, or until its batch is reused, which both come
 // after the row is written; cv.text copies it when rows are kept.
 func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
-
-// truncateUTF16 cuts s to at most n UTF-16 code units, on a rune boundary.
-func truncateUTF16(s string, n int) string {
-	units := 0
-	for i, r := range s {
-		w := 1
-		if r > 0xFFFF {
-			w = 2
-		}
-		if units+w > n {
-			return s[:i]
-		}
-		units += w
-	}
-	return s
-}
 
 func (cv *converter) int(dst *xlsx.Cell, c *column, v int64) {
 	if (v > maxExact || v < -maxExact) && !cv.opts.ForceNumbers {

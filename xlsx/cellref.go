@@ -143,3 +143,24 @@ func (r Range) overlaps(o Range) bool {
 // refers to it: as it is when plain, else in single quotes with quotes
 // doubled ('My data', 'It”s').
 func QuoteSheetName(name string) string { return quoteSheetName(name) }
+
+// TruncateText cuts s to the MaxCellChars UTF-16 code units a cell holds
+// (Excel counts characters so), on a rune boundary, and says whether it
+// cut anything.
+func TruncateText(s string) (string, bool) {
+	if len(s) <= MaxCellChars {
+		return s, false // a byte at least per code unit
+	}
+	units := 0
+	for i, r := range s {
+		w := 1
+		if r > 0xFFFF {
+			w = 2
+		}
+		if units+w > MaxCellChars {
+			return s[:i], true
+		}
+		units += w
+	}
+	return s, false
+}

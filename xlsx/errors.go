@@ -69,7 +69,7 @@ func (e *CellError) Unwrap() error { return e.Err }
 // *ReadError that names the file, part, sheet and cell where they apply.
 var (
 	ErrNotXLSX               = errors.New("not an XLSX workbook")
-	ErrEncrypted             = errors.New("password-protected workbook: give its password (ReadOptions.Password, --password)")
+	ErrEncrypted             = errors.New("password-protected workbook: give its password")
 	ErrPassword              = offcrypto.ErrPassword    // the password does not open the workbook
 	ErrIntegrity             = offcrypto.ErrIntegrity   // the encrypted package was damaged or changed
 	ErrUnsupportedEncryption = offcrypto.ErrUnsupported // RC4 CryptoAPI, extensible encryption...

@@ -8,6 +8,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/zip"
 
@@ -75,9 +76,10 @@ func openCompound(r io.ReaderAt, size int64, password string) (*offcrypto.Packag
 
 // sniff names what a file that is not a zip is.
 func sniff(r io.ReaderAt, size int64) error {
-	head := make([]byte, 8)
-	n, _ := r.ReadAt(head, 0)
-	head = head[:n]
+	start := make([]byte, 512)
+	n, _ := r.ReadAt(start, 0)
+	start = start[:n]
+	head := start[:min(n, 8)]
 	switch {
 	case size == 0:
 		return fmt.Errorf("%w: the file is empty", ErrNotXLSX)
@@ -93,9 +95,38 @@ func sniff(r io.ReaderAt, size int64) error {
 		}
 		return fmt.Errorf("%w: an Excel 2.x-4.0 (BIFF%d) worksheet, which sheetstream does not read; save it as .xlsx", ErrLegacyXLS, head[1]/2+2)
 	case bytes.HasPrefix(bytes.TrimLeft(head, "\xef\xbb\xbf \t\r\n"), []byte("<")):
-		return fmt.Errorf("%w: the file is XML or HTML, not a zip package (Excel 2003 XML or a web page saved as .xlsx?)", ErrNotXLSX)
+		lower := bytes.ToLower(start)
+		switch {
+		case bytes.Contains(lower, []byte("<html")), bytes.Contains(lower, []byte("<!doctype html")), bytes.Contains(lower, []byte("<table")):
+			return fmt.Errorf("%w: the file is an HTML page (a web page, or a web application's \"Excel\" download), not a workbook: open it in a spreadsheet and save it as .xlsx", ErrNotXLSX)
+		case bytes.Contains(lower, []byte("urn:schemas-microsoft-com:office:spreadsheet")):
+			return fmt.Errorf("%w: the file is an Excel 2003 XML spreadsheet, not a workbook sheetstream reads: save it as .xlsx", ErrNotXLSX)
+		}
+		return fmt.Errorf("%w: the file is XML, not a zip package (Excel 2003 XML saved as .xlsx?)", ErrNotXLSX)
+	case looksLikeText(start):
+		return fmt.Errorf("%w: the file is text (CSV?), not a workbook: read it as CSV (--format csv, or a .csv name)", ErrNotXLSX)
 	}
 	return fmt.Errorf("%w: not a zip package", ErrNotXLSX)
+}
+
+// looksLikeText says whether the start of a file is UTF-8 text without
+// control characters other than tabs and line ends (the last rune may be
+// cut).
+func looksLikeText(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return len(b)-i < utf8.UTFMax && !utf8.FullRune(b[i:])
+		}
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f {
+			return false
+		}
+		i += size
+	}
+	return true
 }
 
 func normPart(name string) string {

@@ -88,7 +88,7 @@ func (ts *TemplateSheet) WriteRow(cells []Cell) error {
 		}
 		col := ts.firstCol + i
 		if col > MaxColumns {
-			return &CellError{Sheet: ts.name, Row: row, Col: col, Err: ErrTooManyColumns}
+			return &CellError{Sheet: ts.name, Row: row, Err: fmt.Errorf("%w: the row reaches column %d", ErrTooManyColumns, col)}
 		}
 		var err error
 		b, err = ts.appendCell(b, row, col, i, c, col != prev+1)

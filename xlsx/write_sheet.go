@@ -344,7 +344,7 @@ func (s *Sheet) writeRow(cells []Cell, opts *RowOptions) error {
 		return s.fail(row, 0, ErrTooManyRows)
 	}
 	if len(cells) > MaxColumns {
-		return s.fail(row, MaxColumns+1, ErrTooManyColumns)
+		return s.fail(row, 0, fmt.Errorf("%w: the row has %d", ErrTooManyColumns, len(cells)))
 	}
 	if len(s.tables) > 0 {
 		var err error

@@ -23,7 +23,7 @@ type convertFlags struct {
 	escape                        bool
 	sheet, delimiter              string
 	encoding                      string
-	ragged, lazyQuotes            bool
+	ragged, lazyQuotes, strict    bool
 	quote                         string
 	dateFormats                   []string
 	maxRecordMiB                  int
@@ -67,6 +67,7 @@ Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#con
 	fl.StringVar(&f.quote, "quote", `"`, quoteHelp)
 	fl.IntVar(&f.maxRecordMiB, "max-record-mib", 64, maxRecordHelp)
 	fl.BoolVar(&f.escape, "escape-formulas", false, escapeFormulasHelp)
+	fl.BoolVar(&f.strict, "strict", false, "fail on a field longer than a cell holds (32,767 characters) instead of cutting it")
 	fl.StringArrayVar(&f.charts, "chart", nil, chartHelp)
 	f.pw.writeFlags(cmd) // to XLSX: encrypt with it; from an encrypted workbook: open with it
 	return cmd
@@ -75,6 +76,16 @@ Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#con
 // runConvert converts in to out: a workbook's sheet to text, or text to
 // a workbook.
 func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
+	if in != "-" {
+		if err := checkInputPath(in); err != nil {
+			return err
+		}
+	}
+	if out != "-" {
+		if err := checkOutputPath(out); err != nil {
+			return err
+		}
+	}
 	// Standard input is a workbook or CSV, whichever comes.
 	stdin := bufio.NewReaderSize(os.Stdin, 64<<10)
 	charts, err := parseCharts(f.charts)
@@ -114,7 +125,7 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	}
 	opts := csvsheet.Options{
 		Comma: comma, Encoding: f.encoding, NoInfer: f.noInfer, NoHeader: f.noHeader, Sheet: f.sheet, ExcelTable: f.excelTable,
-		MaxRecordSize: f.maxRecordMiB << 20, Ragged: f.ragged, LazyQuotes: f.lazyQuotes, Quote: quote, NoQuotes: noQuotes,
+		MaxRecordSize: f.maxRecordMiB << 20, Ragged: f.ragged, LazyQuotes: f.lazyQuotes, Quote: quote, NoQuotes: noQuotes, Strict: f.strict,
 		DateFormats: f.dateFormats, Charts: charts,
 	}
 	// Standard output takes the workbook only once it is whole: a second
@@ -164,13 +175,15 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	if st.Cut > 0 {
 		fmt.Fprintf(os.Stderr, "sheetstream: %s: %d rows had more fields than the header; --ragged cut them to it\n", inputName(in), st.Cut)
 	}
-	// Rows as the text has them, header included: what converting back
-	// to CSV counts too.
-	records := st.Rows
-	if !f.noHeader {
-		records++
+	if st.Truncated > 0 {
+		fmt.Fprintf(os.Stderr, "note: %d texts cut to 32,767 characters, the most a cell holds (--strict fails instead)\n", st.Truncated)
 	}
-	fmt.Fprintf(os.Stderr, "wrote %s: %d rows in %d sheet(s)\n", out, records, len(st.Sheets))
+	// Data rows, as import and export count them.
+	under := " under a header"
+	if f.noHeader {
+		under = ""
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s: %d rows%s in %d sheet(s)\n", out, st.Rows, under, len(st.Sheets))
 	return nil
 }
 
@@ -302,7 +315,7 @@ func delimiterOf(in, delimiter string) (rune, error) {
 // mark), which read with commas would load as one column.
 func checkCommas(name string, head []byte) error {
 	if isPackage(head) {
-		return fmt.Errorf("%s is a workbook (its bytes are a zip package or an Excel 97-2003 file), not CSV: leave out --format csv and --delimiter", name)
+		return fmt.Errorf("%s is a workbook (its bytes are a zip package or an Excel 97-2003 file), not CSV: give it its workbook extension (.xlsx, .xls, .ods...), or --format xlsx where the command takes one, and no --delimiter", name)
 	}
 	line := head
 	if i := bytes.IndexByte(line, '\n'); i >= 0 {
@@ -332,7 +345,7 @@ func isPackage(head []byte) bool {
 // the reader opens in whatever format its bytes are.
 func isWorkbook(path string) bool {
 	switch strings.ToLower(filepath.Ext(path)) {
-	case ".xlsx", ".xlsm", ".xltx", ".xltm", ".xlsb", ".xls", ".ods":
+	case ".xlsx", ".xlsm", ".xltx", ".xltm", ".xlsb", ".xls", ".xlt", ".ods", ".ots":
 		return true
 	}
 	return false
@@ -379,7 +392,9 @@ func convertWorkbook(ctx context.Context, in, out, sheet string, escape bool, st
 		return err
 	}
 	if out != "-" {
-		fmt.Fprintf(os.Stderr, "wrote %s: %d rows (%d cells) from sheet %q\n", out, st.Rows, st.Cells, sheets[0].Name)
+		// Data rows, as import and export count them: the first row is
+		// the header.
+		fmt.Fprintf(os.Stderr, "wrote %s: %d rows under a header (%d cells) from sheet %q\n", out, max(st.Rows-1, 0), st.Cells, sheets[0].Name)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sheetstream/sheetstream/csvsheet"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -94,6 +95,7 @@ type exportFlags struct {
 	setTexts               []string
 	templatePasswordFile   string
 	byPosition             bool
+	format                 string
 	pw                     password
 }
 
@@ -129,7 +131,8 @@ func (f *exportFlags) register(cmd *cobra.Command) {
 	fl.Var(sourceFlag{&f.src, false}, "query", "SQL query; repeat for more sheets")
 	fl.Var(sourceFlag{&f.src, true}, "table", "export a whole table (SELECT * FROM T); repeatable")
 	fl.StringSliceVar(&f.sheets, "sheet", nil, "sheet name for each query or table, in order")
-	fl.StringVarP(&f.out, "output", "o", "", `output file ("-" for stdout)`)
+	fl.StringVarP(&f.out, "output", "o", "", `output file ("-" for stdout); its extension says the format: .xlsx, .xlsm, .csv, .tsv, .jsonl`)
+	fl.StringVar(&f.format, "format", "", "xlsx, csv, tsv or jsonl (default: from -o's extension; xlsx for stdout)")
 	fl.StringVar(&f.tz, "tz", "UTC", "time zone that timestamps with a zone are converted to")
 	fl.StringVar(&f.null, "null", "", "text written for NULL (default: empty cell)")
 	fl.StringVar(&f.binary, "binary", "placeholder", "binary columns as placeholder, hex or base64")
@@ -189,6 +192,14 @@ func runExport(ctx context.Context, f *exportFlags) error {
 	if f.out == "" {
 		return fmt.Errorf("-o is required")
 	}
+	if f.out != "-" {
+		if err := checkOutputPath(f.out); err != nil {
+			return err
+		}
+	}
+	if err := checkSQLitePath(f.dbURL); err != nil {
+		return err
+	}
 	opts, err := f.options()
 	if err != nil {
 		return err
@@ -225,6 +236,23 @@ func runExport(ctx context.Context, f *exportFlags) error {
 	for i := range queries {
 		queries[i].Charts = append(slices.Clone(f.charts), queries[i].Charts...)
 	}
+	format, err := exportFormat(f.out, f.format)
+	if err != nil {
+		return err
+	}
+	if format != "xlsx" {
+		switch {
+		case len(queries) > 1:
+			return fmt.Errorf("%s: a %s file holds one query's rows, and %d are given: export one --query or --table, or write .xlsx", f.out, format, len(queries))
+		case f.template != "":
+			return fmt.Errorf("%s: --template fills a workbook: write .xlsx", f.out)
+		case f.pw.asked():
+			return fmt.Errorf("%s: only a workbook is encrypted: write .xlsx", f.out)
+		case len(queries[0].Charts) > 0:
+			return fmt.Errorf("%s: a %s file has no charts: write .xlsx, or leave out --chart", f.out, format)
+		}
+		return writeTextExport(ctx, db, queries[0], f.out, format, opts)
+	}
 	secret, err := f.pw.forWriting()
 	if err != nil {
 		return err
@@ -250,6 +278,72 @@ func runExport(ctx context.Context, f *exportFlags) error {
 	return err
 }
 
+// exportFormat is the format export writes: --format, else out's
+// extension (a workbook for stdout); an extension it cannot write is an
+// error naming those it can.
+func exportFormat(out, flag string) (string, error) {
+	if flag != "" {
+		switch f := strings.ToLower(flag); f {
+		case "xlsx", "csv", "tsv", "jsonl":
+			return f, nil
+		}
+		return "", fmt.Errorf("--format %q: want xlsx, csv, tsv or jsonl", flag)
+	}
+	if out == "-" {
+		return "xlsx", nil
+	}
+	switch ext := strings.ToLower(filepath.Ext(out)); ext {
+	case ".xlsx", ".xlsm":
+		return "xlsx", nil
+	case ".csv", ".tsv", ".jsonl":
+		return ext[1:], nil
+	case ".ndjson":
+		return "jsonl", nil
+	case "":
+		return "", fmt.Errorf("%s: give the file an extension saying its format (.xlsx, .csv, .tsv or .jsonl), or --format", out)
+	default:
+		return "", fmt.Errorf("%s: export writes .xlsx, .xlsm, .csv, .tsv or .jsonl, not %s (--format names one for any file name)", out, ext)
+	}
+}
+
+// writeTextExport writes one query's rows to out as CSV, TSV or JSON
+// lines (objects keyed by the column names), as the service's CSV
+// download does but without escaping formulas: the file is the data.
+func writeTextExport(ctx context.Context, db *sql.DB, q sqlsheet.Query, out, format string, opts sqlsheet.Options) error {
+	f, _ := csvsheet.ParseFormat(format)
+	start := time.Now()
+	o, err := createOutput(out)
+	if err != nil {
+		return err
+	}
+	rows := csvsheet.NewRowWriter(o.Writer(), csvsheet.WriteOptions{Format: f, Records: f == csvsheet.JSONL})
+	opts.Rows, opts.SampleRows, opts.NoSchema = rows.WriteCells, -1, true
+	st, err := sqlsheet.Export(ctx, db, nil, []sqlsheet.Query{q}, opts)
+	if err == nil {
+		err = rows.Flush()
+	}
+	if err != nil {
+		o.abort()
+		return err
+	}
+	if err := o.commit(); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s: %d rows as %s in %.2fs\n", outputWhere(out), st.Rows, strings.ToUpper(format), time.Since(start).Seconds())
+	return nil
+}
+
+// outputWhere names an output for a person: its absolute path, or stdout.
+func outputWhere(out string) string {
+	if out == "-" {
+		return "stdout"
+	}
+	if abs, err := filepath.Abs(out); err == nil {
+		return abs
+	}
+	return out
+}
+
 // writeExport writes the queries to out and says what it wrote.
 func writeExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Query, out, password string, opts sqlsheet.Options) error {
 	bar := newProgress(-1, "exporting rows", false)
@@ -269,14 +363,8 @@ func writeExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Query, out,
 	if err != nil {
 		return err
 	}
-	where := "stdout"
-	if out != "-" {
-		if abs, err := filepath.Abs(out); err == nil {
-			where = abs
-		}
-	}
 	fmt.Fprintf(os.Stderr, "wrote %s: %d rows in %d sheet(s) (%s) in %.2fs\n",
-		where, st.Rows, len(st.Sheets), strings.Join(st.Sheets, ", "), time.Since(start).Seconds())
+		outputWhere(out), st.Rows, len(st.Sheets), strings.Join(st.Sheets, ", "), time.Since(start).Seconds())
 	if w := st.Warnings; w.Total() > 0 {
 		fmt.Fprintf(os.Stderr, "note: %d values written as text to keep them exact (%d numbers beyond 15 digits, %d dates outside 1900-9999), %d texts cut to 32,767 characters\n",
 			w.BigNumbers+w.DatesOutOfRange, w.BigNumbers, w.DatesOutOfRange, w.Truncated)

@@ -156,6 +156,14 @@ func (f *importFlags) options() (sqlsheet.ImportOptions, error) {
 
 // runImport loads path as the flags say and reports what it did.
 func runImport(ctx context.Context, f *importFlags, path string) (retErr error) {
+	if path != "-" {
+		if err := checkInputPath(path); err != nil {
+			return err
+		}
+	}
+	if err := checkSQLitePath(f.dbURL); err != nil {
+		return err
+	}
 	opts, err := f.options()
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -23,6 +24,11 @@ import (
 func openWorkbook(path string, opts xlsx.ReadOptions, stdin io.Reader, pw *password) (wb *xlsx.Workbook, close func() error, err error) {
 	if opts.Password, err = pw.given(); err != nil {
 		return nil, nil, err
+	}
+	if path != "-" {
+		if err := checkInputPath(path); err != nil {
+			return nil, nil, err
+		}
 	}
 	open := func(opts xlsx.ReadOptions) (*xlsx.Workbook, error) { return xlsx.Open(path, opts) }
 	name := path
@@ -59,6 +65,35 @@ func openWorkbook(path string, opts xlsx.ReadOptions, stdin io.Reader, pw *passw
 		return wb, spool.Close, nil
 	}
 	return wb, wb.Close, nil
+}
+
+// checkInputPath refuses, naming it, an input that does not exist or is
+// a folder, before a reader says something less plain about it.
+func checkInputPath(path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("%s: no such file", path)
+	case err != nil:
+		return err
+	case fi.IsDir():
+		return fmt.Errorf("%s is a folder, not a file", path)
+	}
+	return nil
+}
+
+// checkSQLitePath refuses a sqlite: database URL that names a folder
+// (SQLite would say "unable to open database file").
+func checkSQLitePath(url string) error {
+	path, ok := strings.CutPrefix(url, "sqlite:")
+	if !ok {
+		return nil
+	}
+	path, _, _ = strings.Cut(strings.TrimPrefix(path, "//"), "?")
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("--db %s: %s is a folder, not a SQLite database file", url, path)
+	}
+	return nil
 }
 
 // stdinIsWorkbook reads the start of standard input through r and reports

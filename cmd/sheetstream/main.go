@@ -18,8 +18,10 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/sheetstream/sheetstream"
+	"github.com/sheetstream/sheetstream/xlsx"
 )
 
 func main() {
@@ -53,6 +55,11 @@ func forUsers(err error) string {
 	switch {
 	case errors.Is(err, csv.ErrBareQuote), errors.Is(err, csv.ErrQuote):
 		text += ` (text written without quoting, as many TSV files are, reads with --quote none; stray quotes in quoted fields with --lazy-quotes)`
+	case errors.Is(err, xlsx.ErrCellTooLong):
+		text += " (without --strict such text is cut to fit, and counted)"
+	case errors.Is(err, xlsx.ErrPassword):
+	case errors.Is(err, xlsx.ErrEncrypted) && !strings.Contains(text, passwordEnv):
+		text += " with --password-file FILE, " + passwordEnv + " or --password"
 	}
 	return text
 }
@@ -67,7 +74,70 @@ func rootCmd() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(exportCmd(), importCmd(), convertCmd(), catCmd(), infoCmd(), serveCmd(), workerCmd(), migrateCmd(), jobsCmd(), tokenCmd())
+	root.SetFlagErrorFunc(flagError)
+	withUsage(root)
 	return root
+}
+
+// withUsage makes every command's argument errors show its usage line,
+// so that "convert a.csv" says what it takes, not only how many.
+func withUsage(cmd *cobra.Command) {
+	for _, c := range cmd.Commands() {
+		withUsage(c)
+	}
+	if args := cmd.Args; args != nil {
+		cmd.Args = func(c *cobra.Command, a []string) error {
+			if err := args(c, a); err != nil {
+				return fmt.Errorf("%w\nusage: %s (sheetstream %s --help for more)", err, c.UseLine(), c.Name())
+			}
+			return nil
+		}
+	}
+}
+
+// flagError adds to an unknown flag's error the flag of the command
+// nearest to it ("--delim": did you mean --delimiter?).
+func flagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	name, ok := strings.CutPrefix(msg, "unknown flag: --")
+	if !ok {
+		return fmt.Errorf("%w (sheetstream %s --help lists the flags)", err, cmd.Name())
+	}
+	best, bestDist := "", 4
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		d := editDistance(name, f.Name)
+		if strings.HasPrefix(f.Name, name) {
+			d = min(d, 1)
+		}
+		if d < bestDist {
+			best, bestDist = f.Name, d
+		}
+	})
+	if best != "" {
+		return fmt.Errorf("%w: did you mean --%s?", err, best)
+	}
+	return fmt.Errorf("%w (sheetstream %s --help lists the flags)", err, cmd.Name())
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // version is the release and the commit the binary was built from: the

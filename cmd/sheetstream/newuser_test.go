@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	_ "modernc.org/sqlite"
+
+	"github.com/sheetstream/sheetstream/internal/testenv"
 )
 
 // packageList is a TSV as Debian's and PyPI's package lists are: no
@@ -126,4 +128,155 @@ func catRows(t *testing.T, bin, book string) [][]string {
 		t.Fatalf("cat %s: %v", book, err)
 	}
 	return rows
+}
+
+// TestExportByExtension: -o's extension chooses the format (CSV, TSV,
+// JSON lines, a workbook); another extension is refused naming those it
+// takes; --format writes any of them under any name.
+func TestExportByExtension(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	q := "SELECT id, city FROM customers ORDER BY id LIMIT 3"
+	for _, c := range []struct {
+		out, format, want string
+	}{
+		{"a.csv", "", "id,city\n1,"},
+		{"a.tsv", "", "id\tcity\n1\t"},
+		{"a.jsonl", "", `{"id":1,"city":`},
+		{"a.txt", "csv", "id,city\n1,"},
+		{"a.xlsx", "", "PK\x03\x04"},
+	} {
+		args := []string{"export", "--demo", "--query", q, "-o", filepath.Join(dir, c.out)}
+		if c.format != "" {
+			args = append(args, "--format", c.format)
+		}
+		if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
+			t.Errorf("%s: %v %s", c.out, err, out)
+			continue
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, c.out))
+		if !strings.HasPrefix(string(b), c.want) {
+			t.Errorf("%s holds %.60q, want it to start %q", c.out, b, c.want)
+		}
+	}
+	for _, c := range []struct{ out, want string }{
+		{"a.json", "export writes .xlsx, .xlsm, .csv, .tsv or .jsonl, not .json"},
+		{"noext", "give the file an extension"},
+	} {
+		out, err := exec.Command(bin, "export", "--demo", "--query", q, "-o", filepath.Join(dir, c.out)).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), c.want) {
+			t.Errorf("%s: %v %s", c.out, err, out)
+		}
+		if _, err := os.Stat(filepath.Join(dir, c.out)); err == nil {
+			t.Errorf("%s was written", c.out)
+		}
+	}
+	if out, err := exec.Command(bin, "export", "--demo", "-o", filepath.Join(dir, "two.csv")).CombinedOutput(); err == nil || !strings.Contains(string(out), "holds one query's rows") {
+		t.Errorf("two queries to CSV: %v %s", err, out)
+	}
+}
+
+// TestMessagesThirdRound: a folder as input or output, a missing output
+// folder, a CSV named .xlsx, HTML named .xls, 20,000 columns, a missing
+// argument, an unknown flag and encoding, an encrypted workbook without
+// its password: each says plainly what is wrong and what to do. Counts
+// are data rows; an empty CSV is an error; a long field is cut unless
+// --strict.
+func TestMessagesThirdRound(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.csv")
+	os.WriteFile(good, []byte("id,name\n1,a\n2,b\n"), 0o644)
+	fakeXLSX := filepath.Join(dir, "fake.xlsx")
+	os.WriteFile(fakeXLSX, []byte("id,name\n1,a\n"), 0o644)
+	html := filepath.Join(dir, "report.xls")
+	os.WriteFile(html, []byte("<!DOCTYPE html><html><body><table><tr><td>1</td></tr></table></body></html>"), 0o644)
+	wide := filepath.Join(dir, "wide.csv")
+	var header, row []string
+	for i := range 20000 {
+		header, row = append(header, fmt.Sprintf("c%d", i)), append(row, "1")
+	}
+	os.WriteFile(wide, []byte(strings.Join(header, ",")+"\n"+strings.Join(row, ",")+"\n"), 0o644)
+	empty := filepath.Join(dir, "empty.csv")
+	os.WriteFile(empty, nil, 0o644)
+	long := filepath.Join(dir, "long.csv")
+	os.WriteFile(long, []byte("a,b\n1,"+strings.Repeat("x", 40000)+"\n"), 0o644)
+	secret := filepath.Join(dir, "secret.xlsx")
+	enc := exec.Command(bin, "convert", good, secret, "--password-file", "/dev/stdin")
+	enc.Stdin = strings.NewReader("pw\n")
+	if out, err := enc.CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	db := "sqlite:" + filepath.Join(dir, "x.db")
+	for _, c := range []struct {
+		args    []string
+		want    string
+		wantNot string
+	}{
+		{[]string{"convert", dir, filepath.Join(dir, "o.xlsx")}, "is a folder, not a file", ""},
+		{[]string{"cat", dir}, "is a folder, not a file", ""},
+		{[]string{"import", good, "--db", "sqlite:" + dir, "--table", "t"}, "is a folder, not a SQLite database file", "unable to open"},
+		{[]string{"convert", good, filepath.Join(dir, "nope", "o.xlsx")}, "the folder " + filepath.Join(dir, "nope") + " does not exist", ".tmp-"},
+		{[]string{"export", "--demo", "-o", dir}, "is a folder", ".tmp-"},
+		{[]string{"cat", fakeXLSX}, "the file is text (CSV?)", "not a zip package"},
+		{[]string{"cat", html}, "the file is an HTML page", "saved as .xlsx?"},
+		{[]string{"convert", wide, filepath.Join(dir, "w.xlsx")}, "more than 16,384 columns: the row has 20000", "column )"},
+		{[]string{"import", wide, "--db", db, "--table", "w"}, "the header has 20000 columns, and a sqlite table holds at most 2000", ""},
+		{[]string{"convert", good}, "usage: sheetstream convert IN", ""},
+		{[]string{"convert", good, filepath.Join(dir, "o.xlsx"), "--delim", ";"}, "did you mean --delimiter?", ""},
+		{[]string{"convert", good, filepath.Join(dir, "o.xlsx"), "--encoding", "klingon"}, "is not a character set sheetstream knows", "htmlindex"},
+		{[]string{"cat", secret}, "--password-file", "ReadOptions"},
+		{[]string{"convert", empty, filepath.Join(dir, "e.xlsx")}, "the text is empty", ""},
+		{[]string{"convert", long, filepath.Join(dir, "l.xlsx"), "--strict"}, "without --strict such text is cut", ""},
+	} {
+		cmd := exec.Command(bin, c.args...)
+		cmd.Env = append(os.Environ(), "SHEETSTREAM_PASSWORD=")
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), c.want) || c.wantNot != "" && strings.Contains(string(out), c.wantNot) {
+			t.Errorf("%v: %v %q, want %q", c.args, err, out, c.want)
+		}
+	}
+	// Counts are data rows; a long field is cut with a note.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"convert", good, filepath.Join(dir, "g.xlsx")}, "2 rows under a header"},
+		{[]string{"convert", filepath.Join(dir, "g.xlsx"), filepath.Join(dir, "g.csv")}, "2 rows under a header"},
+		{[]string{"import", good, "--db", db, "--table", "g"}, "imported 2 rows"},
+		{[]string{"convert", long, filepath.Join(dir, "l.xlsx")}, "1 texts cut to 32,767 characters"},
+	} {
+		if out, err := exec.Command(bin, c.args...).CombinedOutput(); err != nil || !strings.Contains(string(out), c.want) {
+			t.Errorf("%v: %v %q, want %q", c.args, err, out, c.want)
+		}
+	}
+	if help, _ := exec.Command(bin, "serve", "--help").CombinedOutput(); strings.Count(string(help), "default") > 0 && strings.Contains(string(help), "(default -1)") {
+		t.Errorf("serve --help shows two defaults for --job-workers")
+	}
+}
+
+// TestLibreOfficeTemplate: a LibreOffice template (.ots, saved by
+// LibreOffice itself) converts as its workbook kind does.
+func TestLibreOfficeTemplate(t *testing.T) {
+	soffice := testenv.Get(t, "SHEETSTREAM_SOFFICE", "installs LibreOffice")
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	good := filepath.Join(dir, "marine.csv")
+	os.WriteFile(good, []byte("ship,tons\nAurora,1200\nBorealis,950\n"), 0o644)
+	book := filepath.Join(dir, "marine.xlsx")
+	if out, err := exec.Command(bin, "convert", good, book).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	cmd := exec.Command(soffice, "--headless", "--convert-to", "ots:calc8_template", "--outdir", dir, book)
+	cmd.Env = append(os.Environ(), "HOME="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("LibreOffice: %v %s", err, out)
+	}
+	out, err := exec.Command(bin, "convert", filepath.Join(dir, "marine.ots"), filepath.Join(dir, "back.xlsx")).CombinedOutput()
+	if err != nil || strings.Contains(string(out), "--format csv") {
+		t.Fatalf("convert marine.ots: %v %s", err, out)
+	}
+	if rows := catRows(t, bin, filepath.Join(dir, "back.xlsx")); fmt.Sprint(rows) != "[[ship tons] [Aurora 1200] [Borealis 950]]" {
+		t.Errorf("marine.ots converted: %q", rows)
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,11 +25,34 @@ func createOutput(path string) (*output, error) {
 	if path == "-" {
 		return &output{path: path, buf: bufio.NewWriterSize(os.Stdout, 1<<16)}, nil
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
+	if err := checkOutputPath(path); err != nil {
 		return nil, err
 	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot write in its folder: %w", path, errors.Unwrap(err))
+	}
 	return &output{path: path, file: f, buf: bufio.NewWriterSize(f, 1<<16)}, nil
+}
+
+// checkOutputPath refuses, naming path, an output whose folder does not
+// exist or that is a folder itself: the temporary file's name in an
+// error would only confuse.
+func checkOutputPath(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a folder: give a file name in it, such as %s", path, filepath.Join(path, "out"+filepath.Ext(path)))
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("%s: the folder %s does not exist", path, dir)
+	case err != nil:
+		return fmt.Errorf("%s: %w", path, err)
+	case !fi.IsDir():
+		return fmt.Errorf("%s: %s is a file, not a folder", path, dir)
+	}
+	return nil
 }
 
 func (o *output) Writer() io.Writer { return o.buf }

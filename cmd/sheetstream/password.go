@@ -62,6 +62,11 @@ func (p *password) given() (string, error) {
 	return "", nil
 }
 
+// asked says whether any password flag is given (--encrypt included).
+func (p *password) asked() bool {
+	return p.encrypt || p.file != "" || p.cmd != nil && p.cmd.Flags().Changed("password")
+}
+
 // forEncrypted finds the password of the encrypted workbook name when the
 // flags gave none: the environment, else the terminal.
 func (p *password) forEncrypted(name string) (string, error) {

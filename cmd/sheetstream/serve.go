@@ -22,7 +22,7 @@ import (
 func serveCmd() *cobra.Command {
 	var config, listen string
 	var demo bool
-	jobWorkers := -1
+	jobWorkers := 0
 	cmd := &cobra.Command{
 		Use:   "serve --config FILE.yaml",
 		Short: "Serve named exports over HTTP, with a web page to browse them",
@@ -75,7 +75,7 @@ SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 			if listen != "" {
 				cfg.Listen = listen
 			}
-			if jobWorkers >= 0 {
+			if cmd.Flags().Changed("job-workers") {
 				cfg.JobWorkers = &jobWorkers
 			}
 			srv, log, err := newService(cmd.Context(), cfg)
@@ -123,7 +123,7 @@ SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 	cmd.Flags().StringVar(&config, "config", "", "configuration file (YAML)")
 	cmd.Flags().StringVar(&listen, "listen", "", "address to listen on (overrides the file)")
 	cmd.Flags().BoolVar(&demo, "demo", false, "serve the demo shop (examples/exports.yaml over an embedded SQLite database)")
-	cmd.Flags().IntVar(&jobWorkers, "job-workers", -1, "background jobs this process runs at once (default: job_workers, or what the memory budget allows; 0: none)")
+	cmd.Flags().IntVar(&jobWorkers, "job-workers", 0, "background jobs this process runs at once (default: job_workers, else job_slots; 0: none)")
 	return cmd
 }
 

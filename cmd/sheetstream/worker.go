@@ -15,7 +15,7 @@ import (
 // machines, against one PostgreSQL queue.
 func workerCmd() *cobra.Command {
 	var config string
-	jobWorkers := -1
+	jobWorkers := 0
 	cmd := &cobra.Command{
 		Use:   "worker --config FILE.yaml",
 		Short: "Run background export jobs from the configured queue, without serving HTTP",
@@ -40,7 +40,7 @@ Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#wor
 			if cfg.Jobs == "" {
 				return fmt.Errorf("%s: no jobs: queue to work (jobs: sqlite:PATH or postgres://...)", config)
 			}
-			if jobWorkers >= 0 {
+			if cmd.Flags().Changed("job-workers") {
 				cfg.JobWorkers = &jobWorkers
 			}
 			srv, log, err := newService(cmd.Context(), cfg)
@@ -54,7 +54,7 @@ Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#wor
 		},
 	}
 	cmd.Flags().StringVar(&config, "config", "", "configuration file (YAML)")
-	cmd.Flags().IntVar(&jobWorkers, "job-workers", -1, "jobs this process runs at once (default: job_workers, or what the memory budget allows)")
+	cmd.Flags().IntVar(&jobWorkers, "job-workers", 0, "jobs this process runs at once (default: job_workers, else job_slots)")
 	return cmd
 }
 
