@@ -19,7 +19,9 @@ func TestWebPage(t *testing.T) {
 	stdout := runBrowser(t, "browser.cjs", func() *fixture { return newFixture(t, 4, "") })
 	var r struct {
 		Title, Filename, Saved, Status, NumberAlign string
-		PreviewRows                                 int
+		KindDefault                                 string
+		KindOptions                                 []string
+		PreviewRows, PreviewAllRows                 int
 		Bytes                                       int64
 		CSP                                         string
 		HeaderTypes, FirstRow, FailedRequests       []string
@@ -31,6 +33,9 @@ func TestWebPage(t *testing.T) {
 	if r.Title != "Items" || r.PreviewRows != 2 || strings.Join(r.HeaderTypes, ",") != "number,string,number,date,bool" ||
 		strings.Join(r.FirstRow, "|") != "4,998|item 4998|1,249.5|2025-09-11|FALSE" || r.NumberAlign != "right" {
 		t.Errorf("preview: %+v", r)
+	}
+	if r.KindDefault != "" || strings.Join(r.KindOptions, ",") != "(all),a,b" || r.PreviewAllRows != 3 {
+		t.Errorf("the optional kind: chosen %q of %q; the preview of all kinds had %d rows, want 3", r.KindDefault, r.KindOptions, r.PreviewAllRows)
 	}
 	if !strings.Contains(r.CSP, "default-src 'self'") || len(r.CSPViolations) != 0 {
 		t.Errorf("Content-Security-Policy %q; violations: %q", r.CSP, r.CSPViolations)

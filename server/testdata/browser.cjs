@@ -30,9 +30,15 @@ const { launch } = require("./launch.cjs");
     await section.waitFor();
     report.title = await section.locator("h2").textContent();
     await section.locator("input[name=from]").fill("4998");
-    await section.locator("select[name=kind]").selectOption("a");
+    // The optional kind starts at "(all)": every kind's rows.
+    report.kindDefault = await section.locator("select[name=kind]").inputValue();
+    report.kindOptions = await section.locator("select[name=kind] option").allTextContents();
     await section.locator("button.preview-button").click();
     await section.locator("table tbody tr").first().waitFor();
+    report.previewAllRows = await section.locator("table tbody tr").count();
+    await section.locator("select[name=kind]").selectOption("a");
+    await section.locator("button.preview-button").click();
+    await page.waitForFunction(() => document.querySelectorAll("#export-items table tbody tr").length === 2);
     report.previewRows = await section.locator("table tbody tr").count();
     report.headerTypes = await section.locator("table thead th .type").allTextContents();
     report.firstRow = await section.locator("table tbody tr").first().locator("td").allTextContents();

@@ -35,8 +35,11 @@ function input(p) {
   let field;
   const attrs = { name: p.name, required: p.required && !p.default };
   if (p.choices && p.choices.length) {
-    field = el("select", attrs, ...p.choices.map(c => el("option", { value: c, textContent: c })));
-    if (p.default) field.value = p.default;
+    // An optional parameter may be left out: "(all)", the empty choice,
+    // comes first and is chosen unless the parameter has a default.
+    const all = p.required ? [] : [el("option", { value: "", textContent: "(all)" })];
+    field = el("select", attrs, ...all, ...p.choices.map(c => el("option", { value: c, textContent: c })));
+    field.value = p.default || (p.required ? p.choices[0] : "");
   } else if (p.type === "bool") {
     field = el("select", attrs, el("option", { value: "", textContent: "—" }),
       el("option", { value: "true", textContent: "true" }), el("option", { value: "false", textContent: "false" }));
@@ -59,7 +62,9 @@ function query(form) {
 function cellText(c) {
   if (c.type === "date") return c.value.replace("T", " ").replace(/ 00:00:00$/, "");
   if (c.type === "bool") return c.value ? "TRUE" : "FALSE";
-  if (c.type === "number") return c.value.toLocaleString(undefined, { maximumFractionDigits: 15 });
+  // Numbers as Excel shows them: 15 significant digits (3899.97, not
+  // 3899.9700000000003); the CSV download keeps the exact shortest form.
+  if (c.type === "number") return c.value.toLocaleString(undefined, { maximumSignificantDigits: 15 });
   return String(c.value) + (c.cut ? "…" : "");
 }
 
