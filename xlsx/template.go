@@ -370,8 +370,8 @@ type templateTable struct {
 
 var (
 	tablePartRe = regexp.MustCompile(`<tablePart\b[^>]*r:id="([^"]+)"`)
-	tableRootRe = regexp.MustCompile(`<table\b[^>]*>`)
-	tableColRe  = regexp.MustCompile(`<tableColumn\b[^>]*>`)
+	tableRootRe = newNSPattern(`<§table\b[^>]*>`)
+	tableColRe  = newNSPattern(`<§tableColumn\b[^>]*>`)
 	rowStartRe  = regexp.MustCompile(`<row\b[^>]*>`)
 	cellStyleRe = regexp.MustCompile(`<c\b[^>]*>`)
 )
@@ -454,7 +454,7 @@ func (ts *TemplateSheet) load(header []string) error {
 	if err != nil {
 		return err
 	}
-	x, _ = t.typeCells(x, t.typedPlaceholders(false))
+	x, _ = t.typeCells(x, t.typedPlaceholders(false), false)
 	x = t.sheetPlaceholders(x, false) // {{rows}} waits for the tail
 	targets, _, err := t.rels(ts.part)
 	if err != nil {
@@ -632,7 +632,8 @@ func (t *TemplateWriter) loadTable(part string) (*templateTable, error) {
 		return nil, err
 	}
 	tb := &templateTable{part: part, xml: x}
-	root := tableRootRe.Find(x)
+	prefix := nsPrefix(x, nsMain, "")
+	root := tableRootRe.with(prefix).Find(x)
 	a := attrs(string(root))
 	if tb.ref, err = ParseRange(a["ref"]); err != nil {
 		return nil, fmt.Errorf("%w: %s: ref %q", ErrTemplate, part, a["ref"])
@@ -643,7 +644,7 @@ func (t *TemplateWriter) loadTable(part string) (*templateTable, error) {
 		tb.header = 0
 	}
 	tb.totals, _ = strconv.Atoi(a["totalsRowCount"])
-	for _, c := range tableColRe.FindAll(x, -1) {
+	for _, c := range tableColRe.with(prefix).FindAll(x, -1) {
 		tb.columns = append(tb.columns, attrs(string(c))["name"])
 	}
 	return tb, nil

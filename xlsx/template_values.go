@@ -175,72 +175,105 @@ var (
 	styleAttrRe  = regexp.MustCompile(`(\s+s=")(\d*)"`)
 )
 
-// typeCells makes the cells showing a typed placeholder's shared string
-// that value, in their style (a date given a date format if the style has
-// none); it reports whether it changed any.
-func (t *TemplateWriter) typeCells(x []byte, typed map[int]Cell) ([]byte, bool) {
-	if len(typed) == 0 || !bytes.Contains(x, []byte(`t="s"`)) {
-		return x, false
-	}
+// inlinePlaceholderRe is a cell whose inline string is one placeholder
+// (openpyxl writes a template's text inline).
+var inlinePlaceholderRe = regexp.MustCompile(`<c\b([^>]*)>\s*<is>\s*<t(?:\s[^>]*)?>\s*\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}\s*</t>\s*</is>\s*</c>`)
+
+// typeCells makes the cells showing one placeholder, as a shared string
+// (typed, by index) or as an inline string, that value, in their style
+// (a date given a date format if the style has none); it reports whether
+// it changed any. Without the rows known, {{rows}} stays text.
+func (t *TemplateWriter) typeCells(x []byte, typed map[int]Cell, rowsKnown bool) ([]byte, bool) {
 	changed := false
-	y := sharedCellRe.ReplaceAllFunc(x, func(m []byte) []byte {
-		sub := sharedCellRe.FindSubmatch(m)
-		attr := sub[1]
-		if !bytes.Contains(attr, []byte(`t="s"`)) {
-			return m
-		}
-		idx, err := strconv.Atoi(string(sub[2]))
-		if err != nil {
-			return m
-		}
-		c, ok := typed[idx]
-		if !ok {
-			return m
-		}
-		style := 0
-		if s := styleAttrRe.FindSubmatch(attr); s != nil {
-			style, _ = strconv.Atoi(string(s[2]))
-		}
-		kind := c.kind
-		v := []byte(nil)
-		switch kind {
-		case kindInt:
-			v = strconv.AppendInt(v, c.i, 10)
-		case kindUint:
-			v = strconv.AppendUint(v, c.uint(), 10)
-		case kindFloat, kindFloat32, kindDecimal:
-			if v, err = appendCellNumber(v, &c); err != nil {
+	if len(typed) > 0 && bytes.Contains(x, []byte(`t="s"`)) {
+		x = sharedCellRe.ReplaceAllFunc(x, func(m []byte) []byte {
+			sub := sharedCellRe.FindSubmatch(m)
+			attr := sub[1]
+			if !bytes.Contains(attr, []byte(`t="s"`)) {
 				return m
 			}
-		case kindBool:
-			v = append(v, c.boolDigit())
-		case kindDateTime, kindDate, kindTimeOfDay, kindDuration:
-			f, err := t.timeValue(kind, &c)
+			idx, err := strconv.Atoi(string(sub[2]))
 			if err != nil {
 				return m
 			}
-			v, _ = appendXMLNumber(v, f, false)
-			if t.styles != nil {
-				style = t.styles.dateStyle(style, kind)
+			c, ok := typed[idx]
+			if !ok {
+				return m
 			}
-		default:
-			return m
+			out, ok := t.typedCellXML(attr, c)
+			if !ok {
+				return m
+			}
+			changed = true
+			return out
+		})
+	}
+	if bytes.Contains(x, []byte("inlineStr")) && bytes.Contains(x, []byte("{{")) {
+		x = inlinePlaceholderRe.ReplaceAllFunc(x, func(m []byte) []byte {
+			sub := inlinePlaceholderRe.FindSubmatch(m)
+			v, ok := t.placeholderValue(string(sub[2]), rowsKnown)
+			if !ok {
+				return m
+			}
+			c, ok := placeholderCell(v)
+			if !ok {
+				return m
+			}
+			out, ok := t.typedCellXML(sub[1], c)
+			if !ok {
+				return m
+			}
+			changed = true
+			return out
+		})
+	}
+	return x, changed
+}
+
+// typedCellXML is a cell of attributes attr (its t= dropped) holding c's
+// value in its style, a date given a date format if the style has none.
+func (t *TemplateWriter) typedCellXML(attr []byte, c Cell) ([]byte, bool) {
+	style := 0
+	if s := styleAttrRe.FindSubmatch(attr); s != nil {
+		style, _ = strconv.Atoi(string(s[2]))
+	}
+	kind := c.kind
+	v := []byte(nil)
+	var err error
+	switch kind {
+	case kindInt:
+		v = strconv.AppendInt(v, c.i, 10)
+	case kindUint:
+		v = strconv.AppendUint(v, c.uint(), 10)
+	case kindFloat, kindFloat32, kindDecimal:
+		if v, err = appendCellNumber(v, &c); err != nil {
+			return nil, false
 		}
-		a := typeAttrRe.ReplaceAll(append([]byte(nil), attr...), nil)
-		if styleAttrRe.Match(a) {
-			a = styleAttrRe.ReplaceAll(a, []byte("${1}"+strconv.Itoa(style)+`"`))
-		} else if style > 0 {
-			a = append(a, ` s="`+strconv.Itoa(style)+`"`...)
+	case kindBool:
+		v = append(v, c.boolDigit())
+	case kindDateTime, kindDate, kindTimeOfDay, kindDuration:
+		f, err := t.timeValue(kind, &c)
+		if err != nil {
+			return nil, false
 		}
-		out := append([]byte("<c"), a...)
-		if kind == kindBool {
-			out = append(out, ` t="b"`...)
+		v, _ = appendXMLNumber(v, f, false)
+		if t.styles != nil {
+			style = t.styles.dateStyle(style, kind)
 		}
-		out = append(append(append(out, "><v>"...), v...), "</v></c>"...)
-		changed = true
-		return out
-	})
-	return y, changed
+	default:
+		return nil, false
+	}
+	a := typeAttrRe.ReplaceAll(append([]byte(nil), attr...), nil)
+	if styleAttrRe.Match(a) {
+		a = styleAttrRe.ReplaceAll(a, []byte("${1}"+strconv.Itoa(style)+`"`))
+	} else if style > 0 {
+		a = append(a, ` s="`+strconv.Itoa(style)+`"`...)
+	}
+	out := append([]byte("<c"), a...)
+	if kind == kindBool {
+		out = append(out, ` t="b"`...)
+	}
+	return append(append(append(out, "><v>"...), v...), "</v></c>"...), true
 }
 
 // appendCellNumber writes a float or decimal cell's number.
@@ -286,7 +319,7 @@ func rowChunks(r io.Reader, fn func([]byte) error) error {
 // rewriteChunk makes a chunk of a sheet's rows show its placeholders:
 // typed cells and filled text; changed reports whether it did.
 func (t *TemplateWriter) rewriteChunk(b []byte, typed map[int]Cell) (out []byte, changed bool) {
-	out, changed = t.typeCells(b, typed)
+	out, changed = t.typeCells(b, typed, true)
 	filled := t.sheetPlaceholders(out, true)
 	return filled, changed || !bytes.Equal(filled, out)
 }

@@ -332,7 +332,9 @@ func (g grower) growSheetTail(b []byte) []byte {
 // growSheetRefs grows references to the filled sheet in a formula or
 // range of another part ("Sales!$B$2:$B$10", "'My data'!A1:A10").
 func (g grower) growSheetRefs(s string) string {
-	q := regexp.QuoteMeta(quoteSheetName(g.sheet))
+	// Quoted even where the name needs no quotes: openpyxl writes
+	// 'Orders'!$C$2:$C$3.
+	q := regexp.QuoteMeta("'" + strings.ReplaceAll(g.sheet, "'", "''") + "'")
 	plain := regexp.QuoteMeta(g.sheet)
 	re := regexp.MustCompile(`(?:` + q + `|` + plain + `)!(\$?[A-Z]{1,3}\$?[0-9]{1,7}(?::\$?[A-Z]{1,3}\$?[0-9]{1,7})?)`)
 	return re.ReplaceAllStringFunc(s, func(m string) string {
@@ -367,12 +369,17 @@ func (t *TemplateWriter) Close() error {
 	// reading each once, first adds the date styles they need.
 	typed := t.typedPlaceholders(true)
 	rewriteSheets := map[string]bool{}
-	if len(typed) > 0 && t.styles == nil {
+	if t.styles == nil {
+		// A typed placeholder, shared or inline, may need a date style;
+		// a workbook without styles can take only those a shared one
+		// needs to fail on.
 		st, err := t.loadStyles()
-		if err != nil {
+		switch {
+		case err == nil:
+			t.styles = st
+		case len(typed) > 0:
 			return t.fail(err)
 		}
-		t.styles = st
 	}
 	for _, p := range t.parts {
 		if t.written[p] || t.files[p] == nil {
@@ -511,8 +518,8 @@ func dropCalcChain(x []byte) []byte { return calcChainRelRe.ReplaceAll(x, nil) }
 
 var (
 	calcChainCTRe = regexp.MustCompile(`<Override\b[^>]*calcChain[^>]*/>`)
-	calcPrRe      = regexp.MustCompile(`<calcPr\b[^>]*?(/?)>`)
-	definedNameRe = regexp.MustCompile(`(<definedName\b[^>]*>)([^<]*)(</definedName>)`)
+	calcPrRe      = newNSPattern(`<§calcPr\b[^>]*?(/?)>`)
+	definedNameRe = newNSPattern(`(<§definedName\b[^>]*>)([^<]*)(</§definedName>)`)
 )
 
 // contentTypes drops the calculation chain's and makes a template's main
@@ -526,24 +533,26 @@ func (t *TemplateWriter) contentTypes(x []byte) []byte {
 // workbookXML grows the defined names (print areas and titles among
 // them) over the filled ranges and has Excel recalculate on open.
 func (t *TemplateWriter) workbookXML(x []byte) []byte {
+	prefix := nsPrefix(x, nsMain, "")
+	definedName := definedNameRe.with(prefix)
 	for _, ts := range t.filled {
 		g := ts.grower()
-		x = definedNameRe.ReplaceAllFunc(x, func(m []byte) []byte {
-			sub := definedNameRe.FindSubmatch(m)
+		x = definedName.ReplaceAllFunc(x, func(m []byte) []byte {
+			sub := definedName.FindSubmatch(m)
 			return []byte(string(sub[1]) + g.growSheetRefs(string(sub[2])) + string(sub[3]))
 		})
 	}
-	return calcPrRe.ReplaceAllFunc(x, func(m []byte) []byte {
+	return calcPrRe.with(prefix).ReplaceAllFunc(x, func(m []byte) []byte {
 		s := string(m)
 		s = regexp.MustCompile(`\s*fullCalcOnLoad="[^"]*"`).ReplaceAllString(s, "")
-		return []byte(strings.Replace(s, "<calcPr", `<calcPr fullCalcOnLoad="1"`, 1))
+		return []byte(strings.Replace(s, "<"+prefix+"calcPr", "<"+prefix+`calcPr fullCalcOnLoad="1"`, 1))
 	})
 }
 
 var (
-	chartFRe      = regexp.MustCompile(`<c:f>([^<]*)</c:f>(<c:(?:num|str)Cache>.*?</c:(?:num|str)Cache>)?`)
-	worksheetSrc  = regexp.MustCompile(`<worksheetSource\b[^>]*/>`)
-	pivotDefRe    = regexp.MustCompile(`<pivotCacheDefinition\b[^>]*>`)
+	chartFRe      = newNSPattern(`<§f>([^<]*)</§f>(<§(?:num|str)Cache>.*?</§(?:num|str)Cache>)?`)
+	worksheetSrc  = newNSPattern(`<§worksheetSource\b[^>]*/>`)
+	pivotDefRe    = newNSPattern(`<§pivotCacheDefinition\b[^>]*>`)
 	refreshLoadRe = regexp.MustCompile(`\s*refreshOnLoad="[^"]*"`)
 )
 
@@ -551,18 +560,20 @@ var (
 // filled ranges: a chart's grown series drop their cached values (Excel
 // reads the cells), a pivot cache is refreshed when Excel opens the file.
 func (t *TemplateWriter) growOtherPart(x []byte) []byte {
+	chartPrefix, mainPrefix := nsPrefix(x, nsChart, "c:"), nsPrefix(x, nsMain, "")
+	chartF, source, pivotDef := chartFRe.with(chartPrefix), worksheetSrc.with(mainPrefix), pivotDefRe.with(mainPrefix)
 	for _, ts := range t.filled {
 		g := ts.grower()
-		x = chartFRe.ReplaceAllFunc(x, func(m []byte) []byte {
-			sub := chartFRe.FindSubmatch(m)
+		x = chartF.ReplaceAllFunc(x, func(m []byte) []byte {
+			sub := chartF.FindSubmatch(m)
 			grown := g.growSheetRefs(xmlUnescape(string(sub[1])))
 			if grown == xmlUnescape(string(sub[1])) {
 				return m
 			}
-			return appendElem(nil, "c:f", grown)
+			return appendElem(nil, chartPrefix+"f", grown)
 		})
 		grew := false
-		x = worksheetSrc.ReplaceAllFunc(x, func(m []byte) []byte {
+		x = source.ReplaceAllFunc(x, func(m []byte) []byte {
 			a := attrs(string(m))
 			if a["name"] != "" && a["ref"] == "" && ts.table != nil && slices.ContainsFunc(ts.table.names, func(n string) bool { return strings.EqualFold(n, a["name"]) }) {
 				grew = true // the source is the table by name: it follows it
@@ -579,9 +590,9 @@ func (t *TemplateWriter) growOtherPart(x []byte) []byte {
 			return bytes.Replace(m, []byte(`ref="`+a["ref"]+`"`), []byte(`ref="`+grown+`"`), 1)
 		})
 		if grew {
-			x = pivotDefRe.ReplaceAllFunc(x, func(p []byte) []byte {
+			x = pivotDef.ReplaceAllFunc(x, func(p []byte) []byte {
 				s := refreshLoadRe.ReplaceAllString(string(p), "")
-				return []byte(strings.Replace(s, "<pivotCacheDefinition", `<pivotCacheDefinition refreshOnLoad="1"`, 1))
+				return []byte(strings.Replace(s, "<"+mainPrefix+"pivotCacheDefinition", "<"+mainPrefix+`pivotCacheDefinition refreshOnLoad="1"`, 1))
 			})
 		}
 	}
@@ -597,9 +608,15 @@ func (ts *TemplateSheet) tableXML(x []byte) []byte {
 	ref.LastRow = last
 	filter := ref
 	filter.LastRow = last - tb.totals
-	x = regexp.MustCompile(`(<table\b[^>]*\bref=")[^"]*"`).ReplaceAll(x, []byte("${1}"+ref.String()+`"`))
-	return regexp.MustCompile(`(<autoFilter\b[^>]*\bref=")[^"]*"`).ReplaceAll(x, []byte("${1}"+filter.String()+`"`))
+	prefix := nsPrefix(x, nsMain, "")
+	x = tableRefRe.with(prefix).ReplaceAll(x, []byte("${1}"+ref.String()+`"`))
+	return autoFilterRefRe.with(prefix).ReplaceAll(x, []byte("${1}"+filter.String()+`"`))
 }
+
+var (
+	tableRefRe      = newNSPattern(`(<§table\b[^>]*\bref=")[^"]*"`)
+	autoFilterRefRe = newNSPattern(`(<§autoFilter\b[^>]*\bref=")[^"]*"`)
+)
 
 var placeholderRe = regexp.MustCompile(`\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}`)
 
