@@ -2,12 +2,14 @@ package csvsheet
 
 import (
 	"context"
+	"hash/maphash"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 
+	"github.com/sheetstream/sheetstream/internal/numtext"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
@@ -164,12 +166,183 @@ type columnTyper struct {
 	kinds   []Kind
 	guesses []columnGuess // while guessing
 	decided bool
+	// decimal is Options.Decimal: with ',', number text with a decimal
+	// comma is read through scratch, the row's fields in plain form.
+	decimal byte
+	scratch []byte
+	// numbers follow each column's number texts: a column in which two
+	// texts read as one number (1.10 and 1.1) is text.
+	numbers []numberColumn
+}
+
+// numberColumn follows a column's number texts, in bounded memory: the
+// guess's rows give the canonical forms of its numbers (hashed) or, where
+// some were padded (1.10), every text; later rows check padded texts
+// against those, and canonical ones against the padded texts met.
+type numberColumn struct {
+	texts  numtext.Texts
+	window []uint64 // sorted hashes of the first rows' numbers' canonical forms
+	asText bool     // two texts of one number: the column is text
+	// uniform: every text so far is regular with decimals decimals (a
+	// price column, 12.50): no two of them can be one number.
+	uniform  bool
+	decimals int
+}
+
+var numberSeed = maphash.MakeSeed()
+
+// inWindow says whether the first rows had a number of canonical form c.
+func (n *numberColumn) inWindow(c string) bool {
+	_, found := slices.BinarySearch(n.window, maphash.String(numberSeed, c))
+	return found
+}
+
+// note checks number text p against those met before, and notes it
+// (every text with remember; else the padded ones); false when p is
+// another text of a number met before.
+func (n *numberColumn) note(p string, remember bool) bool {
+	if n.uniform {
+		if d, regular := numtext.Decimals(p); regular && d == n.decimals {
+			return true
+		}
+		// Another number of decimals: one of the first rows' numbers
+		// read as it is another text (they were all of n.decimals).
+		n.uniform = false
+		if n.inWindow(numtext.Canonical(p)) {
+			return false
+		}
+	}
+	padded := numtext.Padded(p)
+	if !padded && !remember && !n.texts.HasPadded() {
+		return true // the common case: nothing it could collide with
+	}
+	if padded {
+		// The first rows held their numbers in canonical form only (else
+		// texts has them): one of p's is another text.
+		if c := numtext.Canonical(p); !n.texts.Has(c) && n.inWindow(c) {
+			return false
+		}
+	}
+	return n.texts.Add(p, remember)
+}
+
+// learn takes the first rows' texts of column i, a column of numbers.
+func (t *columnTyper) learn(i int, rows [][]string) {
+	n := &t.numbers[i]
+	padded, first := false, true
+	n.uniform = true
+	for _, r := range rows {
+		if i < len(r) && r[i] != "" && !nullMarker(r[i]) {
+			t.newRow()
+			p := t.plain(r[i])
+			padded = padded || numtext.Padded(p)
+			d, regular := numtext.Decimals(p)
+			if first {
+				n.decimals, first = d, false
+			}
+			n.uniform = n.uniform && regular && d == n.decimals
+		}
+	}
+	for _, r := range rows {
+		if i >= len(r) || r[i] == "" || nullMarker(r[i]) {
+			continue
+		}
+		t.newRow()
+		p := t.plain(r[i])
+		if padded && !n.uniform {
+			// Some texts are padded, with other decimals beside them:
+			// every text, exactly.
+			if !n.texts.Add(p, true) {
+				n.asText = true
+				return
+			}
+			continue
+		}
+		n.window = append(n.window, maphash.String(numberSeed, numtext.Canonical(p)))
+	}
+	slices.Sort(n.window)
+	n.window = slices.Compact(n.window)
 }
 
 func newColumnTyper(opts Options, layouts []*dateLayout) *columnTyper {
-	t := &columnTyper{noInfer: opts.NoInfer, layouts: layouts, fixed: len(opts.Kinds), kinds: slices.Clone(opts.Kinds)}
+	t := &columnTyper{noInfer: opts.NoInfer, layouts: layouts, fixed: len(opts.Kinds), kinds: slices.Clone(opts.Kinds), decimal: opts.Decimal}
 	t.decided = opts.NoInfer
 	return t
+}
+
+// isNumber says whether column i is typed as numbers.
+func (t *columnTyper) isNumber(i int) bool {
+	return !t.noInfer && i < len(t.kinds) && t.kinds[i] == KindNumber
+}
+
+// newRow starts a row: the plain forms of the last one are done with.
+func (t *columnTyper) newRow() { t.scratch = t.scratch[:0] }
+
+// newRecord starts a row of width fields.
+func (t *columnTyper) newRecord(width int) {
+	t.scratch = t.scratch[:0]
+	if width > 0 {
+		t.grow(width - 1)
+	}
+}
+
+// plain is field f as inference reads it: with a decimal comma, number
+// text in plain form ("1.234,5" is "1234.5"), valid until newRow.
+func (t *columnTyper) plain(f string) string {
+	if t.decimal != ',' || f == "" {
+		return f // inlined: the common case costs a comparison
+	}
+	return t.plainComma(f)
+}
+
+func (t *columnTyper) plainComma(f string) string {
+	n := len(t.scratch)
+	out, ok := commaNumber(f, t.scratch)
+	if !ok {
+		return f
+	}
+	t.scratch = out
+	return bytesView(out[n:])
+}
+
+// infer is inferWith of field f read through plain (p): with a decimal
+// comma, text that reads as a number only with a decimal point ("1.5")
+// is text.
+func (t *columnTyper) infer(dst *xlsx.Cell, f, p string) Kind {
+	k := inferWith(dst, p, t.layouts)
+	if k == KindNumber && t.decimal == ',' && len(p) == len(f) && p == f && strings.IndexByte(f, '.') >= 0 {
+		*dst = xlsx.String(f)
+		return KindText
+	}
+	return k
+}
+
+// typeIn is typeIn for the typer's fields: f as plain reads it (p).
+func (t *columnTyper) typeIn(dst *xlsx.Cell, f, p string, k Kind) bool {
+	if t.decimal != ',' {
+		return typeIn(dst, p, k, t.layouts)
+	}
+	return t.typeInComma(dst, f, p, k)
+}
+
+func (t *columnTyper) typeInComma(dst *xlsx.Cell, f, p string, k Kind) bool {
+	if k == KindText || f == "" {
+		return typeIn(dst, p, k, t.layouts)
+	}
+	switch t.infer(dst, f, p) {
+	case k:
+		return true
+	case KindText:
+		return nullMarker(f)
+	}
+	return false
+}
+
+// grow makes room for column i.
+func (t *columnTyper) grow(i int) {
+	if i >= len(t.numbers) {
+		t.numbers = append(t.numbers, make([]numberColumn, i+1-len(t.numbers))...)
+	}
 }
 
 // guessing says whether rows are still held for the first guess.
@@ -177,25 +350,43 @@ func (t *columnTyper) guessing() bool { return !t.decided }
 
 // observe adds a row's fields to the guesses (a column of text stays
 // text: its fields need no typing).
-func (t *columnTyper) observe(record []string) {
+//
+// With remember (the scan after a contradiction) it also notes every
+// number text, to find two of one number.
+func (t *columnTyper) observe(record []string, remember bool) {
 	if len(t.guesses) < len(record) {
 		t.guesses = append(t.guesses, make([]columnGuess, len(record)-len(t.guesses))...)
 	}
+	t.grow(len(record) - 1)
+	t.newRow()
 	var c xlsx.Cell
 	for i, f := range record {
-		if f != "" && t.guesses[i].kind != KindText {
-			t.guesses[i].add(inferWith(&c, f, t.layouts), f)
+		if f != "" && t.guesses[i].kind != KindText && !t.numbers[i].asText {
+			p := t.plain(f)
+			k := t.infer(&c, f, p)
+			if k == KindNumber && remember && !t.numbers[i].note(p, true) {
+				t.numbers[i].asText = true // two texts of one number
+			}
+			t.guesses[i].add(k, f)
 		}
 	}
 }
 
 // decide ends the guess: the columns Options.Kinds did not fix take the
-// kinds their first rows had.
-func (t *columnTyper) decide() {
+// kinds their first rows had (rows), numbers only where no two texts of
+// them are one number.
+func (t *columnTyper) decide(rows [][]string) {
 	t.decided = true
 	for i := range t.guesses {
 		if i >= len(t.kinds) {
-			t.kinds = append(t.kinds, t.guesses[i].result())
+			k := t.guesses[i].result()
+			if k == KindNumber {
+				t.grow(i)
+				if t.learn(i, rows); t.numbers[i].asText {
+					k = KindText
+				}
+			}
+			t.kinds = append(t.kinds, k)
 		}
 	}
 	t.guesses = nil
@@ -212,16 +403,25 @@ func (t *columnTyper) typeField(dst *xlsx.Cell, i int, f string) bool {
 		t.kinds = append(t.kinds, make([]Kind, i+1-len(t.kinds))...)
 	}
 	k := t.kinds[i]
+	p := f
+	if k != KindText {
+		p = t.plain(f)
+	}
 	if k == KindEmpty && f != "" && !nullMarker(f) {
 		// A column empty in the first rows takes the kind of its first
 		// value (a code-like exponent, text).
-		k = inferWith(dst, f, t.layouts)
+		k = t.infer(dst, f, p)
 		if k == KindNumber && exponentCode(f) {
 			k = KindText
+			p = f
 		}
 		t.kinds[i] = k
 	}
-	if typeIn(dst, f, k, t.layouts) {
+	if t.typeIn(dst, f, p, k) {
+		if k == KindNumber && i >= t.fixed && p != "" && !nullMarker(f) && !t.numbers[i].note(p, false) {
+			t.numbers[i].asText = true // another text of a number met before
+			return false
+		}
 		return true
 	}
 	if i < t.fixed {
@@ -250,7 +450,7 @@ func (t *columnTyper) scanRest(ctx context.Context, cr *recordReader, e *RetypeE
 	for i, k := range t.kinds {
 		t.guesses[i] = columnGuess{kind: k, plainNumbers: true}
 	}
-	t.observe(e.record) // the contradicting row first
+	t.observe(e.record, true) // the contradicting row first
 	for n := 1; ; n++ {
 		record, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -259,7 +459,7 @@ func (t *columnTyper) scanRest(ctx context.Context, cr *recordReader, e *RetypeE
 		if err != nil {
 			return fmt.Errorf("csv: %w", err)
 		}
-		t.observe(record)
+		t.observe(record, true)
 		if n%progressEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -271,6 +471,9 @@ func (t *columnTyper) scanRest(ctx context.Context, cr *recordReader, e *RetypeE
 	e.Kinds = make([]Kind, len(guesses))
 	for i := range guesses {
 		e.Kinds[i] = guesses[i].result()
+		if i < len(t.numbers) && t.numbers[i].asText {
+			e.Kinds[i] = KindText
+		}
 		if i < t.fixed {
 			e.Kinds[i] = t.kinds[i]
 		}

@@ -59,6 +59,11 @@ type Options struct {
 	// delimiter.
 	Quote    byte
 	NoQuotes bool
+	// Decimal is the decimal mark of number text: '.' (when zero) or ','.
+	// With ',' the thousands are separated by '.' or a space ("1.234,56",
+	// "1 234,56"), and a column reads as numbers only when every field of
+	// it does, as always.
+	Decimal byte
 	// Strict fails on a field longer than a cell holds (32,767
 	// characters), naming its cell; without it such text is cut to fit and
 	// counted in Stats.Truncated, as sqlsheet's exports do.
@@ -175,6 +180,11 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 		return st, err
 	}
 	typer := newColumnTyper(opts, layouts)
+	styles := numberStyles{w: w}
+	mark := byte('.')
+	if opts.Decimal == ',' {
+		mark = ','
+	}
 	writeRow := func(record []string, line int) error {
 		if sheet == nil || sheet.LastRow() >= perSheet {
 			if err := newSheet(); err != nil {
@@ -182,16 +192,22 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 			}
 		}
 		cells = slices.Grow(cells[:0], len(record))[:len(record)]
+		typer.newRecord(len(record))
 		for i, f := range record {
 			if !typer.typeField(&cells[i], i, f) {
 				return typer.contradiction(i, record, line, names)
 			}
-			if len(f) > xlsx.MaxCellChars && !opts.Strict {
-				// Longer than a cell holds (only text is): cut, as export cuts, and
-				// counted (Strict fails instead, naming the cell).
-				if cut, ok := xlsx.TruncateText(f); ok {
-					cells[i] = xlsx.String(cut)
-					st.Truncated++
+			if f != "" && (f[len(f)-1] == '0' || mark == ',') && typer.isNumber(i) && showsWritten(f, mark) && !nullMarker(f) {
+				// A number written with trailing zeros (10.50) or grouped
+				// thousands shows as written; others show so as General.
+				if d, grouped, ok := writtenDecimals(f, mark); ok {
+					id, styled, err := styles.style(d, grouped)
+					if err != nil {
+						return err
+					}
+					if styled {
+						cells[i] = cells[i].WithStyle(id)
+					}
 				}
 			}
 		}
@@ -221,7 +237,7 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 	var guess [][]string // the first rows, held while the columns' types are guessed
 	var guessLines []int // and their lines
 	flushGuess := func() error {
-		typer.decide()
+		typer.decide(guess)
 		for i, rec := range guess {
 			if err := writeRow(rec, guessLines[i]); err != nil {
 				return err
@@ -258,7 +274,7 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 		}
 		line, _ := cr.FieldPos(0)
 		if typer.guessing() {
-			typer.observe(record)
+			typer.observe(record, false)
 			guess, guessLines = append(guess, slices.Clone(record)), append(guessLines, line)
 			if len(guess) < guessRows {
 				continue

@@ -161,7 +161,18 @@ func mantissa(s string) string {
 			break
 		}
 	}
-	return strings.Trim(strings.TrimLeft(s, "+-"), "0.")
+	// Loops, where strings.Trim builds a set of its cutset every call:
+	// this runs for every float of 16 or 17 digits.
+	for len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	for len(s) > 0 && (s[0] == '0' || s[0] == '.') {
+		s = s[1:]
+	}
+	for len(s) > 0 && (s[len(s)-1] == '0' || s[len(s)-1] == '.') {
+		s = s[:len(s)-1]
+	}
+	return s
 }
 
 // hasPointOrExponent reports whether number text s has a decimal point or

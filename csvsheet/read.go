@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
@@ -52,6 +53,9 @@ func newReader(r io.Reader, opts Options) (*recordReader, error) {
 	comma := opts.Comma
 	if comma == 0 {
 		comma = ','
+	}
+	if opts.Decimal != 0 && opts.Decimal != '.' && opts.Decimal != ',' {
+		return nil, fmt.Errorf("csv: the decimal mark %s: '.' or ','", decimalName(opts.Decimal))
 	}
 	if opts.Quote >= utf8.RuneSelf || opts.Quote == '\r' || opts.Quote == '\n' || opts.Quote != 0 && rune(opts.Quote) == comma {
 		return nil, fmt.Errorf("csv: the quote character %q: an ASCII character other than the delimiter and line ends", rune(opts.Quote))
@@ -210,7 +214,7 @@ func (t *Table) EachRow(ctx context.Context, fn func(xlsx.Row) error) error {
 		go func() {
 			defer wg.Done()
 			for b := range work {
-				b.infer(t.opts.NoInfer, layouts)
+				b.infer(t.opts.NoInfer, t.opts.Decimal, layouts)
 				b.done <- struct{}{}
 			}
 		}()
@@ -249,8 +253,9 @@ type recordBatch struct {
 	fields []string // every record's fields, one after another
 	bounds []int    // where each record's fields end in fields
 	cells  []xlsx.Value
-	ends   []int // where each record's cells end in cells
-	err    error // what ended the reading after these records
+	ends   []int  // where each record's cells end in cells
+	plain  []byte // decimal-comma numbers in plain form
+	err    error  // what ended the reading after these records
 	done   chan struct{}
 }
 
@@ -314,14 +319,29 @@ func checkUTF8(cr *recordReader, record []string, num int) error {
 }
 
 // infer types the batch's fields into cells; empty fields have none.
-func (b *recordBatch) infer(noInfer bool, layouts []*dateLayout) {
+func (b *recordBatch) infer(noInfer bool, decimal byte, layouts []*dateLayout) {
 	b.cells, b.ends = b.cells[:0], b.ends[:0]
+	b.plain = b.plain[:0]
 	var cell xlsx.Cell
 	start := 0
 	for _, end := range b.bounds {
 		for i, f := range b.fields[start:end] {
 			if f != "" {
-				typeField(&cell, f, noInfer, layouts)
+				if decimal == ',' && !noInfer {
+					// Number text with a decimal comma, in plain form;
+					// the cell keeps the field's own text as its source.
+					// Text that is a number only with a decimal point
+					// ("1.5") is text.
+					n := len(b.plain)
+					if out, ok := commaNumber(f, b.plain); ok {
+						b.plain = out
+						inferWith(&cell, string(out[n:]), layouts)
+					} else if inferWith(&cell, f, layouts) == KindNumber && strings.IndexByte(f, '.') >= 0 {
+						cell = xlsx.String(f)
+					}
+				} else {
+					typeField(&cell, f, noInfer, layouts)
+				}
 				b.cells = append(b.cells, xlsx.Value{})
 				v := &b.cells[len(b.cells)-1]
 				v.SetCell(i+1, &cell)

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
+	"github.com/sheetstream/sheetstream/internal/numtext"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
@@ -419,4 +421,27 @@ type importer struct {
 	guess              []ColumnType
 	checked            []bool
 	stats              ImportStats
+	// numbers follow each column's number texts (from CSV): a column in
+	// which two texts read as one number (1.10 and 1.1) is text.
+	numbers []numtext.Texts
+	asText  []bool
+}
+
+// sameNumber says whether c, a number read from text in column col, is
+// another text of a number the column had before (remember: note every
+// text, as the scan does; else only those with trailing zeros).
+func (imp *importer) sameNumber(c *xlsx.Value, col int, remember bool) bool {
+	src := c.SourceText()
+	if len(src) == 0 || c.Type() != xlsx.TypeNumber {
+		return false
+	}
+	for len(imp.numbers) <= col {
+		imp.numbers = append(imp.numbers, numtext.Texts{})
+		imp.asText = append(imp.asText, false)
+	}
+	if imp.numbers[col].Add(unsafe.String(unsafe.SliceData(src), len(src)), remember) {
+		return false
+	}
+	imp.asText[col] = true
+	return true
 }

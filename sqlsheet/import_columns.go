@@ -108,12 +108,18 @@ func (imp *importer) scanColumns(ctx context.Context) (header []string, types []
 				types = append(types, columnEmpty)
 			}
 			types[col] = widen(types[col], imp.cellType(c))
+			imp.sameNumber(c, col, true)
 		}
 		if imp.spool == nil {
 			return false, nil
 		}
 		return false, imp.spool.add(r)
 	})
+	for col, text := range imp.asText {
+		if text && col < len(types) {
+			types[col] = ColumnText // two texts of one number
+		}
+	}
 	return header, types, err
 }
 
@@ -267,11 +273,14 @@ func (imp *importer) contradicts(c *xlsx.Value) bool {
 		// What every cell of a kind leaves as it is, without typing the
 		// cell (every cell of a new table comes here): text takes
 		// anything, a float any number.
-		if guess == ColumnText || guess == ColumnFloat && c.Type() == xlsx.TypeNumber {
+		if guess == ColumnText {
 			return false
 		}
+		if guess == ColumnFloat && c.Type() == xlsx.TypeNumber {
+			return imp.sameNumber(c, col, false)
+		}
 		t := imp.cellType(c)
-		return t != columnEmpty && widen(guess, t) != guess
+		return t != columnEmpty && widen(guess, t) != guess || imp.sameNumber(c, col, false)
 	}
 	if imp.cellType(c) == columnEmpty {
 		return false

@@ -24,7 +24,7 @@ type convertFlags struct {
 	sheet, delimiter              string
 	encoding                      string
 	ragged, lazyQuotes, strict    bool
-	quote                         string
+	quote, decimal                string
 	dateFormats                   []string
 	maxRecordMiB                  int
 	charts                        []string
@@ -65,6 +65,7 @@ Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#con
 	fl.StringArrayVar(&f.dateFormats, "date-format", nil, dateFormatHelp)
 	fl.BoolVar(&f.lazyQuotes, "lazy-quotes", false, lazyQuotesHelp)
 	fl.StringVar(&f.quote, "quote", `"`, quoteHelp)
+	fl.StringVar(&f.decimal, "decimal", ".", decimalHelp)
 	fl.IntVar(&f.maxRecordMiB, "max-record-mib", 64, maxRecordHelp)
 	fl.BoolVar(&f.escape, "escape-formulas", false, escapeFormulasHelp)
 	fl.BoolVar(&f.strict, "strict", false, "fail on a field longer than a cell holds (32,767 characters) instead of cutting it")
@@ -123,7 +124,11 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	if err != nil {
 		return err
 	}
-	opts := csvsheet.Options{
+	decimal, err := decimalOf(f.decimal)
+	if err != nil {
+		return err
+	}
+	opts := csvsheet.Options{Decimal: decimal,
 		Comma: comma, Encoding: f.encoding, NoInfer: f.noInfer, NoHeader: f.noHeader, Sheet: f.sheet, ExcelTable: f.excelTable,
 		MaxRecordSize: f.maxRecordMiB << 20, Ragged: f.ragged, LazyQuotes: f.lazyQuotes, Quote: quote, NoQuotes: noQuotes, Strict: f.strict,
 		DateFormats: f.dateFormats, Charts: charts,
@@ -273,6 +278,19 @@ const raggedHelp = `cut rows with more fields than the header to its width (with
 
 const lazyQuotesHelp = `take a stray quote in a field as text (for files written without escaping quotes); a quoted field must then close on its own line, or its quote is text too`
 
+const decimalHelp = `the decimal mark of numbers: . or , (with , thousands are grouped by . or a space: 1.234,56)`
+
+// decimalOf reads --decimal.
+func decimalOf(flag string) (byte, error) {
+	switch flag {
+	case "", ".":
+		return '.', nil
+	case ",":
+		return ',', nil
+	}
+	return 0, fmt.Errorf("--decimal %q: . or ,", flag)
+}
+
 const quoteHelp = `the quote character, or "none": quotes are ordinary characters (a TSV or CSV written without quoting)`
 
 // quoteOf reads --quote: one ASCII character, or "none".
@@ -329,7 +347,11 @@ func checkCommas(name string, head []byte) error {
 		name, flag string
 	}{{';', "semicolons", ";"}, {'\t', "tabs", "tab"}, {'|', "bars", "|"}} {
 		if n := bytes.Count(line, []byte{d.c}); n > 0 {
-			return fmt.Errorf("%s: the first line has no commas but %d %s: give --delimiter '%s' (or --delimiter , to read each line as one field)", name, n, d.name, d.flag)
+			hint := ""
+			if d.c == ';' {
+				hint = "; numbers written 1.234,56 read with --decimal ,"
+			}
+			return fmt.Errorf("%s: the first line has no commas but %d %s: give --delimiter '%s' (or --delimiter , to read each line as one field)%s", name, n, d.name, d.flag, hint)
 		}
 	}
 	return nil

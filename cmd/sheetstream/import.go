@@ -34,7 +34,7 @@ type importFlags struct {
 	format, delimiter         string
 	encoding, rejectsPath     string
 	ragged, lazyQuotes        bool
-	quote                     string
+	quote, decimal            string
 	dateFormats               []string
 	maxErrors, maxRecordMiB   int
 }
@@ -91,6 +91,7 @@ func (f *importFlags) register(cmd *cobra.Command) {
 	fl.StringArrayVar(&f.dateFormats, "date-format", nil, dateFormatHelp)
 	fl.BoolVar(&f.lazyQuotes, "lazy-quotes", false, lazyQuotesHelp)
 	fl.StringVar(&f.quote, "quote", `"`, quoteHelp)
+	fl.StringVar(&f.decimal, "decimal", ".", decimalHelp)
 	fl.IntVar(&f.maxRecordMiB, "max-record-mib", 64, maxRecordHelp)
 	f.pw.readFlags(cmd)
 }
@@ -172,7 +173,11 @@ func runImport(ctx context.Context, f *importFlags, path string) (retErr error) 
 	if err != nil {
 		return err
 	}
-	src, closeSrc, err := importSource(path, f.format, f.sheet, &f.pw, csvsheet.Options{Encoding: f.encoding, NoInfer: f.allText, MaxRecordSize: f.maxRecordMiB << 20,
+	decimal, err := decimalOf(f.decimal)
+	if err != nil {
+		return err
+	}
+	src, closeSrc, err := importSource(path, f.format, f.sheet, &f.pw, csvsheet.Options{Decimal: decimal, Encoding: f.encoding, NoInfer: f.allText, MaxRecordSize: f.maxRecordMiB << 20,
 		Ragged: f.ragged, LazyQuotes: f.lazyQuotes, Quote: quote, NoQuotes: noQuotes, DateFormats: f.dateFormats}, f.delimiter)
 	if err != nil {
 		return err

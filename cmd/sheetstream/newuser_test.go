@@ -280,3 +280,60 @@ func TestLibreOfficeTemplate(t *testing.T) {
 		t.Errorf("marine.ots converted: %q", rows)
 	}
 }
+
+// TestDecimalCommaAndVersions: --decimal , reads a semicolon file's
+// 1.234,56 as numbers (import and convert), and a version column (1.10
+// beside 1.1, even past the rows types are guessed from) stays text.
+func TestDecimalCommaAndVersions(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	semi := filepath.Join(dir, "prices.csv")
+	os.WriteFile(semi, []byte("region;price;units\nNorth;1.234,56;10\nSouth;7,5;1.000\n"), 0o600)
+	out, err := exec.Command(bin, "convert", semi, filepath.Join(dir, "p.xlsx")).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "--decimal ,") {
+		t.Errorf("the semicolon hint does not name --decimal: %v %s", err, out)
+	}
+	dbPath := filepath.Join(dir, "p.db")
+	out, err = exec.Command(bin, "import", semi, "--db", "sqlite:"+dbPath, "--table", "p", "--delimiter", ";", "--decimal", ",").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "(region text, price float, units integer)") {
+		t.Fatalf("import --decimal ,: %v %s", err, out)
+	}
+	db, err := sql.Open("sqlite", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var price float64
+	var units int
+	if err := db.QueryRow("SELECT price, units FROM p WHERE region = 'North'").Scan(&price, &units); err != nil || price != 1234.56 || units != 10 {
+		t.Errorf("North: %v %v %v", price, units, err)
+	}
+	if out, err := exec.Command(bin, "convert", semi, filepath.Join(dir, "p.xlsx"), "--delimiter", ";", "--decimal", ",").CombinedOutput(); err != nil {
+		t.Fatalf("convert --decimal ,: %v %s", err, out)
+	}
+	if rows := catRows(t, bin, filepath.Join(dir, "p.xlsx")); fmt.Sprint(rows[1:]) != "[[North 1234.56 10] [South 7.5 1000]]" {
+		t.Errorf("converted: %q", rows)
+	}
+	var b strings.Builder
+	b.WriteString("name,version\n")
+	for i := range 12000 {
+		fmt.Fprintf(&b, "p%d,1.1\n", i)
+	}
+	b.WriteString("last,1.10\n")
+	versions := filepath.Join(dir, "versions.csv")
+	os.WriteFile(versions, []byte(b.String()), 0o600)
+	out, err = exec.Command(bin, "import", versions, "--db", "sqlite:"+dbPath, "--table", "v").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "version text") {
+		t.Errorf("versions: %v %s", err, out)
+	}
+	var last string
+	if err := db.QueryRow("SELECT version FROM v WHERE name = 'last'").Scan(&last); err != nil || last != "1.10" {
+		t.Errorf("the last version: %q %v", last, err)
+	}
+	if out, err := exec.Command(bin, "convert", versions, filepath.Join(dir, "v.xlsx")).CombinedOutput(); err != nil {
+		t.Fatalf("convert: %v %s", err, out)
+	}
+	if rows := catRows(t, bin, filepath.Join(dir, "v.xlsx")); rows[12001][1] != "1.10" || rows[1][1] != "1.1" {
+		t.Errorf("converted versions: %q %q", rows[1], rows[12001])
+	}
+}
