@@ -2,9 +2,9 @@ package csvsheet
 
 import (
 	"context"
-	"hash/maphash"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"slices"
 	"strings"

@@ -132,7 +132,6 @@ func (n *Texts) Add(text string, remember bool) bool {
 	return true
 }
 
-
 // Has says whether a text of the number canonical text c was noted.
 func (n *Texts) Has(c string) bool {
 	_, ok := n.seen[c]
