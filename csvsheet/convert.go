@@ -210,6 +210,14 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 					}
 				}
 			}
+			if len(f) > xlsx.MaxCellChars && !opts.Strict {
+				// Longer than a cell holds (only text is): cut, as export
+				// cuts, and counted (Strict fails instead, naming the cell).
+				if cut, ok := xlsx.TruncateText(f); ok {
+					cells[i] = xlsx.String(cut)
+					st.Truncated++
+				}
+			}
 		}
 		if err := sheet.WriteRow(cells); err != nil {
 			if errors.Is(err, xlsx.ErrInvalidUTF8) && opts.Encoding == "" {

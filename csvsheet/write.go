@@ -63,8 +63,10 @@ type WriteOptions struct {
 	// since it changes the text. Numbers, dates and booleans are never
 	// changed; JSON lines are not affected.
 	EscapeFormulas bool
-	// Head and Tail, when above zero, write only the first or the last so
-	// many rows (rows with data, the header among them unless Records).
+	// Head and Tail, when above zero, write the first row with data (the
+	// header) and only the first or the last so many rows under it, in
+	// every format: with Records the header names the objects, elsewhere
+	// it is written as the first row.
 	Head, Tail int
 	// Records, with JSONL, takes the first row as the header and writes
 	// each row after it as one object keyed by the header's names:
@@ -101,6 +103,17 @@ func WriteWith(ctx context.Context, w io.Writer, rows *xlsx.Rows, opts WriteOpti
 		row := rows.Row()
 		if opts.Records && rw.names == nil {
 			rw.header(row)
+			continue
+		}
+		if !opts.Records && (opts.Head > 0 || tail != nil) && rw.st.Rows == 0 && n == 0 && !rw.wroteHeader {
+			// The header is written, and not counted among the rows.
+			rw.wroteHeader = true
+			if err := rw.write(row); err != nil {
+				return rw.st, err
+			}
+			if tail != nil {
+				rw.last = 0 // the rows between are not written: no empty lines for them
+			}
 			continue
 		}
 		if opts.Head > 0 && n >= opts.Head {
@@ -167,14 +180,15 @@ func (w *RowWriter) Flush() error { return w.rw.bw.Flush() }
 
 // rowWriter writes rows in one format.
 type rowWriter struct {
-	opts  WriteOptions
-	bw    *bufio.Writer
-	sheet []byte // the sheet's name as a JSON string
-	st    WriteStats
-	line  []byte
-	last  int      // the last row written, for the gaps of CSV
-	width int      // the most fields a CSV record had so far
-	names [][]byte // Records: the header's names as JSON strings, by column
+	wroteHeader bool // Head or Tail: the first row is written ahead
+	opts        WriteOptions
+	bw          *bufio.Writer
+	sheet       []byte // the sheet's name as a JSON string
+	st          WriteStats
+	line        []byte
+	last        int      // the last row written, for the gaps of CSV
+	width       int      // the most fields a CSV record had so far
+	names       [][]byte // Records: the header's names as JSON strings, by column
 }
 
 // header takes a row as the names of Records' keys: a cell's text, the
@@ -441,25 +455,10 @@ func appendJSONValue(dst []byte, c *xlsx.Value) []byte {
 	return append(dst, "null"...)
 }
 
-// appendDate writes a date cell as what it holds: a day alone as
-// 2024-02-29 (so that a CSV's dates come back as they went in), a time of
-// day as 13:45:00, a date-time as 2024-02-29 13:45:00 with sep between
-// ('T' in JSON), with milliseconds only when there are any.
-func appendDate(dst []byte, c *xlsx.Value, sep byte) []byte {
-	t := c.Time()
-	switch {
-	case c.DateOnly():
-		return t.AppendFormat(dst, "2006-01-02")
-	case !c.TimeOfDay():
-		dst = t.AppendFormat(dst, "2006-01-02")
-		dst = append(dst, sep)
-	}
-	dst = t.AppendFormat(dst, "15:04:05")
-	if ms := t.Nanosecond() / 1e6; ms != 0 {
-		dst = append(dst, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
-	}
-	return dst
-}
+// appendDate writes a date cell as what it holds (xlsx.Value.AppendDate):
+// a day alone as 2024-02-29, so that a CSV's dates come back as they went
+// in.
+func appendDate(dst []byte, c *xlsx.Value, sep byte) []byte { return c.AppendDate(dst, sep) }
 
 // AppendCellText appends a cell's text as CSV writes it, unquoted:
 // numbers in their shortest exact form, dates as appendDate writes them

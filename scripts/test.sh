@@ -171,6 +171,10 @@ stage_fuzz() {
   fuzz ./csvsheet/ FuzzInfer 50000x
   fuzz ./csvsheet/ FuzzDateFormat 50000x
   fuzz ./internal/csvscan/ FuzzSameAsEncodingCSV 50000x
+  fuzz ./internal/csvscan/ FuzzLineQuotes 50000x
+  fuzz ./csvsheet/ FuzzCommaNumber 50000x
+  fuzz ./internal/numtext/ FuzzCanonical 50000x
+  fuzz ./internal/numtext/ FuzzPadded 50000x
   fuzz ./csvsheet/ FuzzTable 20000x
   fuzz ./xlsx/ FuzzStructTag 50000x
   fuzz ./xlsx/ FuzzChartText 5000x

@@ -176,6 +176,10 @@ func textValue(dst *value, c *xlsx.Value, scratch *[]byte) {
 		// which an interval or TIME column reads, not its days.
 		*scratch = appendElapsed((*scratch)[:0], c.Duration())
 		dst.setText(*scratch)
+	case c.Type() == xlsx.TypeDate:
+		// As cat and convert write it: 2016-01-10 for a day alone.
+		*scratch = c.AppendDate((*scratch)[:0], ' ')
+		dst.setText(*scratch)
 	default:
 		*scratch = c.AppendText((*scratch)[:0])
 		dst.setText(*scratch)

@@ -179,6 +179,27 @@ func (v *Value) AppendText(dst []byte) []byte {
 	return dst
 }
 
+// AppendDate appends a date cell's value as what it holds: a day alone as
+// 2024-02-29, a time of day as 13:45:00, a date-time as 2024-02-29 and
+// 13:45:00 joined by sep (' ' for CSV and people, 'T' for JSON), with
+// milliseconds only when there are any. It is how sheetstream writes
+// dates as text everywhere (cat, convert, import into a text column).
+func (v *Value) AppendDate(dst []byte, sep byte) []byte {
+	t := v.Time()
+	switch {
+	case v.DateOnly():
+		return t.AppendFormat(dst, "2006-01-02")
+	case !v.TimeOfDay():
+		dst = t.AppendFormat(dst, "2006-01-02")
+		dst = append(dst, sep)
+	}
+	dst = t.AppendFormat(dst, "15:04:05")
+	if ms := t.Nanosecond() / 1e6; ms != 0 {
+		dst = append(dst, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
+	}
+	return dst
+}
+
 // appendISO writes 2024-02-29T13:45:00 for dates and 13:45:00 for times
 // of day, with milliseconds only when there are any.
 func (v *Value) appendISO(dst []byte) []byte {

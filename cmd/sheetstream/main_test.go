@@ -301,17 +301,21 @@ func TestCatForPeople(t *testing.T) {
 	if !strings.Contains(narrow, "more") {
 		t.Errorf("no marker for the columns left out:\n%s", narrow)
 	}
-	if got := run(nil, "cat", book, "--format", "csv", "--head", "2"); got != "city,population,share,founded,a,b,c,d\n東京,13960000,0.13079200000000002,1457-01-01,x,y,z,w\n" {
-		t.Errorf("--head 2: %q", got)
+	// --head and --tail count rows under the header, in every format.
+	if got := run(nil, "cat", book, "--format", "csv", "--head", "1"); got != "city,population,share,founded,a,b,c,d\n東京,13960000,0.13079200000000002,1457-01-01,x,y,z,w\n" {
+		t.Errorf("--head 1: %q", got)
 	}
-	if got := run(nil, "cat", book, "--format", "csv", "--tail", "1"); got != "Oslo,709037,0.25,1048-01-01,x,y,z,w\n" {
+	if got := run(nil, "cat", book, "--format", "csv", "--tail", "1"); got != "city,population,share,founded,a,b,c,d\nOslo,709037,0.25,1048-01-01,x,y,z,w\n" {
 		t.Errorf("--tail 1: %q", got)
+	}
+	if got := run(nil, "cat", book, "--format", "jsonl", "--records", "--head", "1"); !strings.HasPrefix(got, `{"city":"東京"`) || strings.Count(got, "\n") != 1 {
+		t.Errorf("--records --head 1: %q", got)
 	}
 	if got := run(nil, "cat", book, "--format", "jsonl", "--records", "--tail", "1"); got != `{"city":"Oslo","population":709037,"share":0.25,"founded":"1048-01-01","a":"x","b":"y","c":"z","d":"w"}`+"\n" {
 		t.Errorf("--records: %q", got)
 	}
-	if got := run(nil, "cat", book, "--head", "1"); strings.Count(got, "\n") != 2 {
-		t.Errorf("table --head 1: %q", got)
+	if got := run(nil, "cat", book, "--head", "1"); strings.Count(got, "\n") != 3 || !strings.Contains(got, "東京") {
+		t.Errorf("table --head 1 (the column letters, the header, a row): %q", got)
 	}
 }
 

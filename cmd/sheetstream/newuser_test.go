@@ -12,10 +12,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	_ "modernc.org/sqlite"
 
 	"github.com/sheetstream/sheetstream/internal/testenv"
+	"github.com/sheetstream/sheetstream/xlsx"
 )
 
 // packageList is a TSV as Debian's and PyPI's package lists are: no
@@ -336,4 +338,81 @@ func TestDecimalCommaAndVersions(t *testing.T) {
 	if rows := catRows(t, bin, filepath.Join(dir, "v.xlsx")); rows[12001][1] != "1.10" || rows[1][1] != "1.1" {
 		t.Errorf("converted versions: %q %q", rows[1], rows[12001])
 	}
+}
+
+// TestTextColumnDatesAndNarrowTable: a date in a column that is text
+// (dates beside words) is imported as cat shows it, 2016-01-10, from a
+// workbook and from its .xls saved by LibreOffice; the table view cuts a
+// wide last column with … rather than leaving it out.
+func TestTextColumnDatesAndNarrowTable(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	book := filepath.Join(dir, "mixed.xlsx")
+	f, err := os.Create(book)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := xlsx.NewWriter(f, xlsx.Options{})
+	s, _ := w.AddSheet("S", xlsx.SheetOptions{})
+	s.WriteRow([]xlsx.Cell{xlsx.String("when"), xlsx.String("note")})
+	s.WriteRow([]xlsx.Cell{xlsx.Date(time.Date(2016, 1, 10, 0, 0, 0, 0, time.UTC)), xlsx.String(strings.Repeat("a long note ", 8))})
+	s.WriteRow([]xlsx.Cell{xlsx.String("unknown"), xlsx.String("x")})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	inputs := []string{book}
+	if soffice := os.Getenv("SHEETSTREAM_SOFFICE"); soffice != "" {
+		cmd := exec.Command(soffice, "--headless", "--convert-to", "xls:MS Excel 97", "--outdir", dir, book)
+		cmd.Env = append(os.Environ(), "HOME="+dir)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("LibreOffice: %v %s", err, out)
+		}
+		inputs = append(inputs, filepath.Join(dir, "mixed.xls"))
+	}
+	dbPath := filepath.Join(dir, "m.db")
+	for i, in := range inputs {
+		table := fmt.Sprintf("m%d", i)
+		if out, err := exec.Command(bin, "import", in, "--db", "sqlite:"+dbPath, "--table", table).CombinedOutput(); err != nil || !strings.Contains(string(out), "when text") {
+			t.Fatalf("import %s: %v %s", in, err, out)
+		}
+		if got := fmt.Sprint(queryStrings(t, dbPath, "SELECT when_ FROM (SELECT \"when\" AS when_ FROM "+table+" ORDER BY rowid)")); got != "[2016-01-10 unknown]" {
+			t.Errorf("%s: the text column holds %s, want [2016-01-10 unknown]", in, got)
+		}
+	}
+	cmd := exec.Command(bin, "cat", book)
+	cmd.Env = append(os.Environ(), "COLUMNS=40")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "a long note") || !strings.Contains(string(out), "…") || strings.Contains(string(out), "more") {
+		t.Errorf("the wide last column, 40 cells wide:\n%s", out)
+	}
+	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+		if displayWidth(line) > 40 {
+			t.Errorf("a line wider than 40 cells: %q", line)
+		}
+	}
+}
+
+func queryStrings(t *testing.T, dbPath, q string) []string {
+	t.Helper()
+	db, err := sql.Open("sqlite", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		rows.Scan(&s)
+		out = append(out, s)
+	}
+	return out
 }

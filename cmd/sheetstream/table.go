@@ -139,14 +139,15 @@ type tableWriter struct {
 	shown    int // columns that fit
 }
 
-// writeTable prints rows (the first head, or the last tail, when above
-// zero) as the table view.
+// writeTable prints rows (the header, the first row, and the first head
+// or the last tail rows under it, when above zero) as the table view.
 func writeTable(w io.Writer, rows *xlsx.Rows, head, tail int) error {
 	t := &tableWriter{w: w, maxWidth: terminalWidth(), widths: map[int]int{}, numWidth: 1}
 	var buffered []tableRow
+	var header *tableRow // with tail: the first row, printed first
 	n := 0
 	for rows.Next() {
-		if head > 0 && n >= head {
+		if head > 0 && n > head {
 			break
 		}
 		n++
@@ -159,6 +160,8 @@ func writeTable(w io.Writer, rows *xlsx.Rows, head, tail int) error {
 			}
 		}
 		switch {
+		case tail > 0 && n == 1:
+			header = &row
 		case tail > 0:
 			// The last rows: measured at the end.
 			buffered = append(buffered, row)
@@ -177,6 +180,9 @@ func writeTable(w io.Writer, rows *xlsx.Rows, head, tail int) error {
 	}
 	if err := rows.Err(); err != nil {
 		return err
+	}
+	if header != nil {
+		buffered = append([]tableRow{*header}, buffered...)
 	}
 	if len(buffered) > 0 {
 		t.flush(buffered)
@@ -202,9 +208,17 @@ func (t *tableWriter) flush(rows []tableRow) {
 			if c < t.maxCol {
 				marker = len(gap) + len(moreMarker(t.maxCol-c))
 			}
-			if used+len(gap)+t.widths[c]+marker > t.maxWidth && c > 1 {
-				t.shown = c - 1
-				break
+			if used+len(gap)+t.widths[c]+marker > t.maxWidth {
+				// The column is cut to the room left, its values with
+				// "…", where that leaves it legible; else it is left out.
+				if room := t.maxWidth - used - len(gap) - marker; room >= minCutWidth {
+					t.widths[c], t.shown = room, c
+					break
+				}
+				if c > 1 {
+					t.shown = c - 1
+					break
+				}
 			}
 			used += len(gap) + t.widths[c]
 		}
@@ -222,6 +236,9 @@ func (t *tableWriter) flush(rows []tableRow) {
 		t.printRow(r)
 	}
 }
+
+// minCutWidth is the narrowest a column is cut to, rather than left out.
+const minCutWidth = 8
 
 // moreMarker says how many columns were left out.
 func moreMarker(n int) string { return fmt.Sprintf("… %d more", n) }

@@ -202,3 +202,51 @@ func TestQuoteChoice(t *testing.T) {
 		t.Errorf("quote ': %s", got)
 	}
 }
+
+// FuzzLineQuotes: with LazyQuotes and LineQuotes a record never spans
+// lines (one record per non-empty line, whatever its quotes), and with
+// NoQuotes a record is its line split at the delimiter.
+func FuzzLineQuotes(f *testing.F) {
+	for _, s := range []string{"a\t\"b\" c \"d\"\tz\n1\t2\t3\n", "\"open\nnext\n", "\"a\"\"b\",c\n", "x,\"y\nz\",w\n", "\"\"\"\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if strings.ContainsRune(text, '\r') {
+			return // \r\n is one line end, a lone \r text: not what the count checks
+		}
+		var lines []string
+		for _, l := range strings.Split(text, "\n") {
+			if l != "" {
+				lines = append(lines, l)
+			}
+		}
+		read := func(set func(*Reader)) ([][]string, error) {
+			r := NewReader(strings.NewReader(text))
+			set(r)
+			var out [][]string
+			for {
+				rec, err := r.Read()
+				if err == io.EOF {
+					return out, nil
+				}
+				if err != nil {
+					return out, err
+				}
+				out = append(out, append([]string(nil), rec...))
+			}
+		}
+		recs, err := read(func(r *Reader) { r.Comma, r.LazyQuotes, r.LineQuotes = ',', true, true })
+		if err != nil || len(recs) != len(lines) {
+			t.Fatalf("LineQuotes: %d records of %d lines (%v): %q", len(recs), len(lines), err, recs)
+		}
+		recs, err = read(func(r *Reader) { r.Comma, r.NoQuotes = ',', true })
+		if err != nil || len(recs) != len(lines) {
+			t.Fatalf("NoQuotes: %d records of %d lines (%v)", len(recs), len(lines), err)
+		}
+		for i, l := range lines {
+			if want := strings.Split(l, ","); fmt.Sprintf("%q", recs[i]) != fmt.Sprintf("%q", want) {
+				t.Fatalf("NoQuotes: line %q read as %q", l, recs[i])
+			}
+		}
+	})
+}
