@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -23,14 +25,18 @@ func catCmd() *cobra.Command {
 		head, tail    int
 		workers       int
 		pw            password
+		text          textFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "cat FILE.xlsx|.xlsm|.xlsb|.xls|.ods|-",
+		Use:   "cat FILE.xlsx|.xlsm|.xlsb|.xls|.ods|.csv|.tsv|-",
 		Short: "Print a sheet as a table, CSV, TSV or JSON lines",
 		Long: `Print the rows of a sheet (the first one unless --sheet names one, by name
 or 1-based index; --all-sheets prints them all). "-" reads the workbook from
 standard input. Workbooks are read in the format their bytes are, whatever
 their name: .xlsx/.xlsm, .xlsb, .xls (Excel 97-2003 and 5.0/95) and .ods.
+CSV and TSV (.csv, .tsv, .tab, or with --delimiter) are typed by column
+as convert types them, with convert's --delimiter, --quote, --lazy-quotes,
+--decimal and --encoding.
 
 Formats: table (aligned, for a terminal: fitted to its width, numbers as
 Excel shows them, to 15 significant digits), csv, tsv, jsonl (one object per
@@ -62,7 +68,14 @@ date-time (2024-02-29T13:45:00 in JSON), 13:45:00 for a time of day.`,
 			if head < 0 || tail < 0 || head > 0 && tail > 0 {
 				return fmt.Errorf("give --head N or --tail N (N > 0), not both")
 			}
-			wb, closeWB, err := openWorkbook(args[0], xlsx.ReadOptions{Workers: workers}, os.Stdin, &pw)
+			var wb *xlsx.Workbook
+			var closeWB func() error
+			var err error
+			if text.asked(cmd) || isText(args[0]) {
+				wb, closeWB, err = text.workbook(cmd.Context(), args[0])
+			} else {
+				wb, closeWB, err = openWorkbook(args[0], xlsx.ReadOptions{Workers: workers}, os.Stdin, &pw)
+			}
 			if err != nil {
 				return err
 			}
@@ -97,6 +110,7 @@ date-time (2024-02-29T13:45:00 in JSON), 13:45:00 for a time of day.`,
 	cmd.Flags().IntVar(&workers, "workers", 0, "parsing goroutines (0: one per CPU)")
 	cmd.Flags().BoolVar(&escape, "escape-formulas", false, escapeFormulasHelp)
 	pw.readFlags(cmd)
+	text.register(cmd)
 	return cmd
 }
 
@@ -153,3 +167,128 @@ func catSheet(ctx context.Context, w io.Writer, wb *xlsx.Workbook, s xlsx.SheetI
 }
 
 const excelTableHelp = "make each sheet an Excel table (banded rows, filter buttons, structured references) instead of a header with an autofilter"
+
+// textFlags read delimited text where a command also takes workbooks
+// (cat), as convert reads it.
+type textFlags struct {
+	delimiter, encoding, quote, decimal string
+	lazyQuotes                          bool
+}
+
+func (f *textFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.delimiter, "delimiter", "", `CSV/TSV: the field delimiter (default from the extension; "tab" or \t for tabs)`)
+	fl.StringVar(&f.encoding, "encoding", "", encodingHelp)
+	fl.StringVar(&f.quote, "quote", `"`, quoteHelp)
+	fl.StringVar(&f.decimal, "decimal", ".", decimalHelp)
+	fl.BoolVar(&f.lazyQuotes, "lazy-quotes", false, lazyQuotesHelp)
+}
+
+// asked says whether a flag of delimited text was given.
+func (f *textFlags) asked(cmd *cobra.Command) bool {
+	for _, name := range []string{"delimiter", "encoding", "quote", "decimal", "lazy-quotes"} {
+		if cmd.Flags().Changed(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// isText says whether a file's extension names delimited text.
+func isText(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv", ".tsv", ".tab":
+		return true
+	}
+	return false
+}
+
+// workbook types the text at path ("-": standard input) by column, as
+// convert does, into a workbook in an unlinked temporary file, and
+// opens it.
+func (f *textFlags) workbook(ctx context.Context, path string) (*xlsx.Workbook, func() error, error) {
+	comma, err := delimiterOf(path, f.delimiter)
+	if err != nil {
+		return nil, nil, err
+	}
+	quote, noQuotes, err := quoteOf(f.quote)
+	if err != nil {
+		return nil, nil, err
+	}
+	decimal, err := decimalOf(f.decimal)
+	if err != nil {
+		return nil, nil, err
+	}
+	var in io.ReadSeeker = os.Stdin
+	name := "standard input"
+	if path != "-" {
+		if err := checkInputPath(path); err != nil {
+			return nil, nil, err
+		}
+		file, err := os.Open(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer file.Close()
+		in, name = file, path
+	} else {
+		spool, err := os.CreateTemp("", "sheetstream-stdin-*.csv")
+		if err != nil {
+			return nil, nil, err
+		}
+		os.Remove(spool.Name())
+		defer spool.Close()
+		if _, err := io.Copy(spool, os.Stdin); err != nil {
+			return nil, nil, fmt.Errorf("standard input: %w", err)
+		}
+		in = spool
+	}
+	book, err := os.CreateTemp("", "sheetstream-cat-*.xlsx")
+	if err != nil {
+		return nil, nil, err
+	}
+	os.Remove(book.Name()) // unlinked: gone when closed
+	opts := csvsheet.Options{Comma: comma, Encoding: f.encoding, LazyQuotes: f.lazyQuotes, Quote: quote, NoQuotes: noQuotes,
+		Decimal: decimal, Sheet: "Sheet1"}
+	for pass := 1; ; pass++ {
+		if _, err := in.Seek(0, io.SeekStart); err != nil {
+			book.Close()
+			return nil, nil, err
+		}
+		if err := book.Truncate(0); err != nil {
+			book.Close()
+			return nil, nil, err
+		}
+		book.Seek(0, io.SeekStart)
+		w, err := xlsx.NewWriter(book, xlsx.Options{})
+		if err != nil {
+			book.Close()
+			return nil, nil, err
+		}
+		_, err = csvsheet.Convert(ctx, in, w, opts)
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		var retype *csvsheet.RetypeError
+		if errors.As(err, &retype) && pass == 1 {
+			opts.Kinds = retype.Kinds // a later row changed a column's type
+			continue
+		}
+		if err != nil {
+			book.Close()
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+		break
+	}
+	fi, err := book.Stat()
+	if err != nil {
+		book.Close()
+		return nil, nil, err
+	}
+	wb, err := xlsx.NewReader(book, fi.Size(), xlsx.ReadOptions{})
+	if err != nil {
+		book.Close()
+		return nil, nil, err
+	}
+	return wb, func() error { wb.Close(); return book.Close() }, nil
+}

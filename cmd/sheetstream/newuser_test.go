@@ -416,3 +416,23 @@ func queryStrings(t *testing.T, dbPath, q string) []string {
 	}
 	return out
 }
+
+// TestCatText: cat reads CSV and TSV with convert's text flags.
+func TestCatText(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	tsv := filepath.Join(dir, "packages.tsv")
+	os.WriteFile(tsv, []byte(packageList(8)), 0o600)
+	out, err := exec.Command(bin, "cat", tsv, "--quote", "none", "--format", "jsonl", "--records", "--head", "1").CombinedOutput()
+	if err != nil || string(out) != `{"name":"agent0","summary":"\"AGENT\" K is a \"doner\"-wrap","version":1}`+"\n" {
+		t.Errorf("cat --quote none: %v %s", err, out)
+	}
+	if out, err := exec.Command(bin, "cat", tsv).CombinedOutput(); err == nil || !strings.Contains(string(out), "--quote none") {
+		t.Errorf("cat without --quote: %v %s", err, out)
+	}
+	semi := filepath.Join(dir, "p.txt")
+	os.WriteFile(semi, []byte("a;b\n1,5;x\n"), 0o600)
+	if out, err := exec.Command(bin, "cat", semi, "--delimiter", ";", "--decimal", ",", "--format", "csv").CombinedOutput(); err != nil || string(out) != "a,b\n1.5,x\n" {
+		t.Errorf("cat --delimiter ';' --decimal ,: %v %q", err, out)
+	}
+}
