@@ -61,7 +61,7 @@ func Padded(s string) bool {
 	if last := s[len(s)-1]; last != '0' && last != '.' {
 		return false
 	}
-	return strings.IndexByte(s, '.') >= 0 && strings.IndexAny(s, "eE") < 0
+	return strings.IndexByte(s, '.') >= 0 && !strings.ContainsAny(s, "eE")
 }
 
 // Decimals is the count of digits after plain number text's point, and
