@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Peak RSS of the commands that must stay small (issue 46): the binary's
+# baseline (`sheetstream --version`), R1 (`cat --format csv` of W1), W1's
+# CSV converted to XLSX, and W1 written encrypted (`convert --password-file`
+# of the CSV), each measured with /usr/bin/time -f %M, median of -n runs.
+# Also a Go program that does nothing but print, for the floor of the
+# runtime on this machine. Says plainly where a figure passes its bound.
+#
+#   bench/memory.sh [-n runs] [-r rows]
+set -euo pipefail
+cd "$(dirname "$0")"
+runs=3
+rows=1000000
+while getopts "n:r:" opt; do
+  case $opt in
+    n) runs=$OPTARG ;;
+    r) rows=$OPTARG ;;
+    *) exit 2 ;;
+  esac
+done
+mkdir -p bin out/memory
+go build -o bin/sswrite ./cmd/sswrite
+(cd .. && go build -o bench/bin/sheetstream ./cmd/sheetstream)
+dir=out/memory
+hello=$dir/hello
+mkdir -p "$hello"
+printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hi") }\n' > "$hello/main.go"
+printf 'module hello\n\ngo 1.26\n' > "$hello/go.mod"
+(cd "$hello" && go build -o hello .)
+bin/sswrite -workload W1 -rows "$rows" -o "$dir/w1.xlsx"
+bin/sheetstream convert "$dir/w1.xlsx" "$dir/w1.csv" 2>/dev/null
+printf 'correct horse\n' > "$dir/password"
+
+results=$dir/memory.tsv
+printf 'step\trun\twall_s\tmaxrss_kb\n' > "$results"
+timed() { # step run command...
+  local step=$1 run=$2
+  shift 2
+  /usr/bin/time -f '%e\t%M' -o "$dir/time.txt" "$@" > /dev/null 2>&1
+  printf '%s\t%s\t%s\n' "$step" "$run" "$(cat "$dir/time.txt")" >> "$results"
+}
+for run in $(seq 1 "$runs"); do
+  timed go-hello "$run" "$hello/hello"
+  timed version "$run" bin/sheetstream --version
+  timed cat-csv "$run" sh -c "bin/sheetstream cat --format csv $dir/w1.xlsx > /dev/null"
+  timed convert-csv "$run" bin/sheetstream convert "$dir/w1.csv" "$dir/out.xlsx"
+  timed convert-encrypted "$run" bin/sheetstream convert "$dir/w1.csv" "$dir/out-enc.xlsx" --password-file "$dir/password"
+done
+python3 - "$results" <<'PY'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+# The bounds of issue 46: the baseline 12 MiB, the others 24 MiB.
+bounds = {"version": 12, "cat-csv": 24, "convert-csv": 24, "convert-encrypted": 24}
+print("| command | wall (median) | peak RSS (median) | bound |")
+print("|---|---:|---:|---:|")
+over = []
+for step in ("go-hello", "version", "cat-csv", "convert-csv", "convert-encrypted"):
+    mine = [r for r in rows if r["step"] == step]
+    wall = statistics.median(float(r["wall_s"]) for r in mine)
+    rss = statistics.median(int(r["maxrss_kb"]) for r in mine) / 1024
+    bound = bounds.get(step)
+    print(f"| {step} | {wall:.2f} s | {rss:.1f} MiB | {f'{bound} MiB' if bound else ''} |")
+    if bound and rss > bound:
+        over.append(f"{step}: {rss:.1f} MiB, over its bound of {bound} MiB")
+print()
+print("\n".join("OVER THE BOUND: " + o for o in over) if over else "every command is within its bound")
+PY
