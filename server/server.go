@@ -988,7 +988,7 @@ func (s *Server) preview(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = n
 	}
-	if !*e.Preview {
+	if e.Preview != nil && !*e.Preview {
 		s.audit(w, r, auditRecord{Event: "refused", Export: e.Name, Outcome: "403 no preview"})
 		msg := fmt.Sprintf("export %q has no preview (preview: false in its configuration)", e.Name)
 		if e.Encrypted {
