@@ -17,6 +17,7 @@ const { launch, newPage } = require("./launch.cjs");
     const section = page.locator("#export-items");
     await section.waitFor();
     await section.locator("input[name=from]").fill("4996");
+    await section.locator("select[name=kind]").selectOption("a");
     await section.locator("button.background").click();
     // The list shows the job and updates itself, without a reload.
     const row = page.locator("#jobs tr.job").first();
