@@ -89,7 +89,7 @@ type Job struct {
 	Export   string            `json:"export"`
 	Params   map[string]string `json:"params"`
 	Owner    string            `json:"owner,omitempty"`
-	State    string            `json:"state"` // queued, running, done, failed, cancelled
+	State    State             `json:"state"`
 	Rows     int64             `json:"rows"`
 	Bytes    int64             `json:"bytes"`
 	Attempts int               `json:"attempts"`
@@ -105,13 +105,17 @@ type Job struct {
 	Slot     string `json:"slot,omitempty"`
 }
 
+// State is where a job is: one of the constants below, whichever of
+// River's states it is in.
+type State string
+
 // The states of a job.
 const (
-	Queued    = "queued"
-	Running   = "running"
-	Done      = "done"
-	Failed    = "failed"
-	Cancelled = "cancelled"
+	Queued    State = "queued"
+	Running   State = "running"
+	Done      State = "done"
+	Failed    State = "failed"
+	Cancelled State = "cancelled"
 )
 
 // ErrNotFound: no job has that id.
@@ -206,12 +210,12 @@ const (
 // Counts returns how many jobs the queue holds in each state (queued,
 // running, done, failed, cancelled), over every worker: the queue's
 // depth and its history. It also tells whether the queue answers.
-func (q *Queue) Counts(ctx context.Context) (map[string]int64, error) {
+func (q *Queue) Counts(ctx context.Context) (map[State]int64, error) {
 	byRiver, err := q.query(ctx, q.countSQL)
 	if err != nil {
 		return nil, fmt.Errorf("jobs: %w", err)
 	}
-	out := map[string]int64{Queued: 0, Running: 0, Done: 0, Failed: 0, Cancelled: 0}
+	out := map[State]int64{Queued: 0, Running: 0, Done: 0, Failed: 0, Cancelled: 0}
 	for state, n := range byRiver {
 		switch rivertype.JobState(state) {
 		case "failed":

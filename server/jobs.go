@@ -313,7 +313,7 @@ func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "the job could not be cancelled", err)
 		return
 	}
-	s.audit(w, r, auditRecord{Event: "job_cancel", Export: j.Export, Job: shortID(j.ID), Outcome: j.State})
+	s.audit(w, r, auditRecord{Event: "job_cancel", Export: j.Export, Job: shortID(j.ID), Outcome: string(j.State)})
 	writeJSON(w, http.StatusOK, s.jobView(j))
 }
 

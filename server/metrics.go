@@ -106,7 +106,7 @@ func (m *metrics) done(export, status string, d time.Duration) {
 
 // jobsSource is what the metrics read of the job queue, if there is one.
 type jobsSource interface {
-	Counts(ctx context.Context) (map[string]int64, error)
+	Counts(ctx context.Context) (map[jobs.State]int64, error)
 	Stats() jobs.Stats
 }
 

@@ -257,3 +257,50 @@ func ExampleSheet_AddTable() {
 	// Edsger 3 9.5 =Orders[[#This Row],[Quantity]]*Orders[[#This Row],[Price]]
 	// Total =SUBTOTAL(109,[Quantity]) =SUBTOTAL(109,[Amount])
 }
+
+// A designed workbook's table filled with rows: the table (and what reads
+// it: charts, names, pivot caches) grows to them, {{placeholders}} take
+// their values, and every other part is copied as it was.
+func ExampleNewTemplateWriter() {
+	// The template, as a designer would save it: a title with a
+	// placeholder and an Excel table of two columns.
+	var tpl bytes.Buffer
+	d, _ := xlsx.NewWriter(&tpl, xlsx.Options{})
+	s, _ := d.AddSheet("Report", xlsx.SheetOptions{})
+	s.AddTable(xlsx.Range{FirstRow: 2, FirstCol: 1, LastRow: 3, LastCol: 2}, xlsx.Table{Name: "Sales"})
+	s.WriteRow([]xlsx.Cell{xlsx.String("Sales in {{quarter}}")})
+	s.WriteRow([]xlsx.Cell{xlsx.String("City"), xlsx.String("Amount")})
+	s.WriteRow([]xlsx.Cell{xlsx.String(""), xlsx.Float(0)})
+	d.Close()
+
+	var out bytes.Buffer
+	w, err := xlsx.NewTemplateWriter(&out, bytes.NewReader(tpl.Bytes()), int64(tpl.Len()), xlsx.TemplateOptions{Values: map[string]any{"quarter": "Q3"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	sheet, err := w.Fill("Report", []string{"City", "Amount"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	sheet.WriteRow([]xlsx.Cell{xlsx.String("Oslo"), xlsx.Float(120.5)})
+	sheet.WriteRow([]xlsx.Cell{xlsx.String("Rome"), xlsx.Float(99)})
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+
+	wb, _ := xlsx.NewReader(bytes.NewReader(out.Bytes()), int64(out.Len()), xlsx.ReadOptions{})
+	rows, _ := wb.Rows(context.Background(), 0)
+	defer rows.Close()
+	for rows.Next() {
+		var texts []string
+		for _, c := range rows.Row().Cells {
+			texts = append(texts, c.String())
+		}
+		fmt.Println(strings.Join(texts, " | "))
+	}
+	// Output:
+	// Sales in Q3
+	// City | Amount
+	// Oslo | 120.5
+	// Rome | 99
+}
