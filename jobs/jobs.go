@@ -217,22 +217,34 @@ func (q *Queue) Counts(ctx context.Context) (map[State]int64, error) {
 	}
 	out := map[State]int64{Queued: 0, Running: 0, Done: 0, Failed: 0, Cancelled: 0}
 	for state, n := range byRiver {
-		switch rivertype.JobState(state) {
-		case "failed":
-			out[Failed] += n
-		case rivertype.JobStateRunning:
-			out[Running] += n
-		case rivertype.JobStateCompleted:
-			out[Done] += n
-		case rivertype.JobStateDiscarded:
-			out[Failed] += n
-		case rivertype.JobStateCancelled:
-			out[Cancelled] += n
-		default:
-			out[Queued] += n
+		// The count's SQL names a job cancelled because it failed for
+		// good "failed".
+		failed := state == "failed"
+		if failed {
+			state = string(rivertype.JobStateCancelled)
 		}
+		out[stateOf(rivertype.JobState(state), failed)] += n
 	}
 	return out, nil
+}
+
+// stateOf is River's state of a job as the job's own: a job River
+// cancelled because it failed for good (its output says so) failed.
+func stateOf(s rivertype.JobState, failedForGood bool) State {
+	switch s {
+	case rivertype.JobStateRunning:
+		return Running
+	case rivertype.JobStateCompleted:
+		return Done
+	case rivertype.JobStateDiscarded:
+		return Failed
+	case rivertype.JobStateCancelled:
+		if failedForGood {
+			return Failed
+		}
+		return Cancelled
+	}
+	return Queued // available, scheduled, pending, retryable
 }
 
 // Stats returns what this process's workers have done.
@@ -277,10 +289,13 @@ type exportArgs struct {
 
 func (exportArgs) Kind() string { return "sheetstream_export" }
 
-// output is what a finished attempt records.
+// output is what a finished attempt records: a done job's rows and
+// bytes, or that the job failed for good, and why.
 type output struct {
-	Rows  int64 `json:"rows"`
-	Bytes int64 `json:"bytes"`
+	Rows   int64  `json:"rows"`
+	Bytes  int64  `json:"bytes"`
+	Failed bool   `json:"failed,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 // Open opens the queue's database, creates or migrates River's tables, and
@@ -688,30 +703,19 @@ func (q *Queue) view(row *rivertype.JobRow) (Job, error) {
 		Worker string  `json:"worker"`
 	}
 	json.Unmarshal(row.Metadata, &meta)
-	if meta.Output != nil {
-		j.Rows, j.Bytes = meta.Output.Rows, meta.Output.Bytes
-	}
-	switch row.State {
-	case rivertype.JobStateRunning:
-		j.State = Running
-	case rivertype.JobStateCompleted:
-		j.State, j.Error = Done, ""
-	case rivertype.JobStateDiscarded:
-		j.State = Failed
-	case rivertype.JobStateCancelled:
-		j.State = Cancelled
-		if _, after, ok := strings.Cut(j.Error, permanentPrefix); ok {
-			j.State, j.Error = Failed, after
+	failed := false
+	if o := meta.Output; o != nil {
+		j.Rows, j.Bytes, failed = o.Rows, o.Bytes, o.Failed
+		if o.Failed && o.Error != "" {
+			j.Error = o.Error // as the Runner said it, not as River wraps it
 		}
-	default: // available, scheduled, pending, retryable
-		j.State = Queued
+	}
+	j.State = stateOf(row.State, failed)
+	if j.State == Done {
+		j.Error = "" // an earlier attempt's
 	}
 	return j, nil
 }
-
-// permanentPrefix marks, in River's error list, the error of a job that
-// failed for good.
-const permanentPrefix = "permanent: "
 
 type permanent struct{ err error }
 
@@ -761,9 +765,11 @@ func (w *exportWorker) Work(ctx context.Context, job *river.Job[exportArgs]) err
 		var p permanent
 		if errors.As(err, &p) {
 			q.count(func(s *Stats) { s.Failed++; s.Seconds += elapsed })
-			river.RecordOutput(ctx, map[string]bool{"failed": true})
+			// The fact goes in the job's output, which Counts and view
+			// read; River keeps the error among the attempts'.
+			river.RecordOutput(ctx, output{Failed: true, Error: err.Error()})
 			q.notify(ctx, job.ID, job.Args.Notify)
-			return river.JobCancel(errors.New(permanentPrefix + err.Error()))
+			return river.JobCancel(err)
 		}
 		if job.Attempt >= job.MaxAttempts && ctx.Err() == nil {
 			q.notify(ctx, job.ID, job.Args.Notify) // the last attempt: the job fails

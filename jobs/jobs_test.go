@@ -185,7 +185,7 @@ func TestJobs(t *testing.T) {
 
 			perm, _ := q.Submit(ctx, Request{Export: "permanent", Owner: "alice", File: "p.xlsx"}, "")
 			perm = wait(t, q, perm.ID)
-			if perm.State != Failed || perm.Attempts != 1 || !strings.Contains(perm.Error, "no such table: missing") || strings.Contains(perm.Error, "permanent:") {
+			if perm.State != Failed || perm.Attempts != 1 || perm.Error != `sheet "S": no such table: missing` {
 				t.Errorf("a permanent error: %+v", perm)
 			}
 			if _, _, err := q.cfg.Storage.Get(ctx, perm.Key); !errors.Is(err, storage.ErrNotFound) {
