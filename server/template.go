@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/sheetstream/sheetstream/sqlsheet"
@@ -15,16 +14,7 @@ import (
 // checkTemplate opens an export's template once at load: a workbook,
 // with a sheet of each of the export's sheets' names.
 func (e *Export) checkTemplate() error {
-	f, err := os.Open(e.Template)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	tw, err := xlsx.NewTemplateWriter(io.Discard, f, info.Size(), xlsx.TemplateOptions{TemplatePassword: e.templatePassword})
+	tw, err := xlsx.OpenTemplate(io.Discard, e.Template, xlsx.TemplateOptions{TemplatePassword: e.templatePassword})
 	if err != nil {
 		if errors.Is(err, xlsx.ErrEncrypted) {
 			return fmt.Errorf("%w (template_password_env)", err)
@@ -69,15 +59,6 @@ func (s *Server) writeXLSX(ctx context.Context, e *Export, vals map[string]any, 
 		}
 		return st, err
 	}
-	f, err := os.Open(e.Template)
-	if err != nil {
-		return sqlsheet.Stats{}, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return sqlsheet.Stats{}, err
-	}
 	// Typed parameters stay typed: a cell that is only {{day}} becomes a
 	// date, {{limit}} a number.
 	values := make(map[string]any, len(vals))
@@ -87,7 +68,7 @@ func (s *Server) writeXLSX(ctx context.Context, e *Export, vals map[string]any, 
 	// As a download's workbook: one deflate worker, small chunks, and
 	// the export's password.
 	dl := s.downloadOptions(e)
-	tw, err := xlsx.NewTemplateWriter(out, f, info.Size(), xlsx.TemplateOptions{Values: values, TemplatePassword: e.templatePassword,
+	tw, err := xlsx.OpenTemplate(out, e.Template, xlsx.TemplateOptions{Values: values, TemplatePassword: e.templatePassword,
 		Password: dl.Password, TempDir: dl.TempDir, SheetBufferSize: dl.SheetBufferSize, Workers: dl.Workers, ChunkSize: dl.ChunkSize})
 	if err != nil {
 		return sqlsheet.Stats{}, err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path"
 	"regexp"
 	"runtime"
@@ -83,6 +84,7 @@ const maxFilledSheet = 64 << 20
 // TemplateWriter fills a template workbook. Like Writer, it stops at its
 // first error, which Close returns.
 type TemplateWriter struct {
+	file     io.Closer // the template file OpenTemplate opened
 	zr       *zip.Reader
 	files    map[string]*zip.File
 	out      *zipstream.Writer
@@ -113,6 +115,32 @@ type TemplateWriter struct {
 	written map[string]bool // parts already in the output
 	err     error
 	closed  bool
+}
+
+// OpenTemplate is NewTemplateWriter over the template file at path, which
+// the writer closes when it is closed or aborted (as zip.OpenReader opens
+// what zip.NewReader reads). Errors: opening or reading the file, and
+// NewTemplateWriter's.
+func OpenTemplate(out io.Writer, path string, opts TemplateOptions) (*TemplateWriter, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && info.IsDir() {
+		err = fmt.Errorf("%w: %s is a folder", ErrTemplate, path)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	t, err := NewTemplateWriter(out, f, info.Size(), opts)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	t.file = f
+	return t, nil
 }
 
 // NewTemplateWriter opens a template (an .xlsx, .xlsm, .xltx or .xltm, of

@@ -6,6 +6,8 @@ package xlsx_test
 // its own prefixes and order. Each is filled, and must grow as Excel's do.
 
 import (
+	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -161,4 +163,38 @@ func writeTemp(t *testing.T, name string, b []byte) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestOpenTemplate: OpenTemplate opens the file and closes it when the
+// writer is closed or aborted; a folder is refused by name.
+func TestOpenTemplate(t *testing.T) {
+	fds := func() int {
+		entries, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd")
+		}
+		return len(entries)
+	}
+	path := filepath.Join("testdata", "excel", "rust_xlsxwriter", "table01.xlsx")
+	before := fds()
+	for _, finish := range []string{"close", "abort"} {
+		var out strings.Builder
+		w, err := xlsx.OpenTemplate(&out, path, xlsx.TemplateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if finish == "close" {
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			w.Abort()
+		}
+	}
+	if after := fds(); after != before {
+		t.Errorf("open descriptors: %d before, %d after", before, after)
+	}
+	if _, err := xlsx.OpenTemplate(io.Discard, t.TempDir(), xlsx.TemplateOptions{}); !errors.Is(err, xlsx.ErrTemplate) || !strings.Contains(err.Error(), "is a folder") {
+		t.Errorf("a folder: %v", err)
+	}
 }

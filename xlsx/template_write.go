@@ -745,4 +745,8 @@ func (t *TemplateWriter) closePool() {
 		t.pool.Close()
 		t.pool = nil
 	}
+	if t.file != nil {
+		t.file.Close() // OpenTemplate's
+		t.file = nil
+	}
 }

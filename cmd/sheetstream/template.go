@@ -73,15 +73,6 @@ func setValue(v string) any {
 // An encrypted template opens with templatePassword; secret, if set,
 // encrypts the workbook written.
 func writeTemplateExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Query, template, out string, values map[string]any, byPosition bool, templatePassword, secret string, opts sqlsheet.Options) error {
-	in, err := os.Open(template)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	info, err := in.Stat()
-	if err != nil {
-		return err
-	}
 	dst, err := createOutput(out)
 	if err != nil {
 		return err
@@ -96,7 +87,7 @@ func writeTemplateExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Que
 			topts.TempDir = os.TempDir() // to stdout: held back until the end
 		}
 	}
-	tw, err := xlsx.NewTemplateWriter(to, in, info.Size(), topts)
+	tw, err := xlsx.OpenTemplate(to, template, topts)
 	if err != nil {
 		dst.abort()
 		return fmt.Errorf("%s: %w", template, err)

@@ -65,21 +65,12 @@ func run(ctx context.Context, out, city string) error {
 
 // fill streams the orders of a city into the template.
 func fill(ctx context.Context, db *sql.DB, tplPath, out, city string) error {
-	in, err := os.Open(tplPath)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	info, err := in.Stat()
-	if err != nil {
-		return err
-	}
 	f, err := os.Create(out)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	tw, err := xlsx.NewTemplateWriter(f, in, info.Size(), xlsx.TemplateOptions{Values: map[string]any{"city": city, "team": "Sales, North"}})
+	tw, err := xlsx.OpenTemplate(f, tplPath, xlsx.TemplateOptions{Values: map[string]any{"city": city, "team": "Sales, North"}})
 	if err != nil {
 		return err
 	}
