@@ -211,12 +211,8 @@ func (f *textFlags) workbook(ctx context.Context, path string) (*xlsx.Workbook, 
 	if err != nil {
 		return nil, nil, err
 	}
-	quote, noQuotes, err := quoteOf(f.quote)
-	if err != nil {
-		return nil, nil, err
-	}
-	decimal, err := decimalOf(f.decimal)
-	if err != nil {
+	opts := csvsheet.Options{Comma: comma, Encoding: f.encoding, LazyQuotes: f.lazyQuotes, Sheet: "Sheet1"}
+	if err := textMarks(f.quote, f.decimal, &opts); err != nil {
 		return nil, nil, err
 	}
 	var in io.ReadSeeker = os.Stdin
@@ -248,8 +244,6 @@ func (f *textFlags) workbook(ctx context.Context, path string) (*xlsx.Workbook, 
 		return nil, nil, err
 	}
 	os.Remove(book.Name()) // unlinked: gone when closed
-	opts := csvsheet.Options{Comma: comma, Encoding: f.encoding, LazyQuotes: f.lazyQuotes, Quote: quote, NoQuotes: noQuotes,
-		Decimal: decimal, Sheet: "Sheet1"}
 	for pass := 1; ; pass++ {
 		if _, err := in.Seek(0, io.SeekStart); err != nil {
 			book.Close()

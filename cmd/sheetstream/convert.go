@@ -120,18 +120,13 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	if err != nil {
 		return err
 	}
-	quote, noQuotes, err := quoteOf(f.quote)
-	if err != nil {
-		return err
-	}
-	decimal, err := decimalOf(f.decimal)
-	if err != nil {
-		return err
-	}
-	opts := csvsheet.Options{Decimal: decimal,
+	opts := csvsheet.Options{
 		Comma: comma, Encoding: f.encoding, NoInfer: f.noInfer, NoHeader: f.noHeader, Sheet: f.sheet, ExcelTable: f.excelTable,
-		MaxRecordSize: f.maxRecordMiB << 20, Ragged: f.ragged, LazyQuotes: f.lazyQuotes, Quote: quote, NoQuotes: noQuotes, Strict: f.strict,
+		MaxRecordSize: f.maxRecordMiB << 20, Ragged: f.ragged, LazyQuotes: f.lazyQuotes, Strict: f.strict,
 		DateFormats: f.dateFormats, Charts: charts,
+	}
+	if err := textMarks(f.quote, f.decimal, &opts); err != nil {
+		return err
 	}
 	// Standard output takes the workbook only once it is whole: a second
 	// pass starts it again.
@@ -279,6 +274,21 @@ const raggedHelp = `cut rows with more fields than the header to its width (with
 const lazyQuotesHelp = `take a stray quote in a field as text (for files written without escaping quotes); a quoted field must then close on its own line, or its quote is text too`
 
 const decimalHelp = `the decimal mark of numbers: . or , (with , thousands are grouped by . or a space: 1.234,56)`
+
+// textMarks sets opts' quote and decimal mark from --quote and
+// --decimal, for every command that reads delimited text.
+func textMarks(quoteFlag, decimalFlag string, opts *csvsheet.Options) error {
+	quote, noQuotes, err := quoteOf(quoteFlag)
+	if err != nil {
+		return err
+	}
+	decimal, err := decimalOf(decimalFlag)
+	if err != nil {
+		return err
+	}
+	opts.Quote, opts.NoQuotes, opts.Decimal = quote, noQuotes, decimal
+	return nil
+}
 
 // decimalOf reads --decimal.
 func decimalOf(flag string) (byte, error) {

@@ -169,16 +169,12 @@ func runImport(ctx context.Context, f *importFlags, path string) (retErr error) 
 	if err != nil {
 		return err
 	}
-	quote, noQuotes, err := quoteOf(f.quote)
-	if err != nil {
+	text := csvsheet.Options{Encoding: f.encoding, NoInfer: f.allText, MaxRecordSize: f.maxRecordMiB << 20,
+		Ragged: f.ragged, LazyQuotes: f.lazyQuotes, DateFormats: f.dateFormats}
+	if err := textMarks(f.quote, f.decimal, &text); err != nil {
 		return err
 	}
-	decimal, err := decimalOf(f.decimal)
-	if err != nil {
-		return err
-	}
-	src, closeSrc, err := importSource(path, f.format, f.sheet, &f.pw, csvsheet.Options{Decimal: decimal, Encoding: f.encoding, NoInfer: f.allText, MaxRecordSize: f.maxRecordMiB << 20,
-		Ragged: f.ragged, LazyQuotes: f.lazyQuotes, Quote: quote, NoQuotes: noQuotes, DateFormats: f.dateFormats}, f.delimiter)
+	src, closeSrc, err := importSource(path, f.format, f.sheet, &f.pw, text, f.delimiter)
 	if err != nil {
 		return err
 	}
