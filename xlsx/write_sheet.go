@@ -344,7 +344,7 @@ func (s *Sheet) writeRow(cells []Cell, opts *RowOptions) error {
 		return s.fail(row, 0, ErrTooManyRows)
 	}
 	if len(cells) > MaxColumns {
-		return s.fail(row, 0, fmt.Errorf("%w: the row has %d", ErrTooManyColumns, len(cells)))
+		return s.fail(row, 0, tooManyColumns(len(cells)))
 	}
 	if len(s.tables) > 0 {
 		var err error
@@ -496,4 +496,12 @@ func (s *Sheet) knownStyle(id StyleID) bool {
 	s.styles = len(s.w.styles.xfs)
 	s.w.unlockShared()
 	return int(id) < s.styles
+}
+
+// tooManyColumns says how many columns a row had past Excel's limit; a
+// function of its own, out of WriteRow's hot path.
+//
+//go:noinline
+func tooManyColumns(n int) error {
+	return fmt.Errorf("%w: the row has %d", ErrTooManyColumns, n)
 }
