@@ -188,6 +188,7 @@ type Queue struct {
 	// keyIs on its storage key.
 	ownerIs       string
 	keyIs         string
+	idempotencyIs string
 	webhookClient *http.Client
 	statsMu       sync.Mutex
 	stats         Stats
@@ -425,6 +426,7 @@ func (q *Queue) openSQLite(ctx context.Context, path string, rc *river.Config) e
 	}
 	q.ownerIs = "json_extract(metadata, '$.owner') = @owner"
 	q.keyIs = "json_extract(args, '$.key') = @key"
+	q.idempotencyIs = "json_extract(args, '$.idempotency') = @idem"
 	q.countSQL = countSQLite
 	return nil
 }
@@ -459,6 +461,7 @@ func (q *Queue) openPostgres(ctx context.Context, url string, rc *river.Config) 
 	}
 	q.ownerIs = "metadata->>'owner' = @owner"
 	q.keyIs = "args->>'key' = @key"
+	q.idempotencyIs = "args->>'idempotency' = @idem"
 	q.countSQL = countPostgres
 	return nil
 }
@@ -551,7 +554,7 @@ func (q *Queue) Submit(ctx context.Context, req Request, idempotencyKey string) 
 	args := exportArgs{Request: req, Secret: secret, Key: "jobs/" + secret + "/" + req.File}
 	opts := &river.InsertOpts{MaxAttempts: q.cfg.MaxAttempts, Metadata: ownerMetadata(req.Owner)}
 	if idempotencyKey != "" {
-		args.Idempotency = strconv.Quote(req.Owner) + " " + idempotencyKey
+		args.Idempotency = idempotency(req.Owner, idempotencyKey)
 		opts.UniqueOpts = river.UniqueOpts{ByArgs: true}
 	}
 	res, err := q.client.Insert(ctx, args, opts)
@@ -568,6 +571,25 @@ func (q *Queue) Submit(ctx context.Context, req Request, idempotencyKey string) 
 		}
 	}
 	return q.view(res.Job)
+}
+
+// idempotency is what makes a job submitted twice one job: its owner and
+// the client's key.
+func idempotency(owner, key string) string { return strconv.Quote(owner) + " " + key }
+
+// Submitted says whether owner submitted a job with idempotencyKey that
+// the queue still holds: submitting again returns it, adding nothing.
+func (q *Queue) Submitted(ctx context.Context, owner, idempotencyKey string) (bool, error) {
+	if idempotencyKey == "" {
+		return false, nil
+	}
+	params := river.NewJobListParams().Kinds((exportArgs{}).Kind()).First(1).
+		Where(q.idempotencyIs, river.NamedArgs{"idem": idempotency(owner, idempotencyKey)})
+	res, err := q.client.JobList(ctx, params)
+	if err != nil {
+		return false, fmt.Errorf("jobs: %w", err)
+	}
+	return len(res.Jobs) > 0, nil
 }
 
 // Active counts owner's jobs that are queued or running, up to limit.

@@ -217,3 +217,22 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// TestSubmitted: a job submitted with an idempotency key is found by its
+// owner and key, on SQLite and PostgreSQL.
+func TestSubmitted(t *testing.T) {
+	for name, q := range queues(t) {
+		ctx := context.Background()
+		if _, err := q.Submit(ctx, Request{Export: "ok", Owner: "token:ci", File: "a.xlsx"}, "k-1"); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			owner, key string
+			want       bool
+		}{{"token:ci", "k-1", true}, {"token:ci", "k-2", false}, {"proxy:ci", "k-1", false}, {"token:ci", "", false}} {
+			if got, err := q.Submitted(ctx, c.owner, c.key); err != nil || got != c.want {
+				t.Errorf("%s: Submitted(%s, %s) = %v %v, want %v", name, c.owner, c.key, got, err, c.want)
+			}
+		}
+	}
+}

@@ -230,11 +230,17 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 		unlock := s.submitting.lock(owner)
 		defer unlock()
 		active, err := s.jobs.Active(r.Context(), owner, s.cfg.MaxJobsPerIdentity)
+		again := false
+		if err == nil && active >= s.cfg.MaxJobsPerIdentity {
+			// A retry with the same Idempotency-Key adds no job: it gets
+			// the one it made.
+			again, err = s.jobs.Submitted(r.Context(), owner, key)
+		}
 		if err != nil {
 			s.internalError(w, "the job could not be queued", err, "name", e.Name)
 			return
 		}
-		if active >= s.cfg.MaxJobsPerIdentity {
+		if active >= s.cfg.MaxJobsPerIdentity && !again {
 			s.metrics.refused("jobs")
 			s.audit(w, r, auditRecord{Event: "refused", Export: e.Name, Outcome: fmt.Sprintf("429 %d jobs queued or running", active)})
 			w.Header().Set("Retry-After", "30")

@@ -341,6 +341,27 @@ func TestJobFlood(t *testing.T) {
 	if resp, body := f.do("POST", "/api/exports/sales/jobs", "X-Forwarded-User", "dora", "X-Forwarded-Groups", "sales"); resp.StatusCode != 202 {
 		t.Errorf("another identity: %d %s", resp.StatusCode, body)
 	}
+	// At the cap, a retry with the Idempotency-Key of a job it made gets
+	// that job (it adds none); a new key is refused.
+	erin := []string{"X-Forwarded-User", "erin", "X-Forwarded-Groups", "sales"}
+	var first struct{ ID string }
+	for i := range 5 {
+		resp, body := f.do("POST", "/api/exports/sales/jobs", append(erin, "Idempotency-Key", fmt.Sprintf("e-%d", i))...)
+		if resp.StatusCode != 202 {
+			t.Fatalf("erin's job %d: %d %s", i, resp.StatusCode, body)
+		}
+		if i == 0 {
+			json.Unmarshal(body, &first)
+		}
+	}
+	resp, body := f.do("POST", "/api/exports/sales/jobs", append(erin, "Idempotency-Key", "e-0")...)
+	var again struct{ ID string }
+	if json.Unmarshal(body, &again); resp.StatusCode != 202 || again.ID != first.ID {
+		t.Errorf("a keyed retry at the cap: %d %s, want 202 and job %s", resp.StatusCode, body, first.ID)
+	}
+	if resp, _ := f.do("POST", "/api/exports/sales/jobs", append(erin, "Idempotency-Key", "e-new")...); resp.StatusCode != 429 {
+		t.Errorf("a new key at the cap: %d, want 429", resp.StatusCode)
+	}
 	// Idempotency: the same key for another export is a conflict.
 	dora := []string{"X-Forwarded-User", "dora", "X-Forwarded-Groups", "sales", "Idempotency-Key", "k-1"}
 	if resp, body := f.do("POST", "/api/exports/sales/jobs", dora...); resp.StatusCode != 202 {
