@@ -98,11 +98,11 @@ func withUsage(cmd *cobra.Command) {
 // flagError adds to an unknown flag's error the flag of the command
 // nearest to it ("--delim": did you mean --delimiter?).
 func flagError(cmd *cobra.Command, err error) error {
-	msg := err.Error()
-	name, ok := strings.CutPrefix(msg, "unknown flag: --")
-	if !ok {
+	var unknown *pflag.NotExistError
+	if !errors.As(err, &unknown) || unknown.GetSpecifiedName() == "" {
 		return fmt.Errorf("%w (sheetstream %s --help lists the flags)", err, cmd.Name())
 	}
+	name := unknown.GetSpecifiedName()
 	best, bestDist := "", 4
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		d := editDistance(name, f.Name)
