@@ -305,16 +305,12 @@ func (t *columnTyper) plainComma(f string) string {
 	return bytesView(out[n:])
 }
 
-// infer is inferWith of field f read through plain (p): with a decimal
-// comma, text that reads as a number only with a decimal point ("1.5")
-// is text.
+// infer is inferWith of field f read through plain (p).
 func (t *columnTyper) infer(dst *xlsx.Cell, f, p string) Kind {
-	k := inferWith(dst, p, t.layouts)
-	if k == KindNumber && t.decimal == ',' && len(p) == len(f) && p == f && strings.IndexByte(f, '.') >= 0 {
-		*dst = xlsx.String(f)
-		return KindText
+	if t.decimal == ',' {
+		return inferComma(dst, f, p, t.layouts)
 	}
-	return k
+	return inferWith(dst, p, t.layouts)
 }
 
 // typeIn is typeIn for the typer's fields: f as plain reads it (p).

@@ -180,11 +180,11 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 		return st, err
 	}
 	typer := newColumnTyper(opts, layouts)
-	styles := numberStyles{w: w}
 	mark := byte('.')
 	if opts.Decimal == ',' {
 		mark = ','
 	}
+	look := cellLook{styles: numberStyles{w: w}, mark: mark, strict: opts.Strict}
 	writeRow := func(record []string, line int) error {
 		if sheet == nil || sheet.LastRow() >= perSheet {
 			if err := newSheet(); err != nil {
@@ -197,24 +197,15 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 			if !typer.typeField(&cells[i], i, f) {
 				return typer.contradiction(i, record, line, names)
 			}
-			if f != "" && (f[len(f)-1] == '0' || mark == ',') && typer.isNumber(i) && showsWritten(f, mark) && !nullMarker(f) {
-				// A number written with trailing zeros (10.50) or grouped
-				// thousands shows as written; others show so as General.
-				if d, grouped, ok := writtenDecimals(f, mark); ok {
-					id, styled, err := styles.style(d, grouped)
-					if err != nil {
-						return err
-					}
-					if styled {
-						cells[i] = cells[i].WithStyle(id)
-					}
+			// Rare: a number written with trailing zeros or grouped
+			// thousands, text longer than a cell holds (the test inlined,
+			// the work in look).
+			if f != "" && (f[len(f)-1] == '0' || mark == ',' || len(f) > xlsx.MaxCellChars) {
+				cut, err := look.apply(&cells[i], f, typer.isNumber(i))
+				if err != nil {
+					return err
 				}
-			}
-			if len(f) > xlsx.MaxCellChars && !opts.Strict {
-				// Longer than a cell holds (only text is): cut, as export
-				// cuts, and counted (Strict fails instead, naming the cell).
-				if cut, ok := xlsx.TruncateText(f); ok {
-					cells[i] = xlsx.String(cut)
+				if cut {
 					st.Truncated++
 				}
 			}

@@ -37,7 +37,10 @@ func writtenDecimals(s string, mark byte) (decimals int, grouped, ok bool) {
 		case c == mark:
 			seenMark = true
 		case c == '-' || c == '+':
-		case c == '.' || c == ' ':
+		case c == '.' || c == ' ' || c == 0xC2 && i+1 < len(s) && s[i+1] == 0xA0:
+			if c == 0xC2 {
+				i++ // U+00A0, a no-break space
+			}
 			grouped = true // the thousands separator of a decimal comma
 		default:
 			return 0, false, false // an exponent, or text
@@ -56,6 +59,40 @@ func showsWritten(f string, mark byte) bool {
 		return true
 	}
 	return mark == ',' && strings.ContainsAny(f, ". \u00a0")
+}
+
+// cellLook gives a converted field's cell the look it was written with:
+// a number with trailing zeros or grouped thousands the format that shows
+// it so; text longer than a cell holds is cut (unless strict, when the
+// writer fails on it, naming the cell).
+type cellLook struct {
+	styles numberStyles
+	mark   byte
+	strict bool
+}
+
+// apply gives c, the cell of field f (in a column of numbers with
+// number), its look, and says whether it cut the text.
+func (l *cellLook) apply(c *xlsx.Cell, f string, number bool) (cut bool, err error) {
+	if number && showsWritten(f, l.mark) && !nullMarker(f) {
+		if d, grouped, ok := writtenDecimals(f, l.mark); ok {
+			id, styled, err := l.styles.style(d, grouped)
+			if err != nil {
+				return false, err
+			}
+			if styled {
+				*c = c.WithStyle(id)
+			}
+		}
+	}
+	if len(f) > xlsx.MaxCellChars && !l.strict {
+		// Only text is that long: cut, as export cuts, and counted.
+		if text, ok := xlsx.TruncateText(f); ok {
+			*c = xlsx.String(text)
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // numberStyles hands out, per decimal count, the style showing that many
@@ -150,6 +187,18 @@ func commaNumber(s string, buf []byte) (out []byte, ok bool) {
 		return buf[:start], false
 	}
 	return buf, true
+}
+
+// inferComma is inferWith for text with a decimal comma: field f in its
+// plain form p (f itself where it is no comma-number), and text that
+// reads as a number only with a decimal point ("1.5") is text.
+func inferComma(dst *xlsx.Cell, f, p string, layouts []*dateLayout) Kind {
+	k := inferWith(dst, p, layouts)
+	if k == KindNumber && p == f && strings.IndexByte(f, '.') >= 0 {
+		*dst = xlsx.String(f)
+		return KindText
+	}
+	return k
 }
 
 // bytesView is b as a string, without a copy: valid while b's bytes are

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
@@ -332,13 +331,13 @@ func (b *recordBatch) infer(noInfer bool, decimal byte, layouts []*dateLayout) {
 					// the cell keeps the field's own text as its source.
 					// Text that is a number only with a decimal point
 					// ("1.5") is text.
-					n := len(b.plain)
+					p, n := f, len(b.plain)
 					if out, ok := commaNumber(f, b.plain); ok {
-						b.plain = out
-						inferWith(&cell, string(out[n:]), layouts)
-					} else if inferWith(&cell, f, layouts) == KindNumber && strings.IndexByte(f, '.') >= 0 {
-						cell = xlsx.String(f)
+						// A view of the batch's buffer: the cells live as
+						// long as the batch's fields do.
+						b.plain, p = out, bytesView(out[n:])
 					}
+					inferComma(&cell, f, p, layouts)
 				} else {
 					typeField(&cell, f, noInfer, layouts)
 				}

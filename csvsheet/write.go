@@ -105,9 +105,8 @@ func WriteWith(ctx context.Context, w io.Writer, rows *xlsx.Rows, opts WriteOpti
 			rw.header(row)
 			continue
 		}
-		if !opts.Records && (opts.Head > 0 || tail != nil) && rw.st.Rows == 0 && n == 0 && !rw.wroteHeader {
+		if !opts.Records && (opts.Head > 0 || tail != nil) && rw.st.Rows == 0 {
 			// The header is written, and not counted among the rows.
-			rw.wroteHeader = true
 			if err := rw.write(row); err != nil {
 				return rw.st, err
 			}
@@ -180,15 +179,14 @@ func (w *RowWriter) Flush() error { return w.rw.bw.Flush() }
 
 // rowWriter writes rows in one format.
 type rowWriter struct {
-	wroteHeader bool // Head or Tail: the first row is written ahead
-	opts        WriteOptions
-	bw          *bufio.Writer
-	sheet       []byte // the sheet's name as a JSON string
-	st          WriteStats
-	line        []byte
-	last        int      // the last row written, for the gaps of CSV
-	width       int      // the most fields a CSV record had so far
-	names       [][]byte // Records: the header's names as JSON strings, by column
+	opts  WriteOptions
+	bw    *bufio.Writer
+	sheet []byte // the sheet's name as a JSON string
+	st    WriteStats
+	line  []byte
+	last  int      // the last row written, for the gaps of CSV
+	width int      // the most fields a CSV record had so far
+	names [][]byte // Records: the header's names as JSON strings, by column
 }
 
 // header takes a row as the names of Records' keys: a cell's text, the

@@ -770,10 +770,12 @@ func (w *exportWorker) Work(ctx context.Context, job *river.Job[exportArgs]) err
 		if err != nil {
 			return err
 		}
-		if n, err := q.abandon(ctx, job.Args.Key, shared); err != nil {
-			return err
-		} else if n > 0 {
-			q.cfg.Log.Info("removed what an earlier attempt left", "job", job.ID, "left", n)
+		if !shared {
+			if n, err := q.cfg.Storage.Abandon(ctx, job.Args.Key); err != nil {
+				return err
+			} else if n > 0 {
+				q.cfg.Log.Info("removed what an earlier attempt left", "job", job.ID, "left", n)
+			}
 		}
 	}
 	var rows int64
@@ -813,14 +815,6 @@ func (w *exportWorker) Work(ctx context.Context, job *river.Job[exportArgs]) err
 	q.notify(ctx, job.ID, job.Args.Notify)
 	q.cfg.Log.Info("export job done", "job", job.ID, "export", job.Args.Export, "rows", rows, "bytes", size)
 	return river.RecordOutput(ctx, output{Rows: rows, Bytes: size})
-}
-
-// abandon removes what a killed write of key left, unless shared.
-func (q *Queue) abandon(ctx context.Context, key string, shared bool) (int, error) {
-	if shared {
-		return 0, nil
-	}
-	return q.cfg.Storage.Abandon(ctx, key)
 }
 
 // keyUsed says whether an export job other than id stores its file under

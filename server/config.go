@@ -465,25 +465,9 @@ func ParseConfigWithDatabase(b []byte, database string) (*Config, error) {
 	return ParseConfigIn(b, nil, database)
 }
 
-// ParseConfigIn is ParseConfigWithDatabase for a configuration whose
-// relative template: paths are files of one of dirs (the first that has
-// the file; the configuration file's folder, for LoadConfig), not of the
-// working directory.
-func ParseConfigIn(b []byte, dirs []string, database string) (*Config, error) {
-	var cfg Config
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(&cfg); err != nil {
-		return nil, fmt.Errorf("config: %w", err)
-	}
-	cfg.rawDatabase = cfg.Database
-	var err error
-	if cfg.Database, err = databaseURL(cfg.Database, cfg.DatabaseEnv, "config"); err != nil {
-		return nil, err
-	}
-	if cfg.Database == "" {
-		cfg.Database = database
-	}
+// setDefaults fills in what the file leaves out (the configuration
+// reference's defaults).
+func (cfg *Config) setDefaults() {
 	if cfg.MaxConnectionsHTTP <= 0 {
 		cfg.MaxConnectionsHTTP = 512
 	}
@@ -498,9 +482,6 @@ func ParseConfigIn(b []byte, dirs []string, database string) (*Config, error) {
 	}
 	if cfg.LinkTTL <= 0 {
 		cfg.LinkTTL = Duration(15 * time.Minute)
-	}
-	if cfg.Jobs != "" && cfg.Storage == "" {
-		return nil, errors.New("config: jobs needs storage: (file:///folder or s3://bucket/prefix) for the files")
 	}
 	if cfg.Listen == "" {
 		cfg.Listen = "127.0.0.1:8080"
@@ -534,6 +515,31 @@ func ParseConfigIn(b []byte, dirs []string, database string) (*Config, error) {
 	}
 	if cfg.MemoryLimitMiB <= 0 {
 		cfg.MemoryLimitMiB = 192
+	}
+}
+
+// ParseConfigIn is ParseConfigWithDatabase for a configuration whose
+// relative template: paths are files of one of dirs (the first that has
+// the file; the configuration file's folder, for LoadConfig), not of the
+// working directory.
+func ParseConfigIn(b []byte, dirs []string, database string) (*Config, error) {
+	var cfg Config
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cfg); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	cfg.rawDatabase = cfg.Database
+	var err error
+	if cfg.Database, err = databaseURL(cfg.Database, cfg.DatabaseEnv, "config"); err != nil {
+		return nil, err
+	}
+	if cfg.Database == "" {
+		cfg.Database = database
+	}
+	cfg.setDefaults()
+	if cfg.Jobs != "" && cfg.Storage == "" {
+		return nil, errors.New("config: jobs needs storage: (file:///folder or s3://bucket/prefix) for the files")
 	}
 	if cfg.TokenEnv != "" {
 		if cfg.Token != "" {

@@ -444,12 +444,17 @@ type jobWatch struct {
 	timeout time.Duration
 	cancel  context.CancelCauseFunc
 	made    atomic.Int64
+	stalled *time.Timer // armed during each write to the storage
 }
 
 func (j *jobWatch) Write(p []byte) (int, error) {
-	t := time.AfterFunc(j.timeout, func() { j.cancel(errStorageStalled) })
+	if j.stalled == nil {
+		j.stalled = time.AfterFunc(j.timeout, func() { j.cancel(errStorageStalled) })
+	} else {
+		j.stalled.Reset(j.timeout)
+	}
 	n, err := j.w.Write(p)
-	t.Stop()
+	j.stalled.Stop()
 	j.made.Add(int64(n))
 	return n, err
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/sheetstream/sheetstream/internal/numtext"
 	"github.com/sheetstream/sheetstream/xlsx"
@@ -439,7 +438,7 @@ func (imp *importer) sameNumber(c *xlsx.Value, col int, remember bool) bool {
 		imp.numbers = append(imp.numbers, numtext.Texts{})
 		imp.asText = append(imp.asText, false)
 	}
-	if imp.numbers[col].Add(unsafe.String(unsafe.SliceData(src), len(src)), remember) {
+	if imp.numbers[col].Add(view(src), remember) {
 		return false
 	}
 	imp.asText[col] = true
