@@ -112,10 +112,6 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 	if err != nil {
 		return st, err
 	}
-	perSheet := opts.RowsPerSheet
-	if perSheet <= 0 || perSheet > xlsx.MaxRows {
-		perSheet = xlsx.MaxRows
-	}
 	base := opts.Sheet
 	if base == "" {
 		base = "Sheet1"
@@ -126,54 +122,10 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 	if len(opts.Charts) > 0 && opts.NoHeader {
 		return st, fmt.Errorf("charts name columns of the header, and there is none (NoHeader)")
 	}
-	bold, err := w.AddStyle(xlsx.Style{Font: xlsx.Font{Bold: true}})
-	if err != nil {
-		return st, err
-	}
-
-	var (
-		header []xlsx.Cell
-		names  []string // the header's texts, for messages
-		sheet  *xlsx.Sheet
-		cells  []xlsx.Cell
-	)
-	// endSheet gives a finished sheet with a header its autofilter, as
-	// export does (an Excel table has its own).
-	endSheet := func() error {
-		if sheet == nil || header == nil || opts.ExcelTable || len(header) == 0 {
-			return nil
-		}
-		return sheet.SetAutoFilter(xlsx.Range{FirstRow: 1, FirstCol: 1, LastRow: sheet.LastRow(), LastCol: len(header)})
-	}
-	newSheet := func() error {
-		if err := endSheet(); err != nil {
-			return err
-		}
-		name := xlsx.NumberedSheetName(base, len(st.Sheets))
-		// The sheet export makes: columns fitted to their first 100
-		// rows (60 characters at most), the header bold and frozen.
-		so := xlsx.SheetOptions{AutoFit: true, AutoFitRows: 100, AutoFitMax: 60}
-		if header != nil {
-			so.FreezeRows = 1
-		}
-		var err error
-		if sheet, err = w.AddSheet(name, so); err != nil {
-			return err
-		}
-		st.Sheets = append(st.Sheets, name)
-		if header == nil {
-			return nil
-		}
-		if err := sheet.AddColumnCharts(opts.Charts, names); err != nil {
-			return err
-		}
-		if opts.ExcelTable {
-			ref := xlsx.Range{FirstRow: 1, FirstCol: 1, LastCol: max(len(header), 1)}
-			if err := sheet.AddTable(ref, xlsx.Table{NameFromSheet: true, Style: "TableStyleMedium2"}); err != nil {
-				return err
-			}
-		}
-		return sheet.WriteRow(header)
+	// The sheets export makes: columns fitted to their first 100 rows,
+	// the header bold and frozen, an autofilter or a table, the charts.
+	begin := func(header []string) (*xlsx.TableSheets, error) {
+		return w.AddTableSheets(xlsx.TableSheetsOptions{Name: base, Header: header, RowsPerSheet: opts.RowsPerSheet, ExcelTable: opts.ExcelTable, Charts: opts.Charts})
 	}
 	layouts, err := compileLayouts(opts.DateFormats)
 	if err != nil {
@@ -184,55 +136,8 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 	if opts.Decimal == ',' {
 		mark = ','
 	}
-	look := cellLook{styles: numberStyles{w: w}, mark: mark, strict: opts.Strict}
-	writeRow := func(record []string, line int) error {
-		if sheet == nil || sheet.LastRow() >= perSheet {
-			if err := newSheet(); err != nil {
-				return err
-			}
-		}
-		cells = slices.Grow(cells[:0], len(record))[:len(record)]
-		typer.newRecord(len(record))
-		for i, f := range record {
-			if !typer.typeField(&cells[i], i, f) {
-				return typer.contradiction(i, record, line, names)
-			}
-			// Rare: a number written with trailing zeros or grouped
-			// thousands, text longer than a cell holds (the test inlined,
-			// the work in look).
-			if f != "" && (f[len(f)-1] == '0' || mark == ',' || len(f) > xlsx.MaxCellChars) {
-				cut, err := look.apply(&cells[i], f, typer.isNumber(i))
-				if err != nil {
-					return err
-				}
-				if cut {
-					st.Truncated++
-				}
-			}
-		}
-		if err := sheet.WriteRow(cells); err != nil {
-			if errors.Is(err, xlsx.ErrInvalidUTF8) && opts.Encoding == "" {
-				// The text is in another character set: say so, as a
-				// CSV's problem, not a cell's.
-				for i, f := range record {
-					if !utf8.ValidString(f) {
-						return fmt.Errorf("csv: line %d, field %d: %w", line, i+1, ErrNotUTF8)
-					}
-				}
-			}
-			return fmt.Errorf("line %d: %w", line, err)
-		}
-		st.Rows++
-		if st.Rows%progressEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if opts.Progress != nil {
-				opts.Progress(st.Rows)
-			}
-		}
-		return nil
-	}
+	c := &conversion{ctx: ctx, opts: &opts, st: &st, typer: typer, look: cellLook{styles: numberStyles{w: w}, mark: mark, strict: opts.Strict}, begin: begin}
+	writeRow := c.writeRow
 	var guess [][]string // the first rows, held while the columns' types are guessed
 	var guessLines []int // and their lines
 	flushGuess := func() error {
@@ -254,20 +159,11 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 			return st, fmt.Errorf("csv: %w", err)
 		}
 		if first && !opts.NoHeader {
-			header = make([]xlsx.Cell, len(record))
-			for i, f := range record {
-				// encoding/csv makes new strings for every record, even
-				// with ReuseRecord: keeping them is safe.
-				header[i] = xlsx.String(f).WithStyle(bold)
-			}
-			names = slices.Clone(record)
-			for _, c := range opts.Charts {
-				if _, err := c.Chart(base, names); err != nil {
-					return st, fmt.Errorf("line 1: %w", err)
-				}
-			}
-			if err := newSheet(); err != nil {
-				return st, err
+			// encoding/csv makes new strings for every record, even with
+			// ReuseRecord: keeping them is safe.
+			c.names = slices.Clone(record)
+			if c.sheets, err = begin(c.names); err != nil {
+				return st, fmt.Errorf("line 1: %w", err) // a chart naming no column of it
 			}
 			continue
 		}
@@ -296,20 +192,81 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 			return st, err
 		}
 	}
-	if sheet == nil && header == nil && st.Rows == 0 {
+	if c.sheets == nil && st.Rows == 0 {
 		return st, fmt.Errorf("csv: %w", ErrEmpty)
 	}
-	if sheet == nil {
-		if err := newSheet(); err != nil {
-			return st, err
-		}
-	}
-	if err := endSheet(); err != nil {
+	if err := c.sheets.Close(); err != nil {
 		return st, err
 	}
+	st.Sheets = c.sheets.Sheets()
 	if opts.Progress != nil {
 		opts.Progress(st.Rows)
 	}
 	st.Cut = cr.Cut
 	return st, nil
+}
+
+// conversion is one Convert's state for writing rows.
+type conversion struct {
+	ctx    context.Context
+	opts   *Options
+	st     *Stats
+	typer  *columnTyper
+	look   cellLook
+	begin  func(header []string) (*xlsx.TableSheets, error)
+	names  []string // the header's texts, for messages
+	sheets *xlsx.TableSheets
+	cells  []xlsx.Cell
+}
+
+// writeRow types record, from line, and writes it.
+func (c *conversion) writeRow(record []string, line int) error {
+	if c.sheets == nil {
+		var err error
+		if c.sheets, err = c.begin(nil); err != nil {
+			return err
+		}
+	}
+	typer, cells := c.typer, slices.Grow(c.cells[:0], len(record))[:len(record)]
+	c.cells = cells
+	typer.newRecord(len(record))
+	for i, f := range record {
+		if !typer.typeField(&cells[i], i, f) {
+			return typer.contradiction(i, record, line, c.names)
+		}
+		// Rare: a number written with trailing zeros or grouped
+		// thousands, text longer than a cell holds (the test inlined,
+		// the work in look).
+		if f != "" && (f[len(f)-1] == '0' || c.look.mark == ',' || len(f) > xlsx.MaxCellChars) {
+			cut, err := c.look.apply(&cells[i], f, typer.isNumber(i))
+			if err != nil {
+				return err
+			}
+			if cut {
+				c.st.Truncated++
+			}
+		}
+	}
+	if err := c.sheets.WriteRow(cells); err != nil {
+		if errors.Is(err, xlsx.ErrInvalidUTF8) && c.opts.Encoding == "" {
+			// The text is in another character set: say so, as a
+			// CSV's problem, not a cell's.
+			for i, f := range record {
+				if !utf8.ValidString(f) {
+					return fmt.Errorf("csv: line %d, field %d: %w", line, i+1, ErrNotUTF8)
+				}
+			}
+		}
+		return fmt.Errorf("line %d: %w", line, err)
+	}
+	c.st.Rows++
+	if c.st.Rows%progressEvery == 0 {
+		if err := c.ctx.Err(); err != nil {
+			return err
+		}
+		if c.opts.Progress != nil {
+			c.opts.Progress(c.st.Rows)
+		}
+	}
+	return nil
 }

@@ -304,3 +304,34 @@ func ExampleNewTemplateWriter() {
 	// Oslo | 120.5
 	// Rome | 99
 }
+
+// AddTableSheets writes a table the way sheetstream's exports lay one
+// out: a bold frozen header, fitted columns, an autofilter, and past
+// RowsPerSheet (Excel's 1,048,576 rows when zero) numbered continuations
+// with the header repeated.
+func ExampleWriter_AddTableSheets() {
+	var buf bytes.Buffer
+	w, _ := xlsx.NewWriter(&buf, xlsx.Options{})
+	table, err := w.AddTableSheets(xlsx.TableSheetsOptions{Name: "Orders", Header: []string{"id", "total"}, RowsPerSheet: 3})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i := 1; i <= 5; i++ {
+		if err := table.WriteRow([]xlsx.Cell{xlsx.Int(int64(i)), xlsx.Float(float64(i) * 1.5)}); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	if err := table.Close(); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := w.Close(); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(table.Sheets(), table.SheetRows())
+	// Output:
+	// [Orders Orders (2) Orders (3)] [2 2 1]
+}
