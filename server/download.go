@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"strings"
@@ -226,12 +227,9 @@ func (s *Server) downloadCSV(w http.ResponseWriter, r *http.Request, name string
 		h.Set("Cache-Control", "no-store")
 		h.Set("X-Accel-Buffering", "no")
 	}
-	one := *e
-	one.Sheets = e.Sheets[sheet : sheet+1]
 	s.stream(w, r, e, headers, true, func(ctx context.Context, cw *clientWriter) (sqlsheet.Stats, error) {
-		// The rows go to the CSV (Export lends them a writer's styles).
 		out := csvsheet.NewRowWriter(cw, csvsheet.WriteOptions{Format: csvsheet.CSV, EscapeFormulas: true})
-		st, err := s.run(ctx, &one, vals, nil, sqlsheet.Options{Rows: out.WriteCells, SampleRows: -1, NoSchema: true})
+		st, err := s.run(ctx, e, e.Sheets[sheet:sheet+1], vals, sqlsheet.Lines(out), sqlsheet.Options{})
 		if err == nil {
 			err = out.Flush()
 		}
@@ -328,4 +326,24 @@ func (s *Server) downloadOptions(e *Export) xlsx.Options {
 		}
 	}
 	return opts
+}
+
+// writeXLSX writes an export's workbook into out: its sheets, or its
+// template filled with them.
+func (s *Server) writeXLSX(ctx context.Context, e *Export, vals map[string]any, out io.Writer) (sqlsheet.Stats, error) {
+	if e.Template != "" {
+		return s.fillTemplate(ctx, e, vals, out)
+	}
+	xw, err := xlsx.NewWriter(out, s.downloadOptions(e))
+	if err != nil {
+		return sqlsheet.Stats{}, err
+	}
+	// On every way out but success: nothing more is written, and what
+	// the writer holds (an encrypted package in temp_dir) is removed.
+	defer xw.Abort()
+	st, err := s.run(ctx, e, e.Sheets, vals, sqlsheet.Workbook(xw), sqlsheet.Options{})
+	if err == nil {
+		err = xw.Close()
+	}
+	return st, err
 }

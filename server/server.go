@@ -35,8 +35,6 @@
 package server
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"database/sql"
 	"embed"
@@ -62,7 +60,6 @@ import (
 	"github.com/sheetstream/sheetstream/storage"
 
 	"github.com/sheetstream/sheetstream/sqlsheet"
-	"github.com/sheetstream/sheetstream/xlsx"
 )
 
 //go:embed web
@@ -616,14 +613,15 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request, name string, res
 	return e, vals, query, true
 }
 
-// run exports e into w: in a read-only transaction with a statement
-// timeout on PostgreSQL and MySQL; on SQLite through read-only
-// connections (sqlsheet's own, or query_only ones from the pool).
-func (s *Server) run(ctx context.Context, e *Export, vals map[string]any, w *xlsx.Writer, opts sqlsheet.Options) (sqlsheet.Stats, error) {
+// run exports sheets of e (all of them, or one) into dst: in a
+// read-only transaction with a statement timeout on PostgreSQL and MySQL;
+// on SQLite through read-only connections (sqlsheet's own, or query_only
+// ones from the pool).
+func (s *Server) run(ctx context.Context, e *Export, sheets []*Sheet, vals map[string]any, dst sqlsheet.Destination, opts sqlsheet.Options) (sqlsheet.Stats, error) {
 	db := s.dbs[e.Database].db
 	engine := sqlsheet.EngineOf(db)
-	queries := make([]sqlsheet.Query, len(e.Sheets))
-	for i, sh := range e.Sheets {
+	queries := make([]sqlsheet.Query, len(sheets))
+	for i, sh := range sheets {
 		sqlText, args := sh.query.render(engine == sqlsheet.EnginePostgres, vals)
 		for j, a := range args {
 			switch v := a.(type) {
@@ -641,92 +639,12 @@ func (s *Server) run(ctx context.Context, e *Export, vals map[string]any, w *xls
 			}
 		}
 		queries[i] = sqlsheet.Query{SQL: sqlText, Args: args, Sheet: sh.Name, ExcelTable: e.Table || sh.Table}
-		if opts.Rows == nil { // a CSV has no charts
-			for _, c := range sh.Charts {
-				queries[i].Charts = append(queries[i].Charts, c.Chart)
-			}
+		for _, c := range sh.Charts {
+			queries[i].Charts = append(queries[i].Charts, c.Chart)
 		}
 	}
 	opts.ReadOnly, opts.StatementTimeout = true, time.Duration(s.cfg.StatementTimeout)
-	return sqlsheet.Export(ctx, db, w, queries, opts)
-}
-
-// preview answers the first rows of the first sheet as JSON, typed as the
-// download types them: they go through the same writer and are read back.
-func (s *Server) preview(w http.ResponseWriter, r *http.Request) {
-	e, vals, query, ok := s.lookup(w, r, r.PathValue("name"), "limit", "sheet")
-	if !ok {
-		return
-	}
-	sheet := 0
-	if v, given := query["sheet"]; given {
-		var err error
-		if sheet, err = e.sheetIndex(v); err != nil {
-			jsonError(w, http.StatusBadRequest, err.Error())
-			return
-		}
-	}
-	limit := 50
-	if v, given := query["limit"]; given {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > s.cfg.PreviewLimit {
-			jsonError(w, http.StatusBadRequest, fmt.Sprintf("parameter \"limit\": want 1 to %d", s.cfg.PreviewLimit))
-			return
-		}
-		limit = n
-	}
-	if e.Preview != nil && !*e.Preview {
-		s.audit(w, r, auditRecord{Event: "refused", Export: e.Name, Outcome: "403 no preview"})
-		msg := fmt.Sprintf("export %q has no preview (preview: false in its configuration)", e.Name)
-		if e.Encrypted {
-			msg = fmt.Sprintf("export %q is encrypted: its rows leave the service only in its encrypted .xlsx, never as a preview", e.Name)
-		}
-		jsonError(w, http.StatusForbidden, msg)
-		return
-	}
-	if r.Method == http.MethodHead {
-		w.Header().Set("Content-Type", "application/json")
-		return
-	}
-	if s.limited(w, r, "download") {
-		return
-	}
-	release, ok := s.admit(w, r, e)
-	if !ok {
-		return
-	}
-	defer release()
-	first := *e
-	first.Sheets = e.Sheets[sheet : sheet+1]
-	var buf bytes.Buffer
-	xw, _ := xlsx.NewWriter(&buf, xlsx.Options{Workers: 1})
-	defer xw.Abort()
-	// MaxRows stops the query itself after limit rows, MaxBytes after
-	// previewBytes of values, however wide or long they are.
-	st, err := s.run(r.Context(), &first, vals, xw, sqlsheet.Options{MaxRows: int64(limit), SampleRows: -1, MaxBytes: previewBytes})
-	if err == nil {
-		err = xw.Close()
-	}
-	// The query may have outlasted the write deadline set when the
-	// request came: the answer gets one of its own.
-	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Duration(s.cfg.WriteTimeout)))
-	if err != nil {
-		s.internalError(w, "the preview failed", err, "name", e.Name)
-		return
-	}
-	wb, err := xlsx.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()), xlsx.ReadOptions{Workers: 1})
-	if err != nil {
-		s.internalError(w, "the preview failed", err, "name", e.Name)
-		return
-	}
-	s.audit(w, r, auditRecord{Event: "preview", Export: e.Name, Params: query, Rows: st.Rows, Outcome: "ok"})
-	w.Header().Set("Content-Type", "application/json")
-	if err := writePreview(r.Context(), w, wb, st.Partial); err != nil {
-		// The JSON has begun: end the transfer so that the client sees
-		// it fail rather than take a cut document for a whole one.
-		s.log.Error("preview failed", "name", e.Name, "err", s.redact(err))
-		panic(http.ErrAbortHandler)
-	}
+	return sqlsheet.ExportTo(ctx, db, dst, queries, opts)
 }
 
 // sheetIndex is the 0-based index of the sheet the parameter sheet
@@ -741,118 +659,4 @@ func (e *Export) sheetIndex(v string) (int, error) {
 		}
 	}
 	return 0, &ParamError{"sheet", fmt.Sprintf("want 1 to %d or a sheet's name", len(e.Sheets))}
-}
-
-// previewBytes bounds a preview's values (sqlsheet.Options.MaxBytes), and
-// so the workbook it holds and the JSON it answers; previewTextChars cuts
-// each text in the JSON.
-const (
-	previewBytes     = 4 << 20
-	previewTextChars = 1000
-)
-
-type previewCell struct {
-	Type  string `json:"type"`
-	Value any    `json:"value"`
-	Cut   bool   `json:"cut,omitempty"` // the text was cut to previewTextChars
-}
-
-// writePreview reads the workbook back and streams it as JSON:
-// {"sheet", "columns", "rows", "truncated"}, each cell {"type", "value"}
-// with type as sheetstream cat names it, and "cut": true on a text cut to
-// previewTextChars characters. truncated says the rows stopped at the
-// preview's byte bound before the limit asked for.
-func writePreview(ctx context.Context, w io.Writer, wb *xlsx.Workbook, truncated bool) error {
-	rows, err := wb.Rows(ctx, 0)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	out := bufio.NewWriterSize(w, 32<<10)
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
-	var columns []string
-	started := false
-	for rows.Next() {
-		row := rows.Row()
-		if row.Num == 1 {
-			for _, c := range row.Cells {
-				for len(columns) < c.Col()-1 {
-					columns = append(columns, "")
-				}
-				columns = append(columns, c.String())
-			}
-			continue
-		}
-		if !started {
-			if err := previewHead(out, enc, rows.Sheet().Name, columns); err != nil {
-				return err
-			}
-			started = true
-		} else {
-			out.WriteByte(',')
-		}
-		cells := make([]*previewCell, len(columns))
-		for i := range row.Cells {
-			c := &row.Cells[i]
-			if c.Col() > len(cells) {
-				continue
-			}
-			pc := &previewCell{Type: c.Type().String()}
-			switch c.Type() {
-			case xlsx.TypeNumber:
-				pc.Value = c.Float()
-			case xlsx.TypeBool:
-				pc.Value = c.Bool()
-			default:
-				text := c.String()
-				if cut := cutChars(text, previewTextChars); len(cut) < len(text) {
-					text, pc.Cut = cut, true
-				}
-				pc.Value = text
-			}
-			cells[c.Col()-1] = pc
-		}
-		if err := enc.Encode(cells); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	if !started {
-		if err := previewHead(out, enc, rows.Sheet().Name, columns); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(out, `],"truncated":%t}`, truncated)
-	return out.Flush()
-}
-
-// previewHead writes the preview's opening, up to its rows' "[".
-func previewHead(out *bufio.Writer, enc *json.Encoder, sheet string, columns []string) error {
-	out.WriteString(`{"sheet":`)
-	if err := enc.Encode(sheet); err != nil {
-		return err
-	}
-	out.WriteString(`,"columns":`)
-	if columns == nil {
-		columns = []string{}
-	}
-	if err := enc.Encode(columns); err != nil {
-		return err
-	}
-	_, err := out.WriteString(`,"rows":[`)
-	return err
-}
-
-// cutChars cuts s to at most n characters.
-func cutChars(s string, n int) string {
-	for i := range s {
-		if n == 0 {
-			return s[:i]
-		}
-		n--
-	}
-	return s
 }

@@ -41,24 +41,9 @@ func (e *Export) checkTemplate() error {
 	return nil
 }
 
-// writeXLSX writes an export's workbook into out: its sheets, or its
-// template filled with them.
-func (s *Server) writeXLSX(ctx context.Context, e *Export, vals map[string]any, out io.Writer) (sqlsheet.Stats, error) {
-	if e.Template == "" {
-		xw, err := xlsx.NewWriter(out, s.downloadOptions(e))
-		if err != nil {
-			return sqlsheet.Stats{}, err
-		}
-		// On every way out but success: nothing more is written, and
-		// what the writer holds (an encrypted package in temp_dir) is
-		// removed.
-		defer xw.Abort()
-		st, err := s.run(ctx, e, vals, xw, sqlsheet.Options{})
-		if err == nil {
-			err = xw.Close()
-		}
-		return st, err
-	}
+// fillTemplate writes e's template filled with its sheets' rows and vals
+// into out.
+func (s *Server) fillTemplate(ctx context.Context, e *Export, vals map[string]any, out io.Writer) (sqlsheet.Stats, error) {
 	// Typed parameters stay typed: a cell that is only {{day}} becomes a
 	// date, {{limit}} a number.
 	values := make(map[string]any, len(vals))
@@ -75,9 +60,7 @@ func (s *Server) writeXLSX(ctx context.Context, e *Export, vals map[string]any, 
 	}
 	var total sqlsheet.Stats
 	for i := range e.Sheets {
-		one := *e
-		one.Sheets = e.Sheets[i : i+1]
-		st, err := s.run(ctx, &one, vals, nil, sqlsheet.Options{Rows: sqlsheet.TemplateRows(tw, e.Sheets[i].Name), SampleRows: -1, NoSchema: true})
+		st, err := s.run(ctx, e, e.Sheets[i:i+1], vals, sqlsheet.TemplateSheet(tw, e.Sheets[i].Name), sqlsheet.Options{})
 		total.Rows += st.Rows
 		total.Sheets = append(total.Sheets, e.Sheets[i].Name)
 		if err != nil {

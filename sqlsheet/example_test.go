@@ -58,6 +58,40 @@ func ExampleExport() {
 	// number:2 number:5 date:2025-03-02T00:00:00 bool:FALSE
 }
 
+// ExportTo hands rows to any Destination: here Lines, writing them as
+// CSV through csvsheet's RowWriter. A destination of one's own (JSON, a
+// preview, Arrow) implements the four methods of Destination.
+func ExampleExportTo() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	db, err := sqlsheet.Open("sqlite:" + filepath.Join(dir, "shop.db"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer db.Close()
+	db.Exec(`CREATE TABLE orders (id INTEGER, total NUMERIC(10,2), day DATE)`)
+	db.Exec(`INSERT INTO orders VALUES (1, 19.90, '2025-03-01'), (2, 5, '2025-03-02')`)
+
+	out := csvsheet.NewRowWriter(os.Stdout, csvsheet.WriteOptions{Format: csvsheet.CSV})
+	st, err := sqlsheet.ExportTo(context.Background(), db, sqlsheet.Lines(out), []sqlsheet.Query{
+		{SQL: "SELECT id, total, day FROM orders ORDER BY id"},
+	}, sqlsheet.Options{})
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(st.Rows, "rows")
+	// Output:
+	// id,total,day
+	// 1,19.9,2025-03-01
+	// 2,5,2025-03-02
+	// 2 rows
+}
+
 // RedactURL is for logging a database URL: its password never shows.
 func ExampleRedactURL() {
 	fmt.Println(sqlsheet.RedactURL("postgres://app:s3cret@db.example/shop?sslmode=require"))

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"time"
 
@@ -42,20 +41,12 @@ type Options struct {
 	// ForceNumbers writes integers beyond ±2^53 and decimals of more than
 	// 15 significant digits as numbers, accepting Excel's rounding.
 	ForceNumbers bool
-	// SampleRows is how many rows column widths are fitted to
-	// (SheetOptions.AutoFitRows: 100 when zero; negative: no fitting).
+	// SampleRows is how many rows a workbook's column widths are fitted
+	// to (SheetOptions.AutoFitRows: 100 when zero; negative: no fitting).
 	SampleRows int
-	// RowsPerSheet caps a sheet's rows, header included (xlsx.MaxRows when
-	// zero); below the limit it is mostly for tests.
+	// RowsPerSheet caps a workbook sheet's rows, header included
+	// (xlsx.MaxRows when zero); below the limit it is mostly for tests.
 	RowsPerSheet int
-	// Rows, when set, receives each query's header and then its rows,
-	// converted as for a sheet (a cell's style names its number format in
-	// the writer), instead of the writer's sheets: for text such as CSV,
-	// which has no sheets and no row limit, or a template's sheet
-	// (TemplateRows). The writer then only lends its styles and is not
-	// written to; Export's w may be nil, and Export lends its own. The
-	// cells are valid during the call.
-	Rows func(cells []xlsx.Cell) error
 	// Progress, when set, is called with the rows exported so far (across
 	// all queries), every few thousand rows and at the end of each query.
 	Progress func(rows int64)
@@ -79,9 +70,10 @@ type Options struct {
 	// (0: no limit but the server's): PostgreSQL and MySQL/MariaDB cancel
 	// it themselves, SQLite's is interrupted (ErrStatementTimeout).
 	StatementTimeout time.Duration
-	// NoSchema leaves out the schema part: the custom XML part recording
-	// each sheet's source columns and SQL types (and a table's primary
-	// key), from which Import recreates them.
+	// NoSchema leaves out a workbook's schema part: the custom XML part
+	// recording each sheet's source columns and SQL types (and a table's
+	// primary key), from which Import recreates them. Other destinations
+	// have none.
 	NoSchema bool
 	// ExcelTable makes each sheet an Excel table (TableStyleMedium2, with
 	// banded rows and filter buttons) instead of a header row with an
@@ -89,9 +81,6 @@ type Options struct {
 	// table is named after its sheet (letters, digits, '_' and '.' kept,
 	// the rest '_'), or Table1, Table2... when that name cannot be one.
 	ExcelTable bool
-
-	from   schemaFrom // the query being exported, for the schema part
-	charts []Chart    // the query's charts
 }
 
 // Query is one query and the sheet its rows go to.
@@ -107,9 +96,9 @@ type Query struct {
 	// Options.ExcelTable).
 	ExcelTable bool
 	// Charts are drawn beside the rows, from the query's columns, on each
-	// sheet the query fills (an .xlsx only: with Options.Rows they are an
-	// error). A chart naming a column the query does not have fails the
-	// export before its first row.
+	// sheet the query fills (a workbook only: other destinations leave
+	// them out). A chart naming a column the query does not have fails a
+	// workbook's export before its first row.
 	Charts []Chart
 	key    []string
 	types  map[string]string
@@ -149,8 +138,10 @@ const progressEvery = 8192
 // sampleBytes bounds the values a preview holds before writing its rows.
 const sampleBytes = 4 << 20
 
-// Export runs each query and writes its rows to a sheet of w, in order. It
-// does not close w. Cancelling ctx stops the running query.
+// Export runs each query and writes its rows to a sheet of w, in order:
+// ExportTo with w's sheets as the destination, each laid out as
+// xlsx.TableSheets does, and the schema part. It does not close w.
+// Cancelling ctx stops the running query.
 //
 // Rows are read the fastest way each database offers: PostgreSQL's
 // through pgx's own rows on a connection taken from db; a SQLite file
@@ -160,125 +151,64 @@ const sampleBytes = 4 << 20
 // write run on db as usual).
 func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
 	if w == nil {
-		if opts.Rows == nil {
-			return Stats{}, errors.New("sqlsheet: Export needs a writer, or Options.Rows")
-		}
-		// Rows only borrow a writer's styles (the number formats their
-		// cells name): one that writes nowhere.
-		scratch, err := xlsx.NewWriter(io.Discard, xlsx.Options{Workers: 1})
-		if err != nil {
-			return Stats{}, err
-		}
-		defer scratch.Abort()
-		w = scratch
+		return Stats{}, errors.New("sqlsheet: Export needs a writer (ExportTo takes any Destination)")
 	}
+	return ExportTo(ctx, db, Workbook(w), queries, opts)
+}
+
+// ExportTo runs each query and hands its rows to dst, in order, typed as
+// the package documentation maps them. Cancelling ctx stops the running
+// query.
+func ExportTo(ctx context.Context, db *sql.DB, dst Destination, queries []Query, opts Options) (Stats, error) {
 	engine := EngineOf(db)
-	opts.from.engine = engine
-	if !opts.NoSchema {
-		queries = slices.Clone(queries)
-		for i, q := range queries {
-			if q.Table != "" {
-				key, err := primaryKey(ctx, db, engine, q.Table)
-				if err != nil {
-					return Stats{}, fmt.Errorf("sheet %q: %w", sheetFor(q, i), err)
-				}
-				queries[i].key = key
-				if engine == EngineMySQL {
-					if queries[i].types, err = mysqlColumnTypes(ctx, db, q.Table); err != nil {
-						return Stats{}, fmt.Errorf("sheet %q: %w", sheetFor(q, i), err)
-					}
-				}
-			}
-		}
-	}
-	if engine == EnginePostgres {
-		return exportPostgres(ctx, db, w, queries, opts)
-	}
-	if path, pragmas := sqliteFile(db); path != "" {
-		return exportSQLite(ctx, db, path, pragmas, w, queries, opts)
-	}
-	var on querier = db
-	var kill func() // stops the running query on the server, if it can
-	if opts.ReadOnly && engine != EngineSQLite {
-		tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-		if err != nil {
+	if _, ok := dst.(*workbook); ok && !opts.NoSchema {
+		var err error
+		if queries, err = withKeys(ctx, db, engine, queries); err != nil {
 			return Stats{}, err
-		}
-		defer tx.Rollback()
-		if err := setTimeout(ctx, tx, engine, opts.StatementTimeout); err != nil {
-			return Stats{}, err
-		}
-		on = tx
-		if engine == EngineMySQL {
-			kill = mysqlKiller(ctx, db, tx)
 		}
 	}
 	var st Stats
-	for i, q := range queries {
-		qs, err := exportQuery(ctx, on, q, sheetFor(q, i), w, forQuery(opts, q, st.Rows), engine == EngineSQLite, i == len(queries)-1, kill)
-		st.add(qs)
-		if err != nil {
-			return st, err
+	err := withSession(ctx, db, engine, opts, func(s session) error {
+		for i, q := range queries {
+			name := sheetFor(q, i)
+			src, err := s.query(ctx, q, name)
+			if err != nil {
+				return err
+			}
+			job := forQuery(opts, q, engine, st.Rows)
+			qs, err := exportFrom(ctx, src, src.columns(), dst, name, job)
+			stopEarly(qs, err, opts, i == len(queries)-1, src.stop)
+			err = src.end(err)
+			st.add(qs)
+			if err != nil {
+				return err
+			}
 		}
-	}
-	return st, nil
-}
-
-// querier is a database or a transaction.
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
-
-// setTimeout sets a MySQL or MariaDB statement timeout for the session.
-func setTimeout(ctx context.Context, tx *sql.Tx, engine Engine, timeout time.Duration) error {
-	if timeout <= 0 || engine != EngineMySQL {
 		return nil
-	}
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf("SET SESSION max_statement_time = %g", timeout.Seconds())); err != nil {
-		// MariaDB's name failed: MySQL's, for SELECTs, in milliseconds.
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("SET SESSION max_execution_time = %d", timeout.Milliseconds())); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// exportQuery runs one query through database/sql.
-// With kill, a query stopped early is killed on the server instead of
-// cancelled through its context (see mysqlKiller).
-func exportQuery(ctx context.Context, db querier, q Query, sheet string, w *xlsx.Writer, opts Options, dynamic, last bool, kill func()) (Stats, error) {
-	qctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	rows, err := db.QueryContext(qctx, q.SQL, q.Args...)
-	if err != nil {
-		return Stats{}, fmt.Errorf("sheet %q: query: %w", sheet, err)
-	}
-	st, err := exportRows(ctx, rows, w, sheet, opts, dynamic)
-	stop := cancel
-	if kill != nil && ctx.Err() == nil {
-		stop = kill
-	}
-	stopEarly(st, err, opts, last, stop)
-	rows.Close()
+	})
 	return st, err
 }
 
-// mysqlKiller returns what stops tx's running query on a MySQL or MariaDB
-// server: KILL QUERY from another connection. Cancelling the context
-// races with closing the rows in go-sql-driver/mysql: when the close
-// comes first it stops watching the context and reads the whole rest of
-// the result. Killed, the query ends with an error at once and the close
-// reads only what was on its way. Nil if tx's connection id is unknown.
-func mysqlKiller(ctx context.Context, db *sql.DB, tx *sql.Tx) func() {
-	var id int64
-	if err := tx.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
-		return nil
+// withKeys are queries with their tables' primary keys (and MySQL's
+// column types), for the schema part.
+func withKeys(ctx context.Context, db *sql.DB, engine Engine, queries []Query) ([]Query, error) {
+	queries = slices.Clone(queries)
+	for i, q := range queries {
+		if q.Table == "" {
+			continue
+		}
+		key, err := primaryKey(ctx, db, engine, q.Table)
+		if err != nil {
+			return nil, fmt.Errorf("sheet %q: %w", sheetFor(q, i), err)
+		}
+		queries[i].key = key
+		if engine == EngineMySQL {
+			if queries[i].types, err = mysqlColumnTypes(ctx, db, q.Table); err != nil {
+				return nil, fmt.Errorf("sheet %q: %w", sheetFor(q, i), err)
+			}
+		}
 	}
-	return func() {
-		kctx, done := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer done()
-		db.ExecContext(kctx, fmt.Sprintf("KILL QUERY %d", id))
-	}
+	return queries, nil
 }
 
 // stopEarly cancels a query whose rows the export will not read to the
@@ -302,251 +232,30 @@ func sheetFor(q Query, i int) string {
 	return q.Sheet
 }
 
-// forQuery is opts for query q: its progress counted after done rows of
-// the queries before, and q's table for the schema part.
-func forQuery(opts Options, q Query, done int64) Options {
-	opts.from.table, opts.from.key, opts.from.types = q.Table, q.key, q.types
+// queryJob is one query's part of an export: the options, its progress
+// counted after the rows of the queries before, and what the schema part
+// says of it.
+type queryJob struct {
+	opts   Options
+	from   schemaFrom
+	charts []Chart
+}
+
+func forQuery(opts Options, q Query, engine Engine, done int64) queryJob {
 	opts.ExcelTable = opts.ExcelTable || q.ExcelTable
-	opts.charts = q.Charts
 	if opts.Progress != nil {
 		report := opts.Progress
 		opts.Progress = func(n int64) { report(done + n) }
 	}
-	return opts
+	return queryJob{opts: opts, from: schemaFrom{engine: engine, table: q.Table, key: q.key, types: q.types}, charts: q.Charts}
 }
 
 // ExportRows writes rows to a new sheet named sheet (and its numbered
 // continuations). The caller closes rows.
 func ExportRows(ctx context.Context, rows *sql.Rows, w *xlsx.Writer, sheet string, opts Options) (Stats, error) {
-	return exportRows(ctx, rows, w, sheet, opts, false)
-}
-
-func exportRows(ctx context.Context, rows *sql.Rows, w *xlsx.Writer, sheet string, opts Options, dynamic bool) (Stats, error) {
 	infos, err := sqlColumns(rows)
 	if err != nil {
 		return Stats{}, fmt.Errorf("sheet %q: %w", sheet, err)
 	}
-	return exportFrom(ctx, &sqlRows{rows: rows, dynamic: dynamic}, infos, w, sheet, opts)
-}
-
-func exportFrom(ctx context.Context, src rowReader, infos []columnInfo, w *xlsx.Writer, sheet string, opts Options) (Stats, error) {
-	e, err := newExporter(infos, w, sheet, &opts)
-	if err != nil {
-		return Stats{}, err
-	}
-	err = e.run(ctx, src)
-	if opts.Progress != nil {
-		opts.Progress(e.st.Rows)
-	}
-	if err == nil && !opts.NoSchema {
-		zone := "UTC"
-		if opts.Location != nil {
-			zone = opts.Location.String()
-		}
-		cuts := make([]int64, len(e.cols))
-		for i, c := range e.cols {
-			cuts[i] = c.cut
-		}
-		err = addSchema(w, infos, cuts, e.st.Sheets, e.sheetRows, opts.from, zone)
-	}
-	return e.st, err
-}
-
-type exporter struct {
-	w       *xlsx.Writer
-	base    string
-	opts    *Options
-	cols    []*column
-	header  []xlsx.Cell
-	sheet   *xlsx.Sheet
-	perPage int
-	// sheetRows counts each sheet's data rows, for the schema part.
-	sheetRows []int64
-	st        Stats
-	cv        converter
-}
-
-// newExporter prepares a sheet for rows.
-func newExporter(infos []columnInfo, w *xlsx.Writer, base string, opts *Options) (*exporter, error) {
-	if err := xlsx.CheckSheetName(base); err != nil {
-		return nil, err
-	}
-	loc := opts.Location
-	if loc == nil {
-		loc = time.UTC
-	}
-	e := &exporter{w: w, base: base, opts: opts, perPage: opts.RowsPerSheet}
-	if e.perPage <= 1 || e.perPage > xlsx.MaxRows {
-		e.perPage = xlsx.MaxRows
-	}
-	e.cv = converter{opts: opts, loc: loc, warn: &e.st.Warnings}
-	bold, err := w.AddStyle(xlsx.Style{Font: xlsx.Font{Bold: true}})
-	if err != nil {
-		return nil, err
-	}
-	for _, info := range infos {
-		c := &column{name: info.name, kind: info.kind}
-		if f := c.kind.numFmt(info.scale); f != "" {
-			if c.style, err = w.AddStyle(xlsx.Style{NumFmt: f}); err != nil {
-				return nil, err
-			}
-			c.styled = true
-			if c.styleMS, err = w.AddStyle(xlsx.Style{NumFmt: f + ".000"}); err != nil {
-				return nil, err
-			}
-		}
-		e.cols = append(e.cols, c)
-		e.header = append(e.header, xlsx.String(c.name).WithStyle(bold))
-	}
-	if len(opts.charts) > 0 {
-		if opts.Rows != nil {
-			return nil, fmt.Errorf("sheet %q: charts need an .xlsx output", base)
-		}
-		if err := e.checkCharts(); err != nil {
-			return nil, err
-		}
-	}
-	return e, nil
-}
-
-// row converts the scanned row, which will be row number rowNum.
-func (e *exporter) row(cells []xlsx.Cell, rowNum int) error {
-	for i, c := range e.cols {
-		if err := e.cv.cell(&cells[i], c); err != nil {
-			return &xlsx.CellError{Sheet: e.sheetName(), Row: rowNum, Col: i + 1, Err: err}
-		}
-	}
-	return nil
-}
-
-func (e *exporter) sheetName() string {
-	if e.sheet != nil {
-		return e.sheet.Name()
-	}
-	return e.base
-}
-
-func (e *exporter) run(ctx context.Context, rows rowReader) error {
-	// Column widths are fitted by the sheet (SheetOptions.AutoFit) to
-	// the rows it writes first; only a preview holds its rows, all of
-	// them, so that its query is not read further.
-	n := 0
-	limited := e.opts.MaxRows > 0 && e.opts.MaxRows <= 10000
-	if limited {
-		n = int(e.opts.MaxRows)
-	}
-	var sample [][]xlsx.Cell
-	e.cv.clone = true
-	held, ended := 0, false // the sample is bounded in bytes too
-	var cost int64          // what MaxBytes counts
-	capped := func() bool { return limited && e.opts.MaxBytes > 0 && cost >= e.opts.MaxBytes }
-	for len(sample) < n && held < sampleBytes && !capped() {
-		if !rows.Next() {
-			ended = true
-			break
-		}
-		if err := rows.scan(e.cols); err != nil {
-			return fmt.Errorf("sheet %q, row %d: %w", e.base, len(sample)+2, err)
-		}
-		for _, c := range e.cols {
-			b := c.val.cut()
-			held += b
-			cost += int64(max(b, 16))
-		}
-		cells := make([]xlsx.Cell, len(e.cols))
-		if err := e.row(cells, len(sample)+2); err != nil {
-			return err
-		}
-		sample = append(sample, cells)
-	}
-	e.cv.clone = false
-	e.st.Partial = !ended && len(sample) < n && capped()
-	for _, cells := range sample {
-		if err := e.write(cells); err != nil {
-			return err
-		}
-	}
-	if !ended && !e.st.Partial && !(limited && int64(len(sample)) >= e.opts.MaxRows) {
-		if err := e.pipe(ctx, rows); err != nil {
-			return err
-		}
-	} else if err := rows.Err(); err != nil {
-		return fmt.Errorf("sheet %q: %w", e.sheetName(), err)
-	}
-	if e.sheet == nil {
-		if err := e.newSheet(); err != nil {
-			return err
-		}
-	}
-	return e.endSheet()
-}
-
-// textHeader hands Options.Rows the header, once.
-func (e *exporter) textHeader() error {
-	if len(e.st.Sheets) > 0 {
-		return nil
-	}
-	e.st.Sheets = append(e.st.Sheets, e.base)
-	return e.opts.Rows(e.header)
-}
-
-func (e *exporter) newSheet() error {
-	if e.opts.Rows != nil {
-		return e.textHeader()
-	}
-	if e.sheet != nil {
-		if err := e.endSheet(); err != nil {
-			return err
-		}
-	}
-	name := xlsx.NumberedSheetName(e.base, len(e.st.Sheets))
-	fit := e.opts.SampleRows
-	if fit == 0 {
-		fit = 100
-	}
-	sh, err := e.w.AddSheet(name, xlsx.SheetOptions{FreezeRows: 1, AutoFit: fit > 0, AutoFitRows: fit, AutoFitMax: 60})
-	if err != nil {
-		return err
-	}
-	e.sheet = sh
-	e.st.Sheets = append(e.st.Sheets, name)
-	e.sheetRows = append(e.sheetRows, 0)
-	if err := sh.AddColumnCharts(e.opts.charts, e.columnNames()); err != nil {
-		return err
-	}
-	if e.opts.ExcelTable && len(e.cols) > 0 {
-		err := sh.AddTable(xlsx.Range{FirstRow: 1, FirstCol: 1, LastCol: len(e.cols)}, xlsx.Table{NameFromSheet: true, Style: "TableStyleMedium2"})
-		if err != nil {
-			return err
-		}
-	}
-	return sh.WriteRow(e.header)
-}
-
-func (e *exporter) endSheet() error {
-	if len(e.cols) == 0 || e.opts.ExcelTable || e.opts.Rows != nil {
-		return nil
-	}
-	return e.sheet.SetAutoFilter(xlsx.Range{FirstRow: 1, FirstCol: 1, LastRow: e.sheet.LastRow(), LastCol: len(e.cols)})
-}
-
-func (e *exporter) write(cells []xlsx.Cell) error {
-	if e.opts.Rows != nil {
-		if err := e.textHeader(); err != nil {
-			return err
-		}
-		e.st.Rows++
-		return e.opts.Rows(cells)
-	}
-	if e.sheet == nil || e.sheet.LastRow() >= e.perPage {
-		if err := e.newSheet(); err != nil {
-			return err
-		}
-	}
-	if err := e.sheet.WriteRow(cells); err != nil {
-		return err
-	}
-	e.st.Rows++
-	e.sheetRows[len(e.sheetRows)-1]++
-	return nil
+	return exportFrom(ctx, &sqlRows{rows: rows}, infos, Workbook(w), sheet, queryJob{opts: opts})
 }

@@ -148,22 +148,14 @@ func (e *exporter) pipe(ctx context.Context, rows rowReader) error {
 				}
 			}
 		}
-		switch {
-		case b.errCol > 0:
-			return fail(&xlsx.CellError{Sheet: e.sheetName(), Row: e.nextRow(), Col: b.errCol, Err: b.err})
-		case b.err != nil:
-			return fail(fmt.Errorf("sheet %q, row %d: %w", e.sheetName(), e.nextRow(), b.err))
+		if b.err != nil {
+			sheet, row := e.position()
+			if b.errCol > 0 {
+				return fail(&xlsx.CellError{Sheet: sheet, Row: row, Col: b.errCol, Err: b.err})
+			}
+			return fail(fmt.Errorf("sheet %q, row %d: %w", sheet, row, b.err))
 		}
 		free <- b
 	}
 	return nil
-}
-
-// nextRow is the sheet row the next value goes to: 2, under the header,
-// before the first sheet is made.
-func (e *exporter) nextRow() int {
-	if e.sheet == nil {
-		return int(e.st.Rows) + 2
-	}
-	return e.sheet.LastRow() + 1
 }

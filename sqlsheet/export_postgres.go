@@ -13,8 +13,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/stdlib"
-
-	"github.com/sheetstream/sheetstream/xlsx"
 )
 
 // PostgreSQL exports bypass database/sql, which hands every value over as
@@ -31,24 +29,21 @@ var binaryResults = pgx.QueryResultFormatsByOID{
 	pgtype.TimestamptzOID: pgx.BinaryFormatCode, pgtype.ByteaOID: pgx.BinaryFormatCode,
 }
 
-// exportPostgres is Export for a database/sql handle over pgx: the
-// queries run on one connection taken from db, through pgx directly.
-func exportPostgres(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
-	var st Stats
+// withPostgres runs fn with a session on one connection taken from db,
+// through pgx directly.
+func withPostgres(ctx context.Context, db *sql.DB, opts Options, fn func(session) error) error {
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		return st, err
+		return err
 	}
 	defer conn.Close()
-	err = conn.Raw(func(driverConn any) error {
+	return conn.Raw(func(driverConn any) error {
 		sc, ok := driverConn.(*stdlib.Conn)
 		if !ok {
 			return fmt.Errorf("sqlsheet: a PostgreSQL connection of type %T, not pgx's", driverConn)
 		}
 		pc := sc.Conn()
-		var on interface {
-			Query(context.Context, string, ...any) (pgx.Rows, error)
-		} = pc
+		s := &pgSession{on: pc, types: pc.TypeMap()}
 		if opts.ReadOnly {
 			tx, err := pc.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
 			if err != nil {
@@ -62,35 +57,51 @@ func exportPostgres(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Q
 					return err
 				}
 			}
-			on = tx
+			s.on = tx
 		}
-		for i, q := range queries {
-			name := sheetFor(q, i)
-			// Describe, then execute: the result formats depend on the
-			// column types, and no statement is cached (a table replaced
-			// under a cached plan would fail).
-			args := append([]any{pgx.QueryExecModeDescribeExec, binaryResults}, q.Args...)
-			qctx, cancel := context.WithCancel(ctx)
-			rows, err := on.Query(qctx, q.SQL, args...)
-			if err != nil {
-				cancel()
-				return fmt.Errorf("sheet %q: query: %w", name, err)
-			}
-			qs, err := exportFrom(ctx, newPgxRows(rows), pgxColumns(rows, pc.TypeMap()), w, name, forQuery(opts, q, st.Rows))
-			// With the query cancelled, Close reads only what the server
-			// sent before the cancel took effect (pgx then waits a moment,
-			// so that the cancel cannot reach the connection's next query).
-			stopEarly(qs, err, opts, i == len(queries)-1, cancel)
-			rows.Close()
-			cancel()
-			st.add(qs)
-			if err != nil {
-				return err
-			}
-		}
-		return nil
+		return fn(s)
 	})
-	return st, err
+}
+
+// pgSession runs queries on a pgx connection or transaction.
+type pgSession struct {
+	on interface {
+		Query(context.Context, string, ...any) (pgx.Rows, error)
+	}
+	types *pgtype.Map
+}
+
+func (s *pgSession) query(ctx context.Context, q Query, sheet string) (result, error) {
+	// Describe, then execute: the result formats depend on the column
+	// types, and no statement is cached (a table replaced under a cached
+	// plan would fail).
+	args := append([]any{pgx.QueryExecModeDescribeExec, binaryResults}, q.Args...)
+	qctx, cancel := context.WithCancel(ctx)
+	rows, err := s.on.Query(qctx, q.SQL, args...)
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("sheet %q: query: %w", sheet, err)
+	}
+	return &pgResult{pgxRows: newPgxRows(rows), infos: pgxColumns(rows, s.types), cancel: cancel}, nil
+}
+
+type pgResult struct {
+	*pgxRows
+	infos  []columnInfo
+	cancel context.CancelFunc
+}
+
+func (r *pgResult) columns() []columnInfo { return r.infos }
+
+// stop cancels the query: Close then reads only what the server sent
+// before the cancel took effect (pgx then waits a moment, so that the
+// cancel cannot reach the connection's next query).
+func (r *pgResult) stop() { r.cancel() }
+
+func (r *pgResult) end(err error) error {
+	r.rows.Close()
+	r.cancel()
+	return err
 }
 
 func pgxColumns(rows pgx.Rows, types *pgtype.Map) []columnInfo {

@@ -6,11 +6,11 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"time"
 
 	"modernc.org/sqlite"
 
 	"github.com/sheetstream/sheetstream/internal/sqliteapi"
-	"github.com/sheetstream/sheetstream/xlsx"
 )
 
 // SQLite exports read the database through SQLite's own API (package
@@ -51,15 +51,14 @@ func sqliteWritableFile(db *sql.DB) (path, pragmas string) {
 	return "", ""
 }
 
-// exportSQLite is Export for a SQLite file: queries that only read go
-// through a connection of the export's own; others (and any query if the
-// file cannot be opened that way, or the query not prepared) through db.
-// With opts.ReadOnly nothing goes through db: each query must be one
-// read-only statement the export's own connection, restricted to reading
-// (sqliteapi.Conn.DenyChanges), prepares, and runs for at most
+// withSQLite runs fn with a session on a SQLite file: queries that only
+// read go through a connection of the export's own; others (and any query
+// if the file cannot be opened that way, or the query not prepared)
+// through db. With opts.ReadOnly nothing goes through db: each query must
+// be one read-only statement the export's own connection, restricted to
+// reading (sqliteapi.Conn.DenyChanges), prepares, and runs for at most
 // opts.StatementTimeout.
-func exportSQLite(ctx context.Context, db *sql.DB, path, pragmas string, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
-	var st Stats
+func withSQLite(ctx context.Context, db *sql.DB, path, pragmas string, opts Options, fn func(session) error) error {
 	conn, err := sqliteapi.OpenReadOnly(path, pragmas) // without ReadOnly, on failure database/sql says why
 	if conn != nil {
 		defer conn.Close()
@@ -69,51 +68,82 @@ func exportSQLite(ctx context.Context, db *sql.DB, path, pragmas string, w *xlsx
 			err = conn.DenyChanges()
 		}
 		if err != nil {
-			return st, fmt.Errorf("sqlite: %s: %w", path, err)
+			return fmt.Errorf("sqlite: %s: %w", path, err)
 		}
 	}
-	for i, q := range queries {
-		name := sheetFor(q, i)
-		qs, err := exportSQLiteQuery(ctx, db, conn, q, name, w, forQuery(opts, q, st.Rows), i == len(queries)-1)
-		st.add(qs)
-		if err != nil {
-			return st, err
-		}
-	}
-	return st, nil
+	return fn(&sqliteSession{conn: conn, db: &sqlSession{on: db, dynamic: true}, readOnly: opts.ReadOnly, timeout: opts.StatementTimeout})
 }
 
-// exportSQLiteQuery runs one query of exportSQLite.
-func exportSQLiteQuery(ctx context.Context, db *sql.DB, conn *sqliteapi.Conn, q Query, name string, w *xlsx.Writer, opts Options, last bool) (Stats, error) {
-	if opts.ReadOnly && opts.StatementTimeout > 0 {
+type sqliteSession struct {
+	conn     *sqliteapi.Conn // nil when the file could not be opened
+	db       *sqlSession     // db's connections, for what conn cannot run
+	readOnly bool
+	timeout  time.Duration // with readOnly
+}
+
+func (s *sqliteSession) query(ctx context.Context, q Query, sheet string) (result, error) {
+	cancel := context.CancelFunc(func() {})
+	if s.readOnly && s.timeout > 0 {
 		// SQLite has no timeout of its own: the statement is interrupted
 		// when the context ends.
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, opts.StatementTimeout, ErrStatementTimeout)
-		defer cancel()
+		ctx, cancel = context.WithTimeoutCause(ctx, s.timeout, ErrStatementTimeout)
 	}
-	var rows *sqliteapi.Rows
-	if conn != nil {
+	if s.conn != nil {
 		// Without ReadOnly, a query this connection cannot prepare may
 		// still run on db's: temporary tables, attached databases and
 		// functions registered with the driver live there. If not,
 		// database/sql reports the error.
-		var err error
-		if rows, err = conn.Query(ctx, q.SQL, q.Args); err != nil && opts.ReadOnly {
-			return Stats{}, fmt.Errorf("sheet %q: %w", name, err)
+		rows, err := s.conn.Query(ctx, q.SQL, q.Args)
+		if err == nil {
+			return &sqliteResult{sqliteRows: sqliteRows{rows}, ctx: ctx, cancel: cancel, sheet: sheet, timeout: s.timeout}, nil
+		}
+		if s.readOnly {
+			cancel()
+			return nil, fmt.Errorf("sheet %q: %w", sheet, err)
 		}
 	}
-	if rows == nil {
-		return exportQuery(ctx, db, q, name, w, opts, true, last, nil)
+	r, err := s.db.query(ctx, q, sheet)
+	if err != nil {
+		cancel()
+		return nil, err
 	}
-	qs, err := exportFrom(ctx, sqliteRows{rows}, sqliteColumns(rows), w, name, opts)
-	if cerr := rows.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("sheet %q: %w", name, cerr)
+	return &timedResult{r, cancel}, nil
+}
+
+// timedResult is a query of db's with the session's timeout.
+type timedResult struct {
+	result
+	cancel context.CancelFunc
+}
+
+func (r *timedResult) end(err error) error {
+	err = r.result.end(err)
+	r.cancel()
+	return err
+}
+
+type sqliteResult struct {
+	sqliteRows
+	ctx     context.Context
+	cancel  context.CancelFunc
+	sheet   string
+	timeout time.Duration
+}
+
+func (r *sqliteResult) columns() []columnInfo { return sqliteColumns(r.rows) }
+
+// stop leaves the rows: SQLite computes them as they are read.
+func (r *sqliteResult) stop() {}
+
+func (r *sqliteResult) end(err error) error {
+	if cerr := r.rows.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("sheet %q: %w", r.sheet, cerr)
 	}
-	if err != nil && errors.Is(context.Cause(ctx), ErrStatementTimeout) {
-		err = fmt.Errorf("sheet %q: %w (%s)", name, ErrStatementTimeout, opts.StatementTimeout)
+	if err != nil && errors.Is(context.Cause(r.ctx), ErrStatementTimeout) {
+		err = fmt.Errorf("sheet %q: %w (%s)", r.sheet, ErrStatementTimeout, r.timeout)
 	}
-	return qs, err
+	r.cancel()
+	return err
 }
 
 // CheckReadOnly says why Export with Options.ReadOnly would refuse query

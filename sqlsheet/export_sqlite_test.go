@@ -63,13 +63,18 @@ func TestSQLiteDirect(t *testing.T) {
 				t.Fatalf("%s: %v", q.SQL, err)
 			}
 			direct := exportWith(t, func(w *xlsx.Writer) (Stats, error) {
-				return exportFrom(context.Background(), sqliteRows{rows}, sqliteColumns(rows), w, "S", opts)
+				return exportFrom(context.Background(), sqliteRows{rows}, sqliteColumns(rows), Workbook(w), "S", queryJob{opts: opts})
 			})
 			if err := rows.Close(); err != nil {
 				t.Fatal(err)
 			}
 			viaSQL := exportWith(t, func(w *xlsx.Writer) (Stats, error) {
-				return exportQuery(context.Background(), db, q, "S", w, opts, true, true, nil)
+				r, err := (&sqlSession{on: db, dynamic: true}).query(context.Background(), q, "S")
+				if err != nil {
+					return Stats{}, err
+				}
+				st, err := exportFrom(context.Background(), r, r.columns(), Workbook(w), "S", queryJob{opts: opts})
+				return st, r.end(err)
 			})
 			for _, part := range []string{"xl/worksheets/sheet1.xml", "xl/sharedStrings.xml", "xl/styles.xml"} {
 				a, b := zipPart(t, direct.file, part), zipPart(t, viaSQL.file, part)

@@ -10,10 +10,10 @@ import (
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
-// TestTemplateRows: Export with no writer fills a template's table
-// through TemplateRows (the header checked by Fill first); without Rows
-// it needs a writer.
-func TestTemplateRows(t *testing.T) {
+// TestTemplateSheet: ExportTo fills a template's table
+// through TemplateSheet (the header checked by Fill first); Export
+// needs a writer.
+func TestTemplateSheet(t *testing.T) {
 	ctx := context.Background()
 	db, err := Open("sqlite:" + filepath.Join(t.TempDir(), "t.db"))
 	if err != nil {
@@ -24,7 +24,7 @@ func TestTemplateRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := Export(ctx, db, nil, []Query{{SQL: "SELECT * FROM t"}}, Options{}); err == nil || !strings.Contains(err.Error(), "needs a writer") {
-		t.Errorf("no writer, no Rows: %v", err)
+		t.Errorf("no writer: %v", err)
 	}
 	var design bytes.Buffer
 	w, _ := xlsx.NewWriter(&design, xlsx.Options{Strings: xlsx.StringsShared})
@@ -43,7 +43,7 @@ func TestTemplateRows(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, err := Export(ctx, db, nil, []Query{{SQL: sql}}, Options{NoSchema: true, Rows: TemplateRows(tw, "Data")})
+		st, err := ExportTo(ctx, db, TemplateSheet(tw, "Data"), []Query{{SQL: sql}}, Options{})
 		if err != nil {
 			tw.Abort()
 			return nil, st, err

@@ -317,8 +317,7 @@ func writeTextExport(ctx context.Context, db *sql.DB, q sqlsheet.Query, out, for
 		return err
 	}
 	rows := csvsheet.NewRowWriter(o.Writer(), csvsheet.WriteOptions{Format: f, Records: f == csvsheet.JSONL})
-	opts.Rows, opts.SampleRows, opts.NoSchema = rows.WriteCells, -1, true
-	st, err := sqlsheet.Export(ctx, db, nil, []sqlsheet.Query{q}, opts)
+	st, err := sqlsheet.ExportTo(ctx, db, sqlsheet.Lines(rows), []sqlsheet.Query{q}, opts)
 	if err == nil {
 		err = rows.Flush()
 	}

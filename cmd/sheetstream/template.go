@@ -103,19 +103,10 @@ func writeTemplateExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Que
 		if sheet == "" || sheet == fmt.Sprintf("Sheet%d", i+1) && !hasSheet(tw, sheet) {
 			sheet = tw.Sheets()[min(i, len(tw.Sheets())-1)]
 		}
-		qopts := opts
-		qopts.NoSchema = true
-		fill := sqlsheet.TemplateRows(tw, sheet)
-		qopts.Rows = func(cells []xlsx.Cell) error {
-			if err := fill(cells); err != nil {
-				if errors.Is(err, xlsx.ErrTemplate) {
-					return fmt.Errorf("%s: %w", template, err) // the header the table refuses
-				}
-				return err
-			}
-			return nil
+		st, err := sqlsheet.ExportTo(ctx, db, sqlsheet.TemplateSheet(tw, sheet), []sqlsheet.Query{q}, opts)
+		if errors.Is(err, xlsx.ErrTemplate) {
+			err = fmt.Errorf("%s: %w", template, err) // the header the table refuses
 		}
-		st, err := sqlsheet.Export(ctx, db, nil, []sqlsheet.Query{q}, qopts)
 		rows += st.Rows
 		if err != nil {
 			tw.Abort()

@@ -76,8 +76,8 @@ func fill(ctx context.Context, db *sql.DB, tplPath, out, city string) error {
 	}
 	// The query's header is checked against the Orders table before any
 	// row is written.
-	opts := sqlsheet.Options{NoSchema: true, Rows: sqlsheet.TemplateRows(tw, "Orders")}
-	if _, err := sqlsheet.Export(ctx, db, nil, []sqlsheet.Query{{SQL: query, Args: []any{city}}}, opts); err != nil {
+	dst := sqlsheet.TemplateSheet(tw, "Orders")
+	if _, err := sqlsheet.ExportTo(ctx, db, dst, []sqlsheet.Query{{SQL: query, Args: []any{city}}}, sqlsheet.Options{}); err != nil {
 		tw.Abort()
 		return err
 	}
