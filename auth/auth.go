@@ -27,13 +27,7 @@ import (
 
 // Identity is who a request comes from.
 type Identity struct {
-	// Subject identifies the caller ("token:ci", "alice@example.com").
-	Subject string   `json:"subject"`
-	Email   string   `json:"email,omitempty"`
-	Groups  []string `json:"groups,omitempty"`
-	// Claims are further attributes (from a proxy header or a token's
-	// configuration), by name.
-	Claims map[string]string `json:"claims,omitempty"`
+	Attributes
 	// Method says how it was established: token, oidc (a bearer token
 	// of the issuer), session (the page's login), proxy or shared.
 	Method string `json:"method"`
@@ -45,6 +39,19 @@ type Identity struct {
 
 	csrf string // a session's CSRF token
 	sid  string // a session's id, which logout revokes
+}
+
+// Attributes are what an identity says of its holder: what an export's
+// identity-bound parameters read, and what a job keeps of who asked for
+// it (jobs.Request.Caller).
+type Attributes struct {
+	// Subject identifies the caller ("token:ci", "alice@example.com").
+	Subject string   `json:"subject"`
+	Email   string   `json:"email,omitempty"`
+	Groups  []string `json:"groups,omitempty"`
+	// Claims are further attributes (from a proxy header or a token's
+	// configuration), by name.
+	Claims map[string]string `json:"claims,omitempty"`
 }
 
 // Key is the identity's key wherever something is kept for it (a job's
@@ -185,28 +192,28 @@ func newAt(cfg Config, sharedToken string, now func() time.Time) (*Authenticator
 	names := map[string]bool{}
 	for i, t := range cfg.Tokens {
 		if t == nil || t.Name == "" || strings.ContainsAny(t.Name, " \t\r\n") {
-			return nil, fmt.Errorf("auth: token %d: a name without spaces", i+1)
+			return nil, fmt.Errorf("token %d: a name without spaces", i+1)
 		}
 		if names[t.Name] {
-			return nil, fmt.Errorf("auth: token %q is named twice", t.Name)
+			return nil, fmt.Errorf("token %q is named twice", t.Name)
 		}
 		names[t.Name] = true
 		b, err := hex.DecodeString(t.SHA256)
 		if err != nil || len(b) != 32 {
-			return nil, fmt.Errorf("auth: token %q: sha256 is not 64 hex digits (sheetstream token new prints one)", t.Name)
+			return nil, fmt.Errorf("token %q: sha256 is not 64 hex digits (sheetstream token new prints one)", t.Name)
 		}
 		copy(t.sum[:], b)
 	}
 	if p := cfg.Proxy; p != nil {
 		if p.UserHeader == "" || len(p.Trusted) == 0 {
-			return nil, errors.New("auth: proxy needs user_header and trusted (the proxies' addresses)")
+			return nil, errors.New("proxy needs user_header and trusted (the proxies' addresses)")
 		}
 		for _, c := range p.Trusted {
 			prefix, err := netip.ParsePrefix(c)
 			if err != nil {
 				addr, err2 := netip.ParseAddr(c)
 				if err2 != nil {
-					return nil, fmt.Errorf("auth: proxy.trusted: %q is not an address or CIDR", c)
+					return nil, fmt.Errorf("proxy.trusted: %q is not an address or CIDR", c)
 				}
 				prefix = netip.PrefixFrom(addr, addr.BitLen())
 			}
@@ -241,7 +248,7 @@ func (a *Authenticator) sessionKey() error {
 	if env := a.oidc.cfg.SessionKeyEnv; env != "" {
 		key := os.Getenv(env)
 		if len(key) < 32 {
-			return fmt.Errorf("auth: oidc.session_key_env: %s must hold at least 32 characters (it holds %d)", env, len(key))
+			return fmt.Errorf("oidc.session_key_env: %s must hold at least 32 characters (it holds %d)", env, len(key))
 		}
 		a.sealer.key = []byte(key)
 		return nil
@@ -268,7 +275,7 @@ func (a *Authenticator) Authenticate(r *http.Request) (*Identity, error) {
 		if !p.isTrusted(r.RemoteAddr) {
 			return nil, fmt.Errorf("%w: %s from %s, which is not a trusted proxy", ErrInvalid, p.UserHeader, r.RemoteAddr)
 		}
-		id := &Identity{Subject: strings.TrimSpace(r.Header.Get(p.UserHeader)), Method: "proxy"}
+		id := &Identity{Attributes: Attributes{Subject: strings.TrimSpace(r.Header.Get(p.UserHeader))}, Method: "proxy"}
 		if err := checkSubject(p.UserHeader, id.Subject); err != nil {
 			return nil, err
 		}
@@ -296,7 +303,7 @@ func (a *Authenticator) Authenticate(r *http.Request) (*Identity, error) {
 		return nil, fmt.Errorf("%w: the Authorization header is not a bearer token", ErrInvalid)
 	}
 	if len(a.shared) > 0 && subtle.ConstantTimeCompare([]byte(token), a.shared) == 1 {
-		return &Identity{Subject: "shared-token", Method: "shared", All: true}, nil
+		return &Identity{Attributes: Attributes{Subject: "shared-token"}, Method: "shared", All: true}, nil
 	}
 	sum := sha256.Sum256([]byte(token))
 	var found *Token
@@ -317,7 +324,7 @@ func (a *Authenticator) Authenticate(r *http.Request) (*Identity, error) {
 		}
 		return nil, fmt.Errorf("%w: unknown token", ErrInvalid)
 	}
-	return &Identity{Subject: "token:" + found.Name, Email: found.Email, Groups: found.Groups, Claims: found.Claims, Method: "token"}, nil
+	return &Identity{Attributes: Attributes{Subject: "token:" + found.Name, Email: found.Email, Groups: found.Groups, Claims: found.Claims}, Method: "token"}, nil
 }
 
 // singleHeaders refuses a request that gives an identity header more

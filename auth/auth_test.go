@@ -205,7 +205,7 @@ func TestSessionRevoked(t *testing.T) {
 	a.sealer.key = []byte("0123456789abcdef0123456789abcdef")
 	login := func() *http.Cookie {
 		rec := httptest.NewRecorder()
-		if err := a.setSession(rec, request("127.0.0.1:5"), &Identity{Subject: "alice", Method: "oidc"}); err != nil {
+		if err := a.setSession(rec, request("127.0.0.1:5"), &Identity{Attributes: Attributes{Subject: "alice"}, Method: "oidc"}); err != nil {
 			t.Fatal(err)
 		}
 		return rec.Result().Cookies()[0]

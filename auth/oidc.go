@@ -134,13 +134,13 @@ func (o *oidcAuth) bearerIdentity(ctx context.Context, raw string) (*Identity, e
 // newOIDC reads the issuer's discovery document and keys.
 func newOIDC(ctx context.Context, cfg OIDC, now func() time.Time) (*oidcAuth, error) {
 	if cfg.Issuer == "" {
-		return nil, errors.New("auth: oidc needs issuer")
+		return nil, errors.New("oidc needs issuer")
 	}
 	if cfg.Audience == "" {
 		cfg.Audience = cfg.ClientID
 	}
 	if cfg.Audience == "" {
-		return nil, errors.New("auth: oidc needs audience (the aud its bearer tokens carry) or client_id")
+		return nil, errors.New("oidc needs audience (the aud its bearer tokens carry) or client_id")
 	}
 	cfg.GroupsClaim = cmpOr(cfg.GroupsClaim, "groups")
 	cfg.SubjectClaim = cmpOr(cfg.SubjectClaim, "sub")
@@ -161,7 +161,7 @@ func newOIDC(ctx context.Context, cfg OIDC, now func() time.Time) (*oidcAuth, er
 	if cfg.ClientSecretEnv != "" {
 		o.secret = os.Getenv(cfg.ClientSecretEnv)
 		if o.secret == "" {
-			return nil, fmt.Errorf("auth: oidc.client_secret_env: %s is not set", cfg.ClientSecretEnv)
+			return nil, fmt.Errorf("oidc.client_secret_env: %s is not set", cfg.ClientSecretEnv)
 		}
 	}
 	client := &http.Client{Timeout: 15 * time.Second}
@@ -169,19 +169,19 @@ func newOIDC(ctx context.Context, cfg OIDC, now func() time.Time) (*oidcAuth, er
 	defer cancel()
 	provider, err := oidc.NewProvider(ctx, cfg.Issuer)
 	if err != nil {
-		return nil, fmt.Errorf("auth: oidc: the issuer's discovery document: %w", err)
+		return nil, fmt.Errorf("oidc: the issuer's discovery document: %w", err)
 	}
 	var meta struct {
 		JWKS       string `json:"jwks_uri"`
 		EndSession string `json:"end_session_endpoint"`
 	}
 	if err := provider.Claims(&meta); err != nil || meta.JWKS == "" {
-		return nil, fmt.Errorf("auth: oidc: the issuer's discovery document names no jwks_uri")
+		return nil, fmt.Errorf("oidc: the issuer's discovery document names no jwks_uri")
 	}
 	o.endpoint, o.endSess = provider.Endpoint(), meta.EndSession
 	o.keys = &keySet{url: meta.JWKS, client: client, refetchEvery: cfg.RefetchInterval, maxAge: time.Hour, now: now}
 	if _, err := o.keys.refetch(ctx, true); err != nil {
-		return nil, fmt.Errorf("auth: oidc: %w", err)
+		return nil, fmt.Errorf("oidc: %w", err)
 	}
 	algs := make([]string, len(signingAlgs))
 	for i, a := range signingAlgs {
@@ -277,7 +277,7 @@ func (o *oidcAuth) identity(claims map[string]any) (*Identity, error) {
 	if err := checkSubject("the token's "+o.cfg.SubjectClaim, sub); err != nil {
 		return nil, err
 	}
-	id := &Identity{Subject: sub, Method: "oidc", Issuer: o.cfg.Issuer, Claims: map[string]string{}}
+	id := &Identity{Attributes: Attributes{Subject: sub, Claims: map[string]string{}}, Method: "oidc", Issuer: o.cfg.Issuer}
 	if emailVerified(claims) {
 		id.Email, _ = claim(claims, o.cfg.EmailClaim).(string)
 	}

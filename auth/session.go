@@ -98,7 +98,7 @@ func (a *Authenticator) sessionIdentity(r *http.Request) (*Identity, error) {
 	} else if revoked {
 		return nil, fmt.Errorf("%w: the session was logged out", ErrInvalid)
 	}
-	id := &Identity{Subject: s.Subject, Email: s.Email, Groups: s.Groups, Claims: s.Claims, Method: "session",
+	id := &Identity{Attributes: Attributes{Subject: s.Subject, Email: s.Email, Groups: s.Groups, Claims: s.Claims}, Method: "session",
 		Issuer: a.oidc.cfg.Issuer, csrf: a.sealer.csrfToken(s.ID), sid: s.ID}
 	if !safeMethod(r.Method) {
 		got := r.Header.Get(CSRFHeader)

@@ -453,7 +453,7 @@ func (t *columnTyper) scanRest(ctx context.Context, cr *recordReader, e *RetypeE
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("csv: %w", err)
+			return err
 		}
 		t.observe(record, true)
 		if n%progressEvery == 0 {

@@ -156,7 +156,7 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 			break
 		}
 		if err != nil {
-			return st, fmt.Errorf("csv: %w", err)
+			return st, err
 		}
 		if first && !opts.NoHeader {
 			// encoding/csv makes new strings for every record, even with
@@ -193,7 +193,7 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 		}
 	}
 	if c.sheets == nil && st.Rows == 0 {
-		return st, fmt.Errorf("csv: %w", ErrEmpty)
+		return st, ErrEmpty
 	}
 	if err := c.sheets.Close(); err != nil {
 		return st, err
@@ -253,7 +253,7 @@ func (c *conversion) writeRow(record []string, line int) error {
 			// CSV's problem, not a cell's.
 			for i, f := range record {
 				if !utf8.ValidString(f) {
-					return fmt.Errorf("csv: line %d, field %d: %w", line, i+1, ErrNotUTF8)
+					return fmt.Errorf("line %d, field %d: %w", line, i+1, ErrNotUTF8)
 				}
 			}
 		}

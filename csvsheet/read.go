@@ -37,7 +37,7 @@ func newReader(r io.Reader, opts Options) (*recordReader, error) {
 	} else {
 		enc, err := htmlindex.Get(opts.Encoding)
 		if err != nil {
-			return nil, fmt.Errorf("csv: encoding %q is not a character set sheetstream knows (the WHATWG Encoding Standard's names: utf-8, windows-1252, latin1, iso-8859-15, utf-16le, shift_jis, gb18030...)", opts.Encoding)
+			return nil, fmt.Errorf("encoding %q is not a character set sheetstream knows (the WHATWG Encoding Standard's names: utf-8, windows-1252, latin1, iso-8859-15, utf-16le, shift_jis, gb18030...)", opts.Encoding)
 		}
 		if enc == unicode.UTF8 {
 			enc = unicode.UTF8BOM
@@ -54,10 +54,10 @@ func newReader(r io.Reader, opts Options) (*recordReader, error) {
 		comma = ','
 	}
 	if opts.Decimal != 0 && opts.Decimal != '.' && opts.Decimal != ',' {
-		return nil, fmt.Errorf("csv: the decimal mark %s: '.' or ','", decimalName(opts.Decimal))
+		return nil, fmt.Errorf("the decimal mark %s: '.' or ','", decimalName(opts.Decimal))
 	}
 	if opts.Quote >= utf8.RuneSelf || opts.Quote == '\r' || opts.Quote == '\n' || opts.Quote != 0 && rune(opts.Quote) == comma {
-		return nil, fmt.Errorf("csv: the quote character %q: an ASCII character other than the delimiter and line ends", rune(opts.Quote))
+		return nil, fmt.Errorf("the quote character %q: an ASCII character other than the delimiter and line ends", rune(opts.Quote))
 	}
 	if comma < utf8.RuneSelf {
 		// The common case, read by the package's own reader (1.6 times
@@ -69,7 +69,7 @@ func newReader(r io.Reader, opts Options) (*recordReader, error) {
 		return cr, nil
 	}
 	if opts.LazyQuotes || opts.NoQuotes || opts.Quote != 0 {
-		return nil, fmt.Errorf("csv: lazy quotes, another quote character or none need a one-byte delimiter, not %q", comma)
+		return nil, fmt.Errorf("lazy quotes, another quote character or none need a one-byte delimiter, not %q", comma)
 	}
 	std := csv.NewReader(guard)
 	std.Comma, std.LazyQuotes, std.FieldsPerRecord, std.ReuseRecord = comma, opts.LazyQuotes, -1, true
@@ -184,7 +184,7 @@ func (t *Table) SheetName() string { return "" }
 // error.
 func (t *Table) EachRow(ctx context.Context, fn func(xlsx.Row) error) error {
 	if _, err := t.r.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("csv: %w", err)
+		return err
 	}
 	cr, err := newReader(t.r, t.opts)
 	if err != nil {
@@ -281,7 +281,7 @@ func (t *Table) readBatches(ctx context.Context, cr *recordReader, free <-chan *
 				if !errors.Is(err, io.EOF) {
 					b.err = err
 					if !errors.Is(err, ErrNotUTF8) {
-						b.err = fmt.Errorf("csv: %w", err)
+						b.err = err
 					}
 				}
 				break
@@ -311,7 +311,7 @@ func checkUTF8(cr *recordReader, record []string, num int) error {
 	for i, f := range record {
 		if !utf8.ValidString(f) {
 			line, col := cr.FieldPos(i)
-			return fmt.Errorf("csv: record %d (line %d, column %d), field %d: %w", num, line, col, i+1, ErrNotUTF8)
+			return fmt.Errorf("record %d (line %d, column %d), field %d: %w", num, line, col, i+1, ErrNotUTF8)
 		}
 	}
 	return nil
@@ -352,5 +352,6 @@ func (b *recordBatch) infer(noInfer bool, decimal byte, layouts []*dateLayout) {
 	}
 }
 
-// ErrNotUTF8 reports text that is not UTF-8 read without an encoding.
-var ErrNotUTF8 = errors.New("not UTF-8 text (give its encoding, such as windows-1252)")
+// ErrNotUTF8 reports text that is not UTF-8 read without an encoding
+// (Options.Encoding names one, such as windows-1252).
+var ErrNotUTF8 = errors.New("not UTF-8 text")

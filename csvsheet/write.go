@@ -87,7 +87,7 @@ func Write(ctx context.Context, w io.Writer, rows *xlsx.Rows, f Format) (WriteSt
 func WriteWith(ctx context.Context, w io.Writer, rows *xlsx.Rows, opts WriteOptions) (WriteStats, error) {
 	rw := &rowWriter{opts: opts, bw: bufio.NewWriterSize(w, 256<<10), sheet: appendJSONString(nil, rows.Sheet().Name)}
 	if opts.Format > JSONLCells {
-		return rw.st, fmt.Errorf("csvsheet: unknown format %d", opts.Format)
+		return rw.st, fmt.Errorf("unknown format %d", opts.Format)
 	}
 	var tail *tailRing
 	if opts.Tail > 0 {

@@ -47,6 +47,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 	_ "modernc.org/sqlite" // the SQLite queue's database/sql driver
 
+	"github.com/sheetstream/sheetstream/auth"
 	"github.com/sheetstream/sheetstream/storage"
 )
 
@@ -67,16 +68,9 @@ type Request struct {
 	Keep time.Duration `json:"keep,omitempty"`
 	// Notify is told when the job ends.
 	Notify *Notify `json:"notify,omitempty"`
-	// Caller is the identity the job runs as, for parameters bound to it.
-	Caller *Caller `json:"caller,omitempty"`
-}
-
-// Caller is what a job keeps of the identity that submitted it.
-type Caller struct {
-	Subject string            `json:"subject"`
-	Email   string            `json:"email,omitempty"`
-	Groups  []string          `json:"groups,omitempty"`
-	Claims  map[string]string `json:"claims,omitempty"`
+	// Caller is what the job keeps of the identity that submitted it:
+	// what its export's identity-bound parameters read when it runs.
+	Caller *auth.Attributes `json:"caller,omitempty"`
 }
 
 // Runner writes the workbook a request asks for into w and returns its
@@ -95,9 +89,12 @@ type Job struct {
 	Attempts int               `json:"attempts"`
 	Worker   string            `json:"worker,omitempty"` // HOST:PID of the last attempt
 	Error    string            `json:"error,omitempty"`
-	Created  time.Time         `json:"created"`
-	Started  *time.Time        `json:"started,omitempty"`
-	Finished *time.Time        `json:"finished,omitempty"`
+	// ErrorID names, in the runner's log, the details of the error the
+	// last failed attempt reported (see WithErrorID).
+	ErrorID  string     `json:"error_id,omitempty"`
+	Created  time.Time  `json:"created"`
+	Started  *time.Time `json:"started,omitempty"`
+	Finished *time.Time `json:"finished,omitempty"`
 	// File is the name the file is offered under; Key where it is stored.
 	File     string `json:"file"`
 	Key      string `json:"-"`
@@ -119,11 +116,11 @@ const (
 )
 
 // ErrNotFound: no job has that id.
-var ErrNotFound = errors.New("jobs: no such job")
+var ErrNotFound = errors.New("no such job")
 
 // ErrIdempotencyConflict: an idempotency key that its owner used before
 // for another export or other parameters.
-var ErrIdempotencyConflict = errors.New("jobs: the idempotency key was used for another request")
+var ErrIdempotencyConflict = errors.New("the idempotency key was used for another request")
 
 // AllOwners, as List's owner, lists every owner's jobs: it is never an
 // identity's key, so no identity (not even an empty one) can stand for
@@ -214,7 +211,7 @@ const (
 func (q *Queue) Counts(ctx context.Context) (map[State]int64, error) {
 	byRiver, err := q.query(ctx, q.countSQL)
 	if err != nil {
-		return nil, fmt.Errorf("jobs: %w", err)
+		return nil, err
 	}
 	out := map[State]int64{Queued: 0, Running: 0, Done: 0, Failed: 0, Cancelled: 0}
 	for state, n := range byRiver {
@@ -295,18 +292,24 @@ func (exportArgs) Kind() string { return "sheetstream_export" }
 type output struct {
 	Rows   int64  `json:"rows"`
 	Bytes  int64  `json:"bytes"`
-	Failed bool   `json:"failed,omitempty"`
+	Failed bool   `json:"failed,omitempty"` // for good: no retry
 	Error  string `json:"error,omitempty"`
+	// ErrorID is the failed attempt's WithErrorID.
+	ErrorID string `json:"error_id,omitempty"`
+	// Attempt is the attempt that recorded the output, done or failed:
+	// an attempt that recorded none was rescued from a worker that
+	// vanished.
+	Attempt int `json:"attempt,omitempty"`
 }
 
 // Open opens the queue's database, creates or migrates River's tables, and
 // makes a Queue; Start starts its workers.
 func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	if cfg.Storage == nil {
-		return nil, errors.New("jobs: no storage")
+		return nil, errors.New("no storage")
 	}
 	if cfg.Workers > 0 && cfg.Run == nil {
-		return nil, errors.New("jobs: workers need a Runner")
+		return nil, errors.New("workers need a Runner")
 	}
 	if cfg.JobTimeout <= 0 {
 		cfg.JobTimeout = 10 * time.Minute
@@ -326,10 +329,10 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	names := map[string]bool{}
 	for _, s := range cfg.Schedules {
 		if err := s.Check(); err != nil {
-			return nil, fmt.Errorf("jobs: %w", err)
+			return nil, err
 		}
 		if names[s.Name] {
-			return nil, fmt.Errorf("jobs: two schedules are named %q", s.Name)
+			return nil, fmt.Errorf("two schedules are named %q", s.Name)
 		}
 		names[s.Name] = true
 	}
@@ -370,7 +373,7 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	case strings.HasPrefix(cfg.Queue, "postgres://"), strings.HasPrefix(cfg.Queue, "postgresql://"):
 		err = q.openPostgres(ctx, cfg.Queue, rc)
 	default:
-		err = fmt.Errorf("jobs: queue %q: the queue is sqlite:PATH or postgres://URL", cfg.Queue)
+		err = fmt.Errorf("queue %q: the queue is sqlite:PATH or postgres://URL", cfg.Queue)
 	}
 	if err != nil {
 		return nil, err
@@ -380,11 +383,11 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 
 func (q *Queue) openSQLite(ctx context.Context, path string, rc *river.Config) error {
 	if err := privateFiles(path); err != nil {
-		return fmt.Errorf("jobs: queue sqlite:%s: %w", path, err)
+		return fmt.Errorf("queue sqlite:%s: %w", path, err)
 	}
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
 	if err != nil {
-		return fmt.Errorf("jobs: queue sqlite:%s: %w", path, err)
+		return fmt.Errorf("queue sqlite:%s: %w", path, err)
 	}
 	// SQLite takes one writer at a time: River's documentation asks for a
 	// single connection.
@@ -392,19 +395,19 @@ func (q *Queue) openSQLite(ctx context.Context, path string, rc *river.Config) e
 	driver := riversqlite.New(db)
 	if err := migrate(ctx, driver); err != nil {
 		db.Close()
-		return fmt.Errorf("jobs: queue sqlite:%s: %w", path, err)
+		return fmt.Errorf("queue sqlite:%s: %w", path, err)
 	}
 	for _, table := range []string{scheduleTable, revokedTable} {
 		if _, err := db.ExecContext(ctx, table); err != nil {
 			db.Close()
-			return fmt.Errorf("jobs: queue sqlite:%s: %w", path, err)
+			return fmt.Errorf("queue sqlite:%s: %w", path, err)
 		}
 	}
 	q.schedules = sqliteSchedules{db}
 	client, err := river.NewClient(driver, rc)
 	if err != nil {
 		db.Close()
-		return fmt.Errorf("jobs: %w", err)
+		return err
 	}
 	q.client, q.close = client, func() { db.Close() }
 	q.query = func(ctx context.Context, query string) (map[string]int64, error) {
@@ -434,18 +437,18 @@ func (q *Queue) openSQLite(ctx context.Context, path string, rc *river.Config) e
 func (q *Queue) openPostgres(ctx context.Context, url string, rc *river.Config) error {
 	pool, err := pgxpool.New(ctx, url)
 	if err != nil {
-		return fmt.Errorf("jobs: queue: %w", err)
+		return fmt.Errorf("queue: %w", err)
 	}
 	driver := riverpgxv5.New(pool)
 	if err := migrateLocked(ctx, pool, driver); err != nil {
 		pool.Close()
-		return fmt.Errorf("jobs: queue: %w", err)
+		return fmt.Errorf("queue: %w", err)
 	}
 	q.schedules = pgSchedules{pool}
 	client, err := river.NewClient(driver, rc)
 	if err != nil {
 		pool.Close()
-		return fmt.Errorf("jobs: %w", err)
+		return err
 	}
 	q.client, q.close = client, pool.Close
 	q.query = func(ctx context.Context, query string) (map[string]int64, error) {
@@ -559,12 +562,12 @@ func (q *Queue) Submit(ctx context.Context, req Request, idempotencyKey string) 
 	}
 	res, err := q.client.Insert(ctx, args, opts)
 	if err != nil {
-		return Job{}, fmt.Errorf("jobs: %w", err)
+		return Job{}, err
 	}
 	if res.UniqueSkippedAsDuplicate {
 		var first exportArgs
 		if err := json.Unmarshal(res.Job.EncodedArgs, &first); err != nil {
-			return Job{}, fmt.Errorf("jobs: job %d: %w", res.Job.ID, err)
+			return Job{}, fmt.Errorf("job %d: %w", res.Job.ID, err)
 		}
 		if first.Export != req.Export || !maps.Equal(first.Params, req.Params) {
 			return Job{}, ErrIdempotencyConflict
@@ -587,7 +590,7 @@ func (q *Queue) Submitted(ctx context.Context, owner, idempotencyKey string) (bo
 		Where(q.idempotencyIs, river.NamedArgs{"idem": idempotency(owner, idempotencyKey)})
 	res, err := q.client.JobList(ctx, params)
 	if err != nil {
-		return false, fmt.Errorf("jobs: %w", err)
+		return false, err
 	}
 	return len(res.Jobs) > 0, nil
 }
@@ -595,7 +598,7 @@ func (q *Queue) Submitted(ctx context.Context, owner, idempotencyKey string) (bo
 // Active counts owner's jobs that are queued or running, up to limit.
 func (q *Queue) Active(ctx context.Context, owner string, limit int) (int, error) {
 	if owner == "" {
-		return 0, errors.New("jobs: Active needs an owner")
+		return 0, errors.New("Active needs an owner")
 	}
 	params := river.NewJobListParams().Kinds((exportArgs{}).Kind()).
 		States(rivertype.JobStateAvailable, rivertype.JobStateScheduled, rivertype.JobStatePending,
@@ -603,7 +606,7 @@ func (q *Queue) Active(ctx context.Context, owner string, limit int) (int, error
 		Where(q.ownerIs, river.NamedArgs{"owner": owner}).First(min(max(limit, 1), 1000))
 	res, err := q.client.JobList(ctx, params)
 	if err != nil {
-		return 0, fmt.Errorf("jobs: %w", err)
+		return 0, err
 	}
 	return len(res.Jobs), nil
 }
@@ -637,7 +640,7 @@ func (q *Queue) row(ctx context.Context, id string) (*rivertype.JobRow, error) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
-		return nil, fmt.Errorf("jobs: %w", err)
+		return nil, err
 	}
 	var args exportArgs
 	if row.Kind != (exportArgs{}).Kind() || json.Unmarshal(row.EncodedArgs, &args) != nil ||
@@ -655,7 +658,7 @@ func (q *Queue) Cancel(ctx context.Context, id string) (Job, error) {
 		return Job{}, err
 	}
 	if row, err = q.client.JobCancel(ctx, row.ID); err != nil {
-		return Job{}, fmt.Errorf("jobs: %w", err)
+		return Job{}, err
 	}
 	return q.view(row)
 }
@@ -665,7 +668,7 @@ func (q *Queue) Cancel(ctx context.Context, id string) (Job, error) {
 // after ("" for the newest).
 func (q *Queue) List(ctx context.Context, owner string, limit int, after string) ([]Job, error) {
 	if owner == "" {
-		return nil, errors.New("jobs: List needs an owner (AllOwners for every owner's)")
+		return nil, errors.New("List needs an owner (AllOwners for every owner's)")
 	}
 	params := river.NewJobListParams().Kinds((exportArgs{}).Kind()).
 		OrderBy(river.JobListOrderByID, river.SortOrderDesc).First(min(max(limit, 1), 1000))
@@ -681,7 +684,7 @@ func (q *Queue) List(ctx context.Context, owner string, limit int, after string)
 	}
 	res, err := q.client.JobList(ctx, params)
 	if err != nil {
-		return nil, fmt.Errorf("jobs: %w", err)
+		return nil, err
 	}
 	out := make([]Job, 0, len(res.Jobs))
 	for _, row := range res.Jobs {
@@ -697,7 +700,7 @@ func (q *Queue) List(ctx context.Context, owner string, limit int, after string)
 // File opens a done job's file.
 func (q *Queue) File(ctx context.Context, j Job) (io.ReadCloser, int64, error) {
 	if j.State != Done {
-		return nil, 0, fmt.Errorf("jobs: job %s is %s, not done", j.ID, j.State)
+		return nil, 0, fmt.Errorf("job %s is %s, not done", j.ID, j.State)
 	}
 	return q.cfg.Storage.Get(ctx, j.Key)
 }
@@ -706,7 +709,7 @@ func (q *Queue) File(ctx context.Context, j Job) (io.ReadCloser, int64, error) {
 func (q *Queue) view(row *rivertype.JobRow) (Job, error) {
 	var args exportArgs
 	if err := json.Unmarshal(row.EncodedArgs, &args); err != nil {
-		return Job{}, fmt.Errorf("jobs: job %d: %w", row.ID, err)
+		return Job{}, fmt.Errorf("job %d: %w", row.ID, err)
 	}
 	j := Job{ID: strconv.FormatInt(row.ID, 10) + "-" + args.Secret, Export: args.Export, Params: args.Params,
 		Owner: args.Owner, Attempts: row.Attempt, Created: row.CreatedAt, Started: row.AttemptedAt,
@@ -728,13 +731,14 @@ func (q *Queue) view(row *rivertype.JobRow) (Job, error) {
 	failed := false
 	if o := meta.Output; o != nil {
 		j.Rows, j.Bytes, failed = o.Rows, o.Bytes, o.Failed
-		if o.Failed && o.Error != "" {
-			j.Error = o.Error // as the Runner said it, not as River wraps it
+		if o.Error != "" && (o.Attempt == row.Attempt || o.Failed) {
+			// As the Runner said it, not as River wraps it.
+			j.Error, j.ErrorID = o.Error, o.ErrorID
 		}
 	}
 	j.State = stateOf(row.State, failed)
 	if j.State == Done {
-		j.Error = "" // an earlier attempt's
+		j.Error, j.ErrorID = "", "" // an earlier attempt's
 	}
 	return j, nil
 }
@@ -747,6 +751,44 @@ func (p permanent) Unwrap() error { return p.err }
 // Permanent marks an error retrying cannot mend: the job fails at once.
 func Permanent(err error) error { return permanent{err} }
 
+type withID struct {
+	err error
+	id  string
+}
+
+func (w withID) Error() string { return w.err.Error() }
+func (w withID) Unwrap() error { return w.err }
+
+// WithErrorID attaches id, which names err's details in the runner's own
+// log, to the error a Runner returns: the job records it as Job.ErrorID
+// beside the message. It goes inside or outside Permanent alike.
+func WithErrorID(err error, id string) error { return withID{err, id} }
+
+// outputOf is what an attempt records of its failure.
+func outputOf(err error, attempt int) output {
+	o := output{Error: err.Error(), Attempt: attempt}
+	var p permanent
+	o.Failed = errors.As(err, &p)
+	var w withID
+	if errors.As(err, &w) {
+		o.ErrorID = w.id
+	}
+	return o
+}
+
+// rescued says whether job's previous attempt ended without recording
+// its output: River's rescuer took the job from a worker that vanished.
+func rescued(job *rivertype.JobRow) bool {
+	if job.Attempt <= 1 {
+		return false
+	}
+	var meta struct {
+		Output *output `json:"output"`
+	}
+	json.Unmarshal(job.Metadata, &meta)
+	return meta.Output == nil || meta.Output.Attempt < job.Attempt-1
+}
+
 // exportWorker works export jobs.
 type exportWorker struct {
 	river.WorkerDefaults[exportArgs]
@@ -758,8 +800,7 @@ type exportWorker struct {
 func (w *exportWorker) Work(ctx context.Context, job *river.Job[exportArgs]) error {
 	q := w.q
 	start := time.Now()
-	if n := len(job.Errors); n > 0 && strings.Contains(job.Errors[n-1].Error, "rescued") {
-		// River's rescuer took the job from a worker that vanished.
+	if rescued(job.JobRow) {
 		q.count(func(s *Stats) { s.Rescued++ })
 	}
 	if job.Attempt > 1 {
@@ -768,10 +809,12 @@ func (w *exportWorker) Work(ctx context.Context, job *river.Job[exportArgs]) err
 		// there is its.
 		shared, err := q.keyUsed(ctx, job.Args.Key, job.ID, false)
 		if err != nil {
+			river.RecordOutput(ctx, outputOf(err, job.Attempt))
 			return err
 		}
 		if !shared {
 			if n, err := q.cfg.Storage.Abandon(ctx, job.Args.Key); err != nil {
+				river.RecordOutput(ctx, outputOf(err, job.Attempt))
 				return err
 			} else if n > 0 {
 				q.cfg.Log.Info("removed what an earlier attempt left", "job", job.ID, "left", n)
@@ -786,12 +829,12 @@ func (w *exportWorker) Work(ctx context.Context, job *river.Job[exportArgs]) err
 	})
 	elapsed := time.Since(start).Seconds()
 	if err != nil {
-		var p permanent
-		if errors.As(err, &p) {
+		// The facts go in the job's output, which Counts and view read;
+		// River keeps the error's text among the attempts'.
+		o := outputOf(err, job.Attempt)
+		river.RecordOutput(ctx, o)
+		if o.Failed {
 			q.count(func(s *Stats) { s.Failed++; s.Seconds += elapsed })
-			// The fact goes in the job's output, which Counts and view
-			// read; River keeps the error among the attempts'.
-			river.RecordOutput(ctx, output{Failed: true, Error: err.Error()})
 			q.notify(ctx, job.ID, job.Args.Notify)
 			return river.JobCancel(err)
 		}
@@ -814,7 +857,7 @@ func (w *exportWorker) Work(ctx context.Context, job *river.Job[exportArgs]) err
 	q.count(func(s *Stats) { s.Done++; s.Seconds += elapsed; s.Bytes += size })
 	q.notify(ctx, job.ID, job.Args.Notify)
 	q.cfg.Log.Info("export job done", "job", job.ID, "export", job.Args.Export, "rows", rows, "bytes", size)
-	return river.RecordOutput(ctx, output{Rows: rows, Bytes: size})
+	return river.RecordOutput(ctx, output{Rows: rows, Bytes: size, Attempt: job.Attempt})
 }
 
 // keyUsed says whether an export job other than id stores its file under
@@ -829,7 +872,7 @@ func (q *Queue) keyUsed(ctx context.Context, key string, id int64, newer bool) (
 	}
 	res, err := q.client.JobList(ctx, params)
 	if err != nil {
-		return false, fmt.Errorf("jobs: %w", err)
+		return false, err
 	}
 	return len(res.Jobs) > 0, nil
 }

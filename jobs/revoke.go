@@ -6,7 +6,6 @@ package jobs
 
 import (
 	"context"
-	"fmt"
 	"time"
 )
 
@@ -22,12 +21,12 @@ const revokedTable = `CREATE TABLE IF NOT EXISTS sheetstream_revoked_session (
 func (q *Queue) Revoke(ctx context.Context, sid string, until time.Time) error {
 	now := time.Now().Unix()
 	if _, err := q.schedules.exec(ctx, "DELETE FROM sheetstream_revoked_session WHERE until_unix < ?", now); err != nil {
-		return fmt.Errorf("jobs: %w", err)
+		return err
 	}
 	_, err := q.schedules.exec(ctx, "INSERT INTO sheetstream_revoked_session (sid, until_unix) VALUES (?, ?) ON CONFLICT (sid) DO UPDATE SET until_unix = excluded.until_unix",
 		sid, until.Unix())
 	if err != nil {
-		return fmt.Errorf("jobs: %w", err)
+		return err
 	}
 	return nil
 }
@@ -36,7 +35,7 @@ func (q *Queue) Revoke(ctx context.Context, sid string, until time.Time) error {
 func (q *Queue) Revoked(ctx context.Context, sid string) (bool, error) {
 	n, err := q.schedules.count(ctx, "SELECT count(*) FROM sheetstream_revoked_session WHERE sid = ?", sid)
 	if err != nil {
-		return false, fmt.Errorf("jobs: %w", err)
+		return false, err
 	}
 	return n > 0, nil
 }

@@ -336,7 +336,7 @@ func (q *Queue) submitSlot(ctx context.Context, s *Schedule, slot time.Time) err
 	res, err := q.client.Insert(ctx, args, &river.InsertOpts{MaxAttempts: q.cfg.MaxAttempts,
 		Metadata: ownerMetadata(req.Owner), UniqueOpts: river.UniqueOpts{ByArgs: true}})
 	if err != nil {
-		return fmt.Errorf("jobs: schedule %q: %w", s.Name, err)
+		return fmt.Errorf("schedule %q: %w", s.Name, err)
 	}
 	if !res.UniqueSkippedAsDuplicate {
 		q.cfg.Log.Info("scheduled export queued", "schedule", s.Name, "slot", req.Slot, "job", res.Job.ID)

@@ -313,7 +313,7 @@ func (cfg *Config) checkSchedules() error {
 		if owner == "" {
 			owner = "schedule:" + sc.Name
 		}
-		if _, err := e.valuesFor(sc.Params, &bound{subject: owner}); err != nil {
+		if _, err := e.valuesFor(sc.Params, &auth.Attributes{Subject: owner}); err != nil {
 			return fmt.Errorf("config: schedule %q: %w", sc.Name, err)
 		}
 		var loc *time.Location
@@ -338,9 +338,9 @@ func (cfg *Config) checkSchedules() error {
 			}
 			notify = &jobs.Notify{Webhook: n.Webhook, SecretEnv: n.SecretEnv}
 		}
-		js := &jobs.Schedule{Name: sc.Name, Cron: sc.Cron, Every: time.Duration(sc.Every), Location: loc, Key: sc.Key,
-			Request: jobs.Request{Export: e.Name, Params: sc.Params, Owner: owner, File: e.Name + ".xlsx", Keep: keep, Notify: notify,
-				Caller: &jobs.Caller{Subject: owner}}}
+		req := e.jobRequest(sc.Params, owner, &auth.Attributes{Subject: owner})
+		req.Keep, req.Notify = keep, notify
+		js := &jobs.Schedule{Name: sc.Name, Cron: sc.Cron, Every: time.Duration(sc.Every), Location: loc, Key: sc.Key, Request: req}
 		if err := js.Check(); err != nil {
 			return fmt.Errorf("config: %w", err)
 		}

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/sheetstream/sheetstream/internal/sqliteapi"
+	"github.com/sheetstream/sheetstream/auth"
 	"github.com/sheetstream/sheetstream/jobs"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/storage"
@@ -70,31 +70,15 @@ func (s *Server) runJob(ctx context.Context, req jobs.Request, w io.Writer) (int
 	if e == nil {
 		return 0, jobs.Permanent(fmt.Errorf("no export named %q (the configuration changed?)", req.Export))
 	}
-	var b *bound
-	if c := req.Caller; c != nil {
-		b = &bound{subject: c.Subject, email: c.Email, groups: c.Groups, claims: c.Claims}
-	}
-	vals, err := e.valuesFor(req.Params, b)
+	vals, err := e.valuesFor(req.Params, req.Caller)
 	if err != nil {
 		return 0, jobs.Permanent(err)
 	}
-	// A job takes one of job_slots first, then an export slot: jobs never
-	// hold every export slot, so downloads always find one.
-	for _, sem := range []chan struct{}{s.jobSlots, s.slots} {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-			return 0, ctx.Err()
-		}
-		defer func() { <-sem }()
-	}
-	d := s.dbs[e.Database]
-	select {
-	case d.conns <- struct{}{}:
-	case <-ctx.Done():
+	release, _ := s.acquire(ctx, e, true, time.Time{})
+	if release == nil {
 		return 0, ctx.Err()
 	}
-	defer func() { <-d.conns }()
+	defer release()
 	// The watch downloads have: a job that makes no byte within
 	// write_timeout (a query silent that long), or whose storage takes no
 	// bytes that long, is stopped and its slot freed.
@@ -120,7 +104,7 @@ func (s *Server) runJob(ctx context.Context, req jobs.Request, w io.Writer) (int
 		// The details go to the log under an id; the job keeps the id.
 		id := errorID()
 		s.log.Error("export job failed", "export", e.Name, "rows", st.Rows, "error_id", id, "err", s.redact(err))
-		shown := fmt.Errorf("the export failed (error_id %s; the server log has the details)", id)
+		shown := jobs.WithErrorID(fmt.Errorf("the export failed (error_id %s; the server log has the details)", id), id)
 		if permanentError(err) {
 			return st.Rows, jobs.Permanent(shown)
 		}
@@ -169,26 +153,24 @@ func (s *Server) SubmitJob(ctx context.Context, name string, params map[string]s
 	if _, err := e.values(params); err != nil {
 		return jobs.Job{}, err
 	}
-	return s.jobs.Submit(ctx, jobs.Request{Export: e.Name, Params: params, File: e.Name + ".xlsx", Keep: time.Duration(e.Keep)}, idempotencyKey)
+	return s.jobs.Submit(ctx, e.jobRequest(params, "", nil), idempotencyKey)
+}
+
+// jobRequest is the one way a job of e is asked for, over the API, from
+// the command line or by a schedule: owner keys who may see it, caller is
+// what its identity-bound parameters read.
+func (e *Export) jobRequest(params map[string]string, owner string, caller *auth.Attributes) jobs.Request {
+	return jobs.Request{Export: e.Name, Params: params, File: e.Name + ".xlsx", Keep: time.Duration(e.Keep), Owner: owner, Caller: caller}
 }
 
 // jobJSON is a job as the API shows it.
 type jobJSON struct {
 	jobs.Job
-	// ErrorID names, for the server's log, the error a failed attempt
-	// reported.
-	ErrorID  string `json:"error_id,omitempty"`
 	Download string `json:"download,omitempty"`
 }
 
-// errorIDIn finds the error id runJob put in a job's error.
-var errorIDIn = regexp.MustCompile(`\(error_id ([0-9a-f]+);`)
-
 func (s *Server) jobView(j jobs.Job) jobJSON {
 	v := jobJSON{Job: j}
-	if m := errorIDIn.FindStringSubmatch(j.Error); m != nil {
-		v.ErrorID = m[1]
-	}
 	if j.State == jobs.Done {
 		v.Download = "/api/jobs/" + j.ID + "/file"
 	}
@@ -248,9 +230,7 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	j, err := s.jobs.Submit(r.Context(), jobs.Request{Export: e.Name, Params: query, File: e.Name + ".xlsx",
-		Keep: time.Duration(e.Keep), Owner: owner,
-		Caller: &jobs.Caller{Subject: id.Subject, Email: id.Email, Groups: id.Groups, Claims: id.Claims}}, key)
+	j, err := s.jobs.Submit(r.Context(), e.jobRequest(query, owner, &id.Attributes), key)
 	if errors.Is(err, jobs.ErrIdempotencyConflict) {
 		jsonError(w, http.StatusUnprocessableEntity, "this Idempotency-Key was used for another export or other parameters; use a new key")
 		return

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/sheetstream/sheetstream/auth"
 )
 
 // Param is a named, typed parameter of an export. Values come from the
@@ -35,30 +37,23 @@ type Param struct {
 // bound to it (answer 403).
 var ErrIdentityLacks = errors.New("the caller's identity lacks a value the export needs")
 
-// bound is where identity-bound parameters take their values: the
-// identity's subject, email, groups and claims.
-type bound struct {
-	subject, email string
-	groups         []string
-	claims         map[string]string
-}
-
-// value is p's value from the identity.
-func (b *bound) value(p *Param) (any, error) {
+// boundValue is the value identity-bound parameter p takes from the
+// caller's attributes b (nil: none).
+func boundValue(b *auth.Attributes, p *Param) (any, error) {
 	var v string
 	switch {
 	case b == nil:
 	case p.From == "subject":
-		v = b.subject
+		v = b.Subject
 	case p.From == "email":
-		v = b.email
+		v = b.Email
 	case p.From == "groups":
-		if b.groups == nil {
+		if b.Groups == nil {
 			return []string{}, nil
 		}
-		return b.groups, nil
+		return b.Groups, nil
 	case strings.HasPrefix(p.From, "claim:"):
-		v = b.claims[strings.TrimPrefix(p.From, "claim:")]
+		v = b.Claims[strings.TrimPrefix(p.From, "claim:")]
 	}
 	if v == "" {
 		return nil, fmt.Errorf("parameter %q: %w (%s)", p.Name, ErrIdentityLacks, p.From)
@@ -194,7 +189,7 @@ func (e *Export) values(q map[string]string, reserved ...string) (map[string]any
 }
 
 // valuesFor is values with the identity-bound parameters taken from b.
-func (e *Export) valuesFor(q map[string]string, b *bound, reserved ...string) (map[string]any, error) {
+func (e *Export) valuesFor(q map[string]string, b *auth.Attributes, reserved ...string) (map[string]any, error) {
 	known := map[string]bool{}
 	for _, r := range reserved {
 		known[r] = true
@@ -206,7 +201,7 @@ func (e *Export) valuesFor(q map[string]string, b *bound, reserved ...string) (m
 			if _, given := q[p.Name]; given {
 				return nil, &ParamError{p.Name, fmt.Sprintf("is set from the caller's identity (%s) and cannot be given", p.From)}
 			}
-			v, err := b.value(p)
+			v, err := boundValue(b, p)
 			if err != nil {
 				return nil, err
 			}

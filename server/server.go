@@ -347,11 +347,6 @@ func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// boundOf is what identity-bound parameters read of an identity.
-func boundOf(id *auth.Identity) *bound {
-	return &bound{subject: id.Subject, email: id.Email, groups: id.Groups, claims: id.Claims}
-}
-
 // identityKey keys the request's identity in its context.
 type identityKey struct{}
 
@@ -359,7 +354,7 @@ type identityKey struct{}
 func identity(r *http.Request) *auth.Identity {
 	id, _ := r.Context().Value(identityKey{}).(*auth.Identity)
 	if id == nil {
-		return &auth.Identity{Subject: "anonymous", Method: "none"}
+		return &auth.Identity{Attributes: auth.Attributes{Subject: "anonymous"}, Method: "none"}
 	}
 	return id
 }
@@ -368,7 +363,7 @@ func identity(r *http.Request) *auth.Identity {
 // configured, an anonymous one with every right.
 func (s *Server) identify(r *http.Request) (*auth.Identity, error) {
 	if len(s.token) == 0 && !s.cfg.Auth.Enabled() {
-		return &auth.Identity{Subject: "anonymous", Method: "none", All: true}, nil
+		return &auth.Identity{Attributes: auth.Attributes{Subject: "anonymous"}, Method: "none", All: true}, nil
 	}
 	return s.authn.Authenticate(r)
 }
@@ -545,36 +540,69 @@ func (s *Server) wait(ctx context.Context, sem chan struct{}, deadline time.Time
 		return true
 	default:
 	}
-	t := time.NewTimer(time.Until(deadline))
-	defer t.Stop()
-	s.metrics.queued.Add(1)
-	defer s.metrics.queued.Add(-1)
+	var timeout <-chan time.Time
+	if deadline.IsZero() {
+		// A job: it waits as long as its context lasts, and counts in
+		// the queue's depth, not the downloads'.
+	} else {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		timeout = t.C
+		s.metrics.queued.Add(1)
+		defer s.metrics.queued.Add(-1)
+	}
 	select {
 	case sem <- struct{}{}:
 		return true
-	case <-t.C:
+	case <-timeout:
 	case <-ctx.Done():
 	}
 	return false
 }
 
-// admit waits, up to the queue timeout in all, for an export slot and
-// then for a connection to the export's database. On success the caller
-// calls the returned release; otherwise admit has answered 429 (or the
-// client went away).
+// acquire is the one admission of downloads and jobs: an export slot
+// (a job takes one of job_slots first, so that jobs never hold every
+// export slot and downloads always find one), then a connection to e's
+// database, each waited for until deadline (zero: as long as ctx lasts).
+// On success the caller calls release; otherwise busy says what was full
+// ("" when ctx ended first).
+func (s *Server) acquire(ctx context.Context, e *Export, forJob bool, deadline time.Time) (release func(), busy string) {
+	sems := []chan struct{}{s.slots, s.dbs[e.Database].conns}
+	full := []string{"too many exports are running; try again shortly", "every connection to the export's database is busy; try again shortly"}
+	if forJob {
+		sems = append([]chan struct{}{s.jobSlots}, sems...)
+		full = append([]string{"every job slot is busy"}, full...)
+	}
+	var held []chan struct{}
+	release = func() {
+		for i := len(held) - 1; i >= 0; i-- {
+			<-held[i]
+		}
+	}
+	for i, sem := range sems {
+		if !s.wait(ctx, sem, deadline) {
+			release()
+			if ctx.Err() != nil {
+				return nil, ""
+			}
+			return nil, full[i]
+		}
+		held = append(held, sem)
+	}
+	return release, ""
+}
+
+// admit is acquire for a request, waiting up to the queue timeout in
+// all; when it fails it has answered 429 (or the client went away).
 func (s *Server) admit(w http.ResponseWriter, r *http.Request, e *Export) (release func(), ok bool) {
-	deadline := time.Now().Add(time.Duration(s.cfg.QueueTimeout))
-	if !s.wait(r.Context(), s.slots, deadline) {
-		s.busy(w, "too many exports are running; try again shortly")
+	release, busy := s.acquire(r.Context(), e, false, time.Now().Add(time.Duration(s.cfg.QueueTimeout)))
+	if release == nil {
+		if busy != "" {
+			s.busy(w, busy)
+		}
 		return nil, false
 	}
-	d := s.dbs[e.Database]
-	if !s.wait(r.Context(), d.conns, deadline) {
-		<-s.slots
-		s.busy(w, "every connection to the export's database is busy; try again shortly")
-		return nil, false
-	}
-	return func() { <-d.conns; <-s.slots }, true
+	return release, true
 }
 
 func (s *Server) busy(w http.ResponseWriter, msg string) {
@@ -600,7 +628,7 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request, name string, res
 		jsonError(w, http.StatusBadRequest, err.Error())
 		return nil, nil, nil, false
 	}
-	vals, err := e.valuesFor(query, boundOf(identity(r)), reserved...)
+	vals, err := e.valuesFor(query, &identity(r).Attributes, reserved...)
 	if errors.Is(err, ErrIdentityLacks) {
 		s.audit(w, r, auditRecord{Event: "refused", Export: e.Name, Outcome: "403 " + err.Error()})
 		jsonError(w, http.StatusForbidden, err.Error())

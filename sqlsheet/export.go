@@ -151,7 +151,7 @@ const sampleBytes = 4 << 20
 // write run on db as usual).
 func Export(ctx context.Context, db *sql.DB, w *xlsx.Writer, queries []Query, opts Options) (Stats, error) {
 	if w == nil {
-		return Stats{}, errors.New("sqlsheet: Export needs a writer (ExportTo takes any Destination)")
+		return Stats{}, errors.New("Export needs a writer (ExportTo takes any Destination)")
 	}
 	return ExportTo(ctx, db, Workbook(w), queries, opts)
 }

@@ -40,7 +40,7 @@ func withPostgres(ctx context.Context, db *sql.DB, opts Options, fn func(session
 	return conn.Raw(func(driverConn any) error {
 		sc, ok := driverConn.(*stdlib.Conn)
 		if !ok {
-			return fmt.Errorf("sqlsheet: a PostgreSQL connection of type %T, not pgx's", driverConn)
+			return fmt.Errorf("a PostgreSQL connection of type %T, not pgx's", driverConn)
 		}
 		pc := sc.Conn()
 		s := &pgSession{on: pc, types: pc.TypeMap()}

@@ -130,7 +130,7 @@ func ParseColumnType(name string) (ColumnType, error) {
 			return t, nil
 		}
 	}
-	return 0, fmt.Errorf("sqlsheet: column type %q (text, integer, float, decimal, boolean, date, timestamp, timestamptz or time)", name)
+	return 0, fmt.Errorf("column type %q (text, integer, float, decimal, boolean, date, timestamp, timestamptz or time)", name)
 }
 
 // ImportColumn is one column of the table Import filled.
@@ -190,6 +190,14 @@ type ImportStats struct {
 // comes inside an *ImportError naming the sheet, cell and column.
 var ErrBadCell = errors.New("value does not fit the column")
 
+// ErrTableExists: Import's table exists and ImportOptions.Mode is Create
+// (Append, Merge or Replace say what to do with it).
+var ErrTableExists = errors.New("already exists")
+
+// ErrNoKey: a Merge into a table without a primary key, and no
+// ImportOptions.Key.
+var ErrNoKey = errors.New("needs a key")
+
 // ErrDuplicateKey reports a merge whose source holds a key twice, or a
 // dry run's row whose unique key the table or an earlier row has; it
 // comes inside an *ImportError naming the row (and the earlier one).
@@ -212,13 +220,13 @@ func (e *ImportError) Error() string {
 	var msg string
 	switch {
 	case e.Sheet != "" && e.Col > 0:
-		msg = fmt.Sprintf("sqlsheet: import into %s: sheet %q, cell %s", e.Table, e.Sheet, xlsx.CellName(e.Row, e.Col))
+		msg = fmt.Sprintf("import into %s: sheet %q, cell %s", e.Table, e.Sheet, xlsx.CellName(e.Row, e.Col))
 	case e.Sheet != "":
-		msg = fmt.Sprintf("sqlsheet: import into %s: sheet %q, row %d", e.Table, e.Sheet, e.Row)
+		msg = fmt.Sprintf("import into %s: sheet %q, row %d", e.Table, e.Sheet, e.Row)
 	case e.Col > 0:
-		msg = fmt.Sprintf("sqlsheet: import into %s: row %d, field %d", e.Table, e.Row, e.Col)
+		msg = fmt.Sprintf("import into %s: row %d, field %d", e.Table, e.Row, e.Col)
 	default:
-		msg = fmt.Sprintf("sqlsheet: import into %s: row %d", e.Table, e.Row)
+		msg = fmt.Sprintf("import into %s: row %d", e.Table, e.Row)
 	}
 	if e.Column != "" {
 		msg += fmt.Sprintf(" (column %q)", e.Column)
@@ -298,7 +306,7 @@ func (s sheetSource) EachRow(ctx context.Context, fn func(xlsx.Row) error) error
 // name the header lacks, an empty sheet).
 func ImportFrom(ctx context.Context, db *sql.DB, src Source, opts ImportOptions) (ImportStats, error) {
 	if opts.Table == "" {
-		return ImportStats{}, errors.New("sqlsheet: no table name")
+		return ImportStats{}, errors.New("no table name")
 	}
 	engine := EngineOf(db)
 	// A new table's types are first guessed from its first rows and
@@ -323,7 +331,7 @@ func ImportFrom(ctx context.Context, db *sql.DB, src Source, opts ImportOptions)
 }
 
 // errTypesChanged stops a load whose guessed types a row contradicts.
-var errTypesChanged = errors.New("sqlsheet: a row changes the guessed column types")
+var errTypesChanged = errors.New("a row changes the guessed column types")
 
 // speculateRows is how many rows the types are guessed from.
 var speculateRows = 10000
@@ -348,7 +356,7 @@ func (imp *importer) run(ctx context.Context) error {
 	}
 	if imp.created && imp.opts.Mode == Create {
 		if exists, _ := imp.exists(ctx); exists {
-			return fmt.Errorf("sqlsheet: table %s already exists (append, merge or replace it)", imp.opts.Table)
+			return fmt.Errorf("table %s %w", imp.opts.Table, ErrTableExists)
 		}
 	}
 	if imp.opts.MaxErrors > 0 && imp.opts.Mode != Merge && !imp.opts.DryRun {

@@ -25,7 +25,7 @@ func (imp *importer) columns(ctx context.Context) error {
 			return err
 		}
 	case h < 0:
-		return fmt.Errorf("sqlsheet: header row %d", h)
+		return fmt.Errorf("header row %d", h)
 	default:
 		imp.headerRow = h
 	}
@@ -195,17 +195,17 @@ func (imp *importer) newColumns(ctx context.Context, header []string, types []Co
 	}
 	if len(imp.cols) == 0 {
 		if name := imp.src.SheetName(); name != "" {
-			return fmt.Errorf("sqlsheet: sheet %q is empty: no columns to import", name)
+			return fmt.Errorf("sheet %q is empty: no columns to import", name)
 		}
-		return errors.New("sqlsheet: no columns to import: the text is empty")
+		return errors.New("no columns to import: the text is empty")
 	}
 	for name := range imp.opts.Types {
 		if !overridden[strings.ToLower(strings.TrimSpace(name))] {
-			return fmt.Errorf("sqlsheet: a type is given for column %q, which the header does not have", name)
+			return fmt.Errorf("a type is given for column %q, which the header does not have", name)
 		}
 	}
 	if most := maxTableColumns[imp.engine]; most > 0 && len(imp.cols) > most {
-		return fmt.Errorf("sqlsheet: the header has %d columns, and a %s table holds at most %d (--columns picks the ones to load)", len(imp.cols), imp.engine, most)
+		return fmt.Errorf("the header has %d columns, and a %s table holds at most %d (--columns picks the ones to load)", len(imp.cols), imp.engine, most)
 	}
 	imp.created = true
 	if err := imp.applySchema(ctx, header); err != nil {
@@ -298,7 +298,7 @@ func (imp *importer) intoExisting() bool { return imp.opts.Mode == Append || imp
 func (imp *importer) tableColumns(ctx context.Context, header []string) error {
 	rows, err := imp.db.QueryContext(ctx, "SELECT * FROM "+imp.engine.quoteTable(imp.opts.Table)+" WHERE 1=0")
 	if err != nil {
-		return fmt.Errorf("sqlsheet: table %s: %w", imp.opts.Table, err)
+		return fmt.Errorf("table %s: %w", imp.opts.Table, err)
 	}
 	cts, err := rows.ColumnTypes()
 	rows.Close()
@@ -347,17 +347,17 @@ func (imp *importer) tableColumns(ctx context.Context, header []string) error {
 				imp.byCol[i] = -1
 				continue
 			}
-			return fmt.Errorf("sqlsheet: table %s has no column %q (column %s of the sheet)", imp.opts.Table, h, xlsx.ColumnName(i+1))
+			return fmt.Errorf("table %s has no column %q (column %s of the sheet)", imp.opts.Table, h, xlsx.ColumnName(i+1))
 		}
 		if used[j] {
-			return fmt.Errorf("sqlsheet: the sheet names column %q of %s twice", all[j].Name, imp.opts.Table)
+			return fmt.Errorf("the sheet names column %q of %s twice", all[j].Name, imp.opts.Table)
 		}
 		used[j] = true
 		imp.byCol[i] = len(imp.cols)
 		imp.cols = append(imp.cols, all[j])
 	}
 	if len(imp.cols) == 0 {
-		return fmt.Errorf("sqlsheet: the sheet's header names no column of %s", imp.opts.Table)
+		return fmt.Errorf("the sheet's header names no column of %s", imp.opts.Table)
 	}
 	imp.stats.Columns = imp.cols
 	return nil

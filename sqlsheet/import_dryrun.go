@@ -52,7 +52,7 @@ func (imp *importer) uniqueKeys(ctx context.Context) ([][]string, error) {
 	}
 	rows, err := imp.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("sqlsheet: keys of %s: %w", imp.opts.Table, err)
+		return nil, fmt.Errorf("keys of %s: %w", imp.opts.Table, err)
 	}
 	defer rows.Close()
 	loaded := map[string]bool{}
@@ -117,7 +117,7 @@ func (imp *importer) checkKeys(ctx context.Context, tx txn) error {
 		pairs, err := tx.queryPairs(ctx, "SELECT "+row+", sheetstream_first FROM (SELECT "+row+", MIN("+row+") OVER (PARTITION BY "+
 			strings.Join(cols, ", ")+") AS sheetstream_first FROM "+stage+" WHERE "+strings.Join(notNull, " AND ")+") AS k WHERE "+row+" > sheetstream_first"+limit)
 		if err != nil {
-			return fmt.Errorf("sqlsheet: dry run into %s: %w", imp.opts.Table, err)
+			return fmt.Errorf("dry run into %s: %w", imp.opts.Table, err)
 		}
 		for _, p := range pairs {
 			if refused[p[0]] == nil {
@@ -131,7 +131,7 @@ func (imp *importer) checkKeys(ctx context.Context, tx txn) error {
 		pairs, err = tx.queryPairs(ctx, "SELECT s."+row+", 0 FROM "+stage+" s WHERE EXISTS (SELECT 1 FROM "+
 			imp.engine.quoteTable(imp.opts.Table)+" t WHERE "+strings.Join(same, " AND ")+")"+limit)
 		if err != nil {
-			return fmt.Errorf("sqlsheet: dry run into %s: %w", imp.opts.Table, err)
+			return fmt.Errorf("dry run into %s: %w", imp.opts.Table, err)
 		}
 		for _, p := range pairs {
 			if refused[p[0]] == nil {

@@ -281,14 +281,14 @@ func (imp *importer) setLimits(ctx context.Context) error {
 		var err error
 		if imp.engine != EngineSQLite {
 			if declared, err = imp.declaredTypes(ctx); err != nil {
-				return fmt.Errorf("sqlsheet: table %s: column types: %w", imp.opts.Table, err)
+				return fmt.Errorf("table %s: column types: %w", imp.opts.Table, err)
 			}
 		}
 		if notNull, err = imp.notNullColumns(ctx); err != nil {
-			return fmt.Errorf("sqlsheet: table %s: NOT NULL columns: %w", imp.opts.Table, err)
+			return fmt.Errorf("table %s: NOT NULL columns: %w", imp.opts.Table, err)
 		}
 		if enums, err = imp.enumLabels(ctx); err != nil {
-			return fmt.Errorf("sqlsheet: table %s: enum types: %w", imp.opts.Table, err)
+			return fmt.Errorf("table %s: enum types: %w", imp.opts.Table, err)
 		}
 	}
 	if err := imp.missingRequired(notNull); err != nil {
@@ -317,7 +317,7 @@ func (imp *importer) setLimits(ctx context.Context) error {
 			if col.limit.timestamp {
 				if stamps.lastWall.IsZero() {
 					if stamps, err = imp.timestampRange(ctx); err != nil {
-						return fmt.Errorf("sqlsheet: table %s: the range of TIMESTAMP: %w", imp.opts.Table, err)
+						return fmt.Errorf("table %s: the range of TIMESTAMP: %w", imp.opts.Table, err)
 					}
 				}
 				col.limit.firstWall, col.limit.lastWall, col.limit.rounds = stamps.firstWall, stamps.lastWall, stamps.rounds
@@ -370,7 +370,7 @@ func (imp *importer) missingRequired(notNull map[string]string) error {
 		return nil
 	}
 	slices.Sort(missing)
-	return fmt.Errorf("sqlsheet: table %s requires a value in %s (NOT NULL, without a default), and the rows have no column for it",
+	return fmt.Errorf("table %s requires a value in %s (NOT NULL, without a default), and the rows have no column for it",
 		imp.opts.Table, strings.Join(missing, ", "))
 }
 

@@ -159,7 +159,7 @@ func (imp *importer) reject(w *csv.Writer, r tableRow, why *ImportError) error {
 		}
 	}
 	if err := w.Write(record); err != nil {
-		return fmt.Errorf("sqlsheet: writing rejected rows: %w", err)
+		return fmt.Errorf("writing rejected rows: %w", err)
 	}
 	return nil
 }
@@ -176,7 +176,7 @@ func (imp *importer) loadSQL(ctx context.Context) (err error) {
 		target = imp.opts.Table + "__sheetstream_import"
 		imp.db.ExecContext(ctx, "DROP TABLE IF EXISTS "+q(target))
 		if _, err := imp.db.ExecContext(ctx, imp.createTable(target)); err != nil {
-			return fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
+			return fmt.Errorf("create table %s: %w", imp.opts.Table, err)
 		}
 		defer func() {
 			if err != nil {
@@ -225,7 +225,7 @@ func (imp *importer) loadSQL(ctx context.Context) (err error) {
 			}
 		}
 		if _, err := imp.db.ExecContext(ctx, "RENAME TABLE "+q(target)+" TO "+q(imp.opts.Table)); err != nil {
-			return fmt.Errorf("sqlsheet: table %s: %w", imp.opts.Table, err)
+			return fmt.Errorf("table %s: %w", imp.opts.Table, err)
 		}
 	}
 	return nil
@@ -280,7 +280,7 @@ func (imp *importer) insertRows(ctx context.Context, tx *sql.Tx, target, names s
 		}
 		if len(args) == per*ncols {
 			if err := flush(full); err != nil {
-				return fmt.Errorf("sqlsheet: insert into %s, rows up to %d: %w", imp.opts.Table, imp.stats.Rows+1, err)
+				return fmt.Errorf("insert into %s, rows up to %d: %w", imp.opts.Table, imp.stats.Rows+1, err)
 			}
 		}
 		return nil
@@ -289,7 +289,7 @@ func (imp *importer) insertRows(ctx context.Context, tx *sql.Tx, target, names s
 		return err
 	}
 	if err := flush(nil); err != nil {
-		return fmt.Errorf("sqlsheet: insert into %s: %w", imp.opts.Table, err)
+		return fmt.Errorf("insert into %s: %w", imp.opts.Table, err)
 	}
 	return nil
 }

@@ -128,7 +128,7 @@ func (imp *importer) prepare(ctx context.Context, tx txn, table string, made boo
 	if imp.created && !made && !imp.opts.DryRun {
 		for _, ddl := range imp.newTableDDL(table) {
 			if err := tx.exec(ctx, ddl); err != nil {
-				return "", nil, fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
+				return "", nil, fmt.Errorf("create table %s: %w", imp.opts.Table, err)
 			}
 		}
 	}
@@ -153,7 +153,7 @@ func (imp *importer) countRemoved(ctx context.Context, tx txn) error {
 		return err
 	}
 	if _, err := tx.queryRow(ctx, "SELECT COUNT(*) FROM "+imp.engine.quoteTable(imp.opts.Table), &imp.stats.Removed); err != nil {
-		return fmt.Errorf("sqlsheet: table %s: %w", imp.opts.Table, err)
+		return fmt.Errorf("table %s: %w", imp.opts.Table, err)
 	}
 	return nil
 }
@@ -229,7 +229,7 @@ func (imp *importer) createStage(ctx context.Context, tx txn) error {
 	}
 	for _, stmt := range ddl {
 		if err := tx.exec(ctx, stmt); err != nil {
-			return fmt.Errorf("sqlsheet: stage table for %s: %w", imp.opts.Table, err)
+			return fmt.Errorf("stage table for %s: %w", imp.opts.Table, err)
 		}
 	}
 	return nil
@@ -316,7 +316,7 @@ func (imp *importer) compareStage(ctx context.Context, tx txn) error {
 	found, err := tx.queryRow(ctx, "SELECT MIN("+q(stageRow)+"), MAX("+q(stageRow)+") FROM "+stage+
 		" GROUP BY "+imp.keyList()+" HAVING COUNT(*) > 1 ORDER BY 1 LIMIT 1", &first, &second)
 	if err != nil {
-		return fmt.Errorf("sqlsheet: merge into %s: %w", imp.opts.Table, err)
+		return fmt.Errorf("merge into %s: %w", imp.opts.Table, err)
 	}
 	if found {
 		col, name := imp.keyCol()
@@ -325,11 +325,11 @@ func (imp *importer) compareStage(ctx context.Context, tx txn) error {
 	}
 	match := "SELECT 1 FROM " + target + " t WHERE " + keys
 	if _, err := tx.queryRow(ctx, "SELECT COUNT(*) FROM "+stage+" s WHERE NOT EXISTS ("+match+")", &st.Inserted); err != nil {
-		return fmt.Errorf("sqlsheet: merge into %s: %w", imp.opts.Table, err)
+		return fmt.Errorf("merge into %s: %w", imp.opts.Table, err)
 	}
 	if others != "" {
 		if _, err := tx.queryRow(ctx, "SELECT COUNT(*) FROM "+stage+" s WHERE EXISTS ("+match+" AND ("+others+"))", &st.Updated); err != nil {
-			return fmt.Errorf("sqlsheet: merge into %s: %w", imp.opts.Table, err)
+			return fmt.Errorf("merge into %s: %w", imp.opts.Table, err)
 		}
 	}
 	st.Unchanged = st.Rows - st.Inserted - st.Updated
@@ -369,7 +369,7 @@ func (imp *importer) compareStage(ctx context.Context, tx txn) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("sqlsheet: merge into %s: %w", imp.opts.Table, err)
+		return fmt.Errorf("merge into %s: %w", imp.opts.Table, err)
 	}
 	return flushRejects(rejects)
 }
@@ -470,7 +470,7 @@ func (imp *importer) keyCol() (int, string) {
 func (imp *importer) checkKey(ctx context.Context) error {
 	if imp.opts.Mode != Merge {
 		if len(imp.opts.Key) > 0 {
-			return fmt.Errorf("sqlsheet: a key is for merging")
+			return fmt.Errorf("a key is for merging")
 		}
 		return nil
 	}
@@ -485,12 +485,12 @@ func (imp *importer) checkKey(ctx context.Context) error {
 		// schema part dropped) is merged back.
 		key, err := primaryKey(ctx, imp.db, imp.engine, imp.opts.Table)
 		if err != nil {
-			return fmt.Errorf("sqlsheet: merging into %s: %w", imp.opts.Table, err)
+			return fmt.Errorf("merging into %s: %w", imp.opts.Table, err)
 		}
 		imp.opts.Key = key
 	}
 	if len(imp.opts.Key) == 0 {
-		return fmt.Errorf("sqlsheet: merging into %s needs a key: the columns that identify a row (the table has no primary key)", imp.opts.Table)
+		return fmt.Errorf("merging into %s %w: the columns that identify a row (the table has no primary key)", imp.opts.Table, ErrNoKey)
 	}
 	imp.stats.MergeKey = imp.opts.Key
 	for _, k := range imp.opts.Key {
@@ -499,7 +499,7 @@ func (imp *importer) checkKey(ctx context.Context) error {
 			found = found || strings.EqualFold(strings.TrimSpace(k), c.Name)
 		}
 		if !found {
-			return fmt.Errorf("sqlsheet: key column %q is not among the columns loaded into %s", k, imp.opts.Table)
+			return fmt.Errorf("key column %q is not among the columns loaded into %s", k, imp.opts.Table)
 		}
 	}
 	return nil

@@ -49,7 +49,7 @@ func (imp *importer) loadData(ctx context.Context, tx *sql.Tx, table, names stri
 		return perr
 	}
 	if err != nil {
-		return fmt.Errorf("sqlsheet: load into %s: %w", imp.opts.Table, err)
+		return fmt.Errorf("load into %s: %w", imp.opts.Table, err)
 	}
 	var warnings int
 	if err := tx.QueryRowContext(ctx, "SELECT @@warning_count").Scan(&warnings); err != nil {
@@ -68,7 +68,7 @@ func (imp *importer) loadData(ctx context.Context, tx *sql.Tx, table, names stri
 		if num > 0 {
 			return &ImportError{Table: imp.opts.Table, Sheet: imp.src.SheetName(), Row: num, Err: err}
 		}
-		return fmt.Errorf("sqlsheet: load into %s: %w", imp.opts.Table, err)
+		return fmt.Errorf("load into %s: %w", imp.opts.Table, err)
 	}
 	return nil
 }

@@ -62,13 +62,13 @@ var errCopyEnded = errors.New("copy ended")
 func (imp *importer) copyError(err error, sent *copyLines) error {
 	var pgErr *pgconn.PgError
 	if !errors.As(err, &pgErr) {
-		return fmt.Errorf("sqlsheet: copy into %s: %w", imp.opts.Table, err)
+		return fmt.Errorf("copy into %s: %w", imp.opts.Table, err)
 	}
 	err = withDetail(err)
 	if num := sent.row(copyLine(pgErr.Where)); num > 0 {
 		return &ImportError{Table: imp.opts.Table, Sheet: imp.src.SheetName(), Row: num, Err: err}
 	}
-	return fmt.Errorf("sqlsheet: copy into %s: %w", imp.opts.Table, err)
+	return fmt.Errorf("copy into %s: %w", imp.opts.Table, err)
 }
 
 // copyLine reads the line of a COPY error's context, "COPY t, line 3" or
@@ -167,7 +167,7 @@ func (imp *importer) writeCopyBinary(ctx context.Context, w io.Writer, sent *cop
 		for j := range vals {
 			var err error
 			if buf, err = appendCopyBinary(buf, &vals[j], imp.cols[j].Type); err != nil {
-				return fmt.Errorf("sqlsheet: copy into %s, row %d, column %q: %w", imp.opts.Table, num, imp.cols[j].Name, err)
+				return fmt.Errorf("copy into %s, row %d, column %q: %w", imp.opts.Table, num, imp.cols[j].Name, err)
 			}
 		}
 		if len(buf) >= 64<<10 {

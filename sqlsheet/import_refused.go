@@ -66,7 +66,7 @@ func (imp *importer) inParts(ctx context.Context, tx txn, apply func(cond string
 		}
 		if refused = apply(cond); refused != nil {
 			if !refusedByTable(refused) {
-				return nil, fmt.Errorf("sqlsheet: import into %s: %w", imp.opts.Table, refused)
+				return nil, fmt.Errorf("import into %s: %w", imp.opts.Table, refused)
 			}
 			return withDetail(refused), tx.exec(ctx, "ROLLBACK TO SAVEPOINT "+moveSavepoint)
 		}
@@ -149,7 +149,7 @@ func (imp *importer) rejectStaged(ctx context.Context, tx txn, rejects *csv.Writ
 	}
 	record[0], record[1] = strconv.Itoa(refusal.Row), refusal.Err.Error()
 	if err := rejects.Write(record); err != nil {
-		return fmt.Errorf("sqlsheet: writing rejected rows: %w", err)
+		return fmt.Errorf("writing rejected rows: %w", err)
 	}
 	return nil
 }
@@ -293,7 +293,7 @@ func (imp *importer) writeRefused() error {
 	}
 	for _, record := range imp.refused {
 		if err := w.Write(record); err != nil {
-			return fmt.Errorf("sqlsheet: writing rejected rows: %w", err)
+			return fmt.Errorf("writing rejected rows: %w", err)
 		}
 	}
 	return flushRejects(w)
@@ -306,7 +306,7 @@ func flushRejects(w *csv.Writer) error {
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
-		return fmt.Errorf("sqlsheet: writing rejected rows: %w", err)
+		return fmt.Errorf("writing rejected rows: %w", err)
 	}
 	return nil
 }

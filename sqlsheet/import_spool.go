@@ -31,7 +31,7 @@ type spool struct {
 func newSpool(dir string) (*spool, error) {
 	f, err := os.CreateTemp(dir, "sheetstream-import-*.spool")
 	if err != nil {
-		return nil, fmt.Errorf("sqlsheet: spool file: %w", err)
+		return nil, fmt.Errorf("spool file: %w", err)
 	}
 	os.Remove(f.Name()) // gone with the descriptor (not on Windows: close removes it below)
 	return &spool{f: f, w: bufio.NewWriterSize(f, 256<<10)}, nil
@@ -51,23 +51,23 @@ func (s *spool) add(r tableRow) error {
 	n := binary.PutUvarint(head[:], uint64(r.num))
 	n += binary.PutUvarint(head[n:], uint64(len(s.buf)))
 	if _, err := s.w.Write(head[:n]); err != nil {
-		return fmt.Errorf("sqlsheet: spool file: %w", err)
+		return fmt.Errorf("spool file: %w", err)
 	}
 	if _, err := s.w.Write(s.buf); err != nil {
-		return fmt.Errorf("sqlsheet: spool file: %w", err)
+		return fmt.Errorf("spool file: %w", err)
 	}
 	return nil
 }
 
-var errSpool = errors.New("sqlsheet: spool file: malformed record")
+var errSpool = errors.New("spool file: malformed record")
 
 // replay calls fn with each spooled row, in order.
 func (s *spool) replay(ctx context.Context, fn func(r tableRow) error) error {
 	if err := s.w.Flush(); err != nil {
-		return fmt.Errorf("sqlsheet: spool file: %w", err)
+		return fmt.Errorf("spool file: %w", err)
 	}
 	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("sqlsheet: spool file: %w", err)
+		return fmt.Errorf("spool file: %w", err)
 	}
 	r := bufio.NewReaderSize(s.f, 256<<10)
 	var cells []xlsx.Value
@@ -85,7 +85,7 @@ func (s *spool) replay(ctx context.Context, fn func(r tableRow) error) error {
 		}
 		s.buf = s.buf[:size]
 		if _, err := io.ReadFull(r, s.buf); err != nil {
-			return fmt.Errorf("sqlsheet: spool file: %w", err)
+			return fmt.Errorf("spool file: %w", err)
 		}
 		rec := s.buf
 		count, k := binary.Uvarint(rec)
@@ -104,7 +104,7 @@ func (s *spool) replay(ctx context.Context, fn func(r tableRow) error) error {
 			}
 			var v xlsx.Value
 			if err := v.UnmarshalBinary(rec[4 : 4+size]); err != nil {
-				return fmt.Errorf("sqlsheet: spool file: %w", err)
+				return fmt.Errorf("spool file: %w", err)
 			}
 			cells = append(cells, v)
 			rec = rec[4+size:]

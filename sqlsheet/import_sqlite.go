@@ -26,7 +26,7 @@ func (imp *importer) loadSQLite(ctx context.Context, path, pragmas string) (ok b
 	// IMMEDIATE: the write lock now, so that another writer makes the
 	// import wait (busy_timeout) or fail before any work, not at COMMIT.
 	if err := conn.Exec("BEGIN IMMEDIATE"); err != nil {
-		return true, fmt.Errorf("sqlsheet: import into %s: %w", imp.opts.Table, err)
+		return true, fmt.Errorf("import into %s: %w", imp.opts.Table, err)
 	}
 	defer func() {
 		if err != nil {
@@ -36,7 +36,7 @@ func (imp *importer) loadSQLite(ctx context.Context, path, pragmas string) (ok b
 	if imp.created {
 		for _, ddl := range imp.newTableDDL(imp.opts.Table) {
 			if err := conn.Exec(ddl); err != nil {
-				return true, fmt.Errorf("sqlsheet: create table %s: %w", imp.opts.Table, err)
+				return true, fmt.Errorf("create table %s: %w", imp.opts.Table, err)
 			}
 		}
 	}
@@ -48,7 +48,7 @@ func (imp *importer) loadSQLite(ctx context.Context, path, pragmas string) (ok b
 		stmt, err := conn.Prepare("INSERT INTO " + imp.engine.quoteTable(imp.opts.Table) + " (" + imp.columnList("") + ") VALUES " +
 			strings.TrimSuffix(strings.Repeat(row+", ", n), ", "))
 		if err != nil {
-			return true, fmt.Errorf("sqlsheet: insert into %s: %w", imp.opts.Table, err)
+			return true, fmt.Errorf("insert into %s: %w", imp.opts.Table, err)
 		}
 		defer stmt.Close()
 		inserts[i] = stmt
@@ -107,7 +107,7 @@ func (imp *importer) loadSQLite(ctx context.Context, path, pragmas string) (ok b
 	}
 	imp.finish(ctx, nil) // never staged: counts the rows inserted
 	if err := conn.Exec("COMMIT"); err != nil {
-		return true, fmt.Errorf("sqlsheet: import into %s: %w", imp.opts.Table, err)
+		return true, fmt.Errorf("import into %s: %w", imp.opts.Table, err)
 	}
 	return true, nil
 }

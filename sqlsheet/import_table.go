@@ -91,7 +91,7 @@ func (imp *importer) pickColumns(header []string) ([]bool, error) {
 		return nil, nil
 	}
 	if imp.opts.NoHeader {
-		return nil, errors.New("sqlsheet: choosing columns by name needs a header row")
+		return nil, errors.New("choosing columns by name needs a header row")
 	}
 	keep := make([]bool, len(header))
 	for _, name := range imp.opts.Columns {
@@ -102,7 +102,7 @@ func (imp *importer) pickColumns(header []string) ([]bool, error) {
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("sqlsheet: no column of the header is named %q", name)
+			return nil, fmt.Errorf("no column of the header is named %q", name)
 		}
 	}
 	return keep, nil
@@ -287,7 +287,7 @@ func (imp *importer) findHeader(ctx context.Context) error {
 		found = best.num
 	}
 	if found == 0 {
-		return fmt.Errorf("sqlsheet: no header row found (a row of text above the data); give --header-row")
+		return fmt.Errorf("no header row found (a row of text above the data); give --header-row")
 	}
 	imp.headerRow = found - max(imp.opts.Range.FirstRow, 1) + 1
 	imp.stats.HeaderRow = found

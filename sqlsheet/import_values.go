@@ -152,8 +152,22 @@ func (imp *importer) value(dst *value, c *xlsx.Value, col *ImportColumn, scratch
 
 // badCell is the error for a cell column type t cannot take.
 func badCell(c *xlsx.Value, t ColumnType) error {
-	return fmt.Errorf("%w: %s %q into a column of type %s", ErrBadCell, c.Type(), c.String(), t)
+	return &BadCellError{Value: c.String(), Type: c.Type(), Into: t}
 }
+
+// BadCellError is ErrBadCell with its facts: the cell's value and type,
+// and the type of the column it was to go into.
+type BadCellError struct {
+	Value string
+	Type  xlsx.CellType
+	Into  ColumnType
+}
+
+func (e *BadCellError) Error() string {
+	return fmt.Sprintf("%s: %s %q into a column of type %s", ErrBadCell, e.Type, e.Value, e.Into)
+}
+
+func (e *BadCellError) Unwrap() error { return ErrBadCell }
 
 // cellText is the cell's bytes as a string, without copying them.
 func cellText(c *xlsx.Value) string {

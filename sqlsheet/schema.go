@@ -279,7 +279,7 @@ func (imp *importer) applySchema(ctx context.Context, header []string) error {
 		}
 		if c.Kind == "binary" {
 			if imp.opts.Mode == Replace {
-				return fmt.Errorf("sqlsheet: replacing %s: column %q holds binary data, which the sheet has only as placeholders or encoded text: the new table would have it NULL (leave the column out, or merge the rows instead)", imp.opts.Table, col.Name)
+				return fmt.Errorf("replacing %s: column %q holds binary data, which the sheet has only as placeholders or encoded text: the new table would have it NULL (leave the column out, or merge the rows instead)", imp.opts.Table, col.Name)
 			}
 			// The bytes are not in the sheet: the column, NULL.
 			col.Type, col.SQLType, col.unloaded = ColumnText, imp.engine.binaryType(c, schema.Engine), true

@@ -42,6 +42,6 @@ func ExampleStorage() {
 	// Output:
 	// 16 <nil>
 	// the database went away
-	// storage: no such file: orders/broken.csv
+	// no such file: orders/broken.csv
 	// "id,amount\n1,9.5\n"
 }

@@ -28,14 +28,14 @@ const partialSuffix = ".partial-"
 // OpenFolder opens (and creates, with its parents) the folder dir.
 func OpenFolder(dir string) (*Folder, error) {
 	if dir == "" {
-		return nil, errors.New("storage: no folder given")
+		return nil, errors.New("no folder given")
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("storage: %w", err)
+		return nil, err
 	}
 	if err := os.MkdirAll(abs, 0o750); err != nil {
-		return nil, fmt.Errorf("storage: %w", err)
+		return nil, err
 	}
 	return &Folder{dir: abs}, nil
 }
@@ -57,11 +57,11 @@ func (f *Folder) Put(ctx context.Context, key string, write func(w io.Writer) er
 		return 0, err
 	}
 	if err := os.MkdirAll(filepath.Dir(final), 0o750); err != nil {
-		return 0, fmt.Errorf("storage: %w", err)
+		return 0, err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(final), "."+filepath.Base(final)+partialSuffix+"*")
 	if err != nil {
-		return 0, fmt.Errorf("storage: %w", err)
+		return 0, err
 	}
 	done := false
 	defer func() {
@@ -78,16 +78,16 @@ func (f *Folder) Put(ctx context.Context, key string, write func(w io.Writer) er
 		return 0, err
 	}
 	if err := cw.w.(*bufio.Writer).Flush(); err != nil {
-		return 0, fmt.Errorf("storage: %s: %w", key, err)
+		return 0, fmt.Errorf("%s: %w", key, err)
 	}
 	if err := tmp.Sync(); err != nil {
-		return 0, fmt.Errorf("storage: %s: %w", key, err)
+		return 0, fmt.Errorf("%s: %w", key, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return 0, fmt.Errorf("storage: %s: %w", key, err)
+		return 0, fmt.Errorf("%s: %w", key, err)
 	}
 	if err := os.Rename(tmp.Name(), final); err != nil {
-		return 0, fmt.Errorf("storage: %s: %w", key, err)
+		return 0, fmt.Errorf("%s: %w", key, err)
 	}
 	done = true
 	return cw.n, nil
@@ -104,7 +104,7 @@ func (f *Folder) Get(_ context.Context, key string) (io.ReadCloser, int64, error
 		return nil, 0, fmt.Errorf("%w: %s", ErrNotFound, key)
 	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("storage: %w", err)
+		return nil, 0, err
 	}
 	fi, err := file.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
@@ -126,7 +126,7 @@ func (f *Folder) Delete(_ context.Context, key string) error {
 		return err
 	}
 	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("storage: %w", err)
+		return err
 	}
 	return nil
 }
@@ -142,14 +142,14 @@ func (f *Folder) Abandon(_ context.Context, key string) (int, error) {
 		return 0, nil
 	}
 	if err != nil {
-		return 0, fmt.Errorf("storage: %w", err)
+		return 0, err
 	}
 	prefix := "." + filepath.Base(p) + partialSuffix
 	n := 0
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), prefix) {
 			if err := os.Remove(filepath.Join(filepath.Dir(p), e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return n, fmt.Errorf("storage: %w", err)
+				return n, err
 			}
 			n++
 		}

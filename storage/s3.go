@@ -41,12 +41,12 @@ const maxParts = 10000
 // openS3 opens s3://BUCKET/PREFIX?region=...&endpoint=...
 func openS3(ctx context.Context, u *url.URL) (*S3, error) {
 	if u.Host == "" {
-		return nil, errors.New("storage: an s3 URL names its bucket: s3://BUCKET/PREFIX")
+		return nil, errors.New("an s3 URL names its bucket: s3://BUCKET/PREFIX")
 	}
 	q := u.Query()
 	for k := range q {
 		if k != "region" && k != "endpoint" {
-			return nil, fmt.Errorf("storage: s3 URL: unknown parameter %q (region, endpoint)", k)
+			return nil, fmt.Errorf("s3 URL: unknown parameter %q (region, endpoint)", k)
 		}
 	}
 	var opts []func(*config.LoadOptions) error
@@ -55,7 +55,7 @@ func openS3(ctx context.Context, u *url.URL) (*S3, error) {
 	}
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("storage: AWS configuration: %w", err)
+		return nil, fmt.Errorf("AWS configuration: %w", err)
 	}
 	if cfg.Region == "" {
 		cfg.Region = "us-east-1" // S3-compatible stores mostly ignore it, and signing needs one
@@ -63,7 +63,7 @@ func openS3(ctx context.Context, u *url.URL) (*S3, error) {
 	endpoint := q.Get("endpoint")
 	if endpoint != "" {
 		if e, err := url.Parse(endpoint); err != nil || (e.Scheme != "http" && e.Scheme != "https") || e.Host == "" {
-			return nil, fmt.Errorf("storage: s3 URL: endpoint %q is not an http(s) URL", endpoint)
+			return nil, fmt.Errorf("s3 URL: endpoint %q is not an http(s) URL", endpoint)
 		}
 	}
 	client := s3.NewFromConfig(cfg, func(o *s3.Options) {
@@ -79,7 +79,7 @@ func openS3(ctx context.Context, u *url.URL) (*S3, error) {
 	prefix := strings.Trim(u.Path, "/")
 	if prefix != "" {
 		if err := CheckKey(prefix); err != nil {
-			return nil, fmt.Errorf("storage: s3 URL: prefix: %w", err)
+			return nil, fmt.Errorf("s3 URL: prefix: %w", err)
 		}
 		prefix += "/"
 	}
@@ -191,7 +191,7 @@ func (u *upload) Write(p []byte) (int, error) {
 func (u *upload) flush() error {
 	number := int32(len(u.parts) + 1)
 	if number > maxParts {
-		u.err = fmt.Errorf("storage: %s: more than %d parts", u.key, maxParts)
+		u.err = fmt.Errorf("%s: more than %d parts", u.key, maxParts)
 		return u.err
 	}
 	out, err := u.s.client.UploadPart(u.ctx, &s3.UploadPartInput{
@@ -294,7 +294,7 @@ func (s *S3) fail(what, key string, err error) error {
 	if errors.As(err, &nsk) || errors.As(err, &api) && (api.ErrorCode() == "NoSuchKey" || api.ErrorCode() == "NotFound") {
 		return fmt.Errorf("%w: %s", ErrNotFound, key)
 	}
-	return fmt.Errorf("storage: %s %s in s3://%s/%s: %w", what, key, s.bucket, s.prefix, err)
+	return fmt.Errorf("%s %s in s3://%s/%s: %w", what, key, s.bucket, s.prefix, err)
 }
 
 // contentType is the media type of a file by its name's extension.

@@ -55,11 +55,11 @@ type Storage interface {
 }
 
 // ErrNotFound: no file under the key.
-var ErrNotFound = errors.New("storage: no such file")
+var ErrNotFound = errors.New("no such file")
 
 // ErrKey: a key that is empty, absolute, or holds "." or ".." parts,
 // empty parts or control characters.
-var ErrKey = errors.New("storage: invalid key")
+var ErrKey = errors.New("invalid key")
 
 // CheckKey returns ErrKey, naming key, for a key no storage may take.
 func CheckKey(key string) error {
@@ -98,19 +98,19 @@ func Open(ctx context.Context, raw string) (Storage, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("storage: %w", err)
+		return nil, err
 	}
 	if u.User != nil {
-		return nil, errors.New("storage: credentials do not belong in the storage URL: give them as AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a profile")
+		return nil, errors.New("credentials do not belong in the storage URL: give them as AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a profile")
 	}
 	switch u.Scheme {
 	case "file":
 		if u.Host != "" && u.Host != "localhost" {
-			return nil, fmt.Errorf("storage: %q: a file URL names a folder on this machine (file:///path)", raw)
+			return nil, fmt.Errorf("%q: a file URL names a folder on this machine (file:///path)", raw)
 		}
 		return OpenFolder(u.Path)
 	case "s3":
 		return openS3(ctx, u)
 	}
-	return nil, fmt.Errorf("storage: %q: the scheme is file:// or s3://", raw)
+	return nil, fmt.Errorf("%q: the scheme is file:// or s3://", raw)
 }

@@ -1,6 +1,7 @@
 package xlsx
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -20,6 +21,9 @@ type ColumnChart struct {
 	// Title is the chart's title (default: "VALUES by CATEGORIES").
 	Title string
 }
+
+// ErrNoColumn: a ColumnChart names a column its header does not have.
+var ErrNoColumn = errors.New("no column")
 
 // ParseColumnChart reads TYPE:CATEGORIES:VALUES[,VALUES...]
 // ("column:month:revenue,cost"), or TYPE::VALUES without categories. TYPE
@@ -70,7 +74,7 @@ func (c ColumnChart) Chart(sheet string, header []string) (Chart, error) {
 				return i + 1, nil
 			}
 		}
-		return 0, fmt.Errorf("chart %s: no column %q (there are %s)", c, name, strings.Join(header, ", "))
+		return 0, fmt.Errorf("chart %s: %w %q (there are %s)", c, ErrNoColumn, name, strings.Join(header, ", "))
 	}
 	if len(c.Values) == 0 {
 		return Chart{}, fmt.Errorf("chart %s has no value columns", c)

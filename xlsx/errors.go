@@ -38,9 +38,6 @@ var (
 	ErrImage          = errors.New("unusable image")
 )
 
-// errWriterClosed is ErrClosed as the Writer's methods return it.
-var errWriterClosed = fmt.Errorf("xlsx: %w", ErrClosed)
-
 // CellError says which sheet, row and column an error is about. Row and
 // Col are 1-based; 0 means the error is not about one row or column.
 type CellError struct {
@@ -51,7 +48,7 @@ type CellError struct {
 }
 
 func (e *CellError) Error() string {
-	msg := "xlsx: sheet " + strconv.Quote(e.Sheet)
+	msg := "sheet " + strconv.Quote(e.Sheet)
 	switch {
 	case e.Row > 0 && e.Col > 0:
 		msg += fmt.Sprintf(", cell %s (row %d, column %s)", CellName(e.Row, e.Col), e.Row, ColumnName(e.Col))
@@ -96,7 +93,7 @@ type ReadError struct {
 
 func (e *ReadError) Error() string {
 	var b strings.Builder
-	b.WriteString("xlsx: ")
+
 	if e.File != "" {
 		b.WriteString(e.File)
 		b.WriteString(": ")
@@ -139,7 +136,7 @@ type FieldError struct {
 
 func (e *FieldError) Error() string {
 	var b strings.Builder
-	b.WriteString("xlsx: ")
+
 	if e.Sheet != "" {
 		b.WriteString("sheet " + strconv.Quote(e.Sheet))
 		switch {

@@ -64,7 +64,7 @@ func ExampleCellError() {
 	sheet, _ := w.AddSheet("Data", xlsx.SheetOptions{})
 	err := sheet.WriteRow([]xlsx.Cell{xlsx.Int(1), xlsx.String("bad \xff byte")})
 	fmt.Println(err)
-	// Output: xlsx: sheet "Data", cell B1 (row 1, column B): text is not valid UTF-8
+	// Output: sheet "Data", cell B1 (row 1, column B): text is not valid UTF-8
 }
 
 // Formulas, with the value a reader that does not calculate will see.

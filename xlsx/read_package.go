@@ -186,7 +186,7 @@ type pooledInflater struct{ z *inflate.Reader }
 
 func (p *pooledInflater) Read(b []byte) (int, error) {
 	if p.z == nil {
-		return 0, errors.New("xlsx: read of a closed part")
+		return 0, errors.New("read of a closed part")
 	}
 	return p.z.Read(b)
 }

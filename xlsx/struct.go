@@ -133,7 +133,7 @@ var ErrStructTag = errors.New("cannot map the field to a column")
 
 func makePlan(t reflect.Type) (*structPlan, error) {
 	if t.Kind() != reflect.Struct {
-		return nil, fmt.Errorf("xlsx: %v is not a struct type: %w", t, ErrStructTag)
+		return nil, fmt.Errorf("%v is not a struct type: %w", t, ErrStructTag)
 	}
 	p := &structPlan{typ: t}
 	if err := p.add(t, t.Name(), nil, 0, map[reflect.Type]bool{}); err != nil {
@@ -148,7 +148,7 @@ func makePlan(t reflect.Type) (*structPlan, error) {
 		seen[f.key] = f.name
 	}
 	if len(p.fields) == 0 {
-		return nil, fmt.Errorf("xlsx: %v has no exported fields to map: %w", t, ErrStructTag)
+		return nil, fmt.Errorf("%v has no exported fields to map: %w", t, ErrStructTag)
 	}
 	return p, nil
 }
@@ -174,7 +174,7 @@ var (
 // embeds; path names it in errors; active guards against embedding loops.
 func (p *structPlan) add(t reflect.Type, path string, embeds []embeddedPointer, base uintptr, active map[reflect.Type]bool) error {
 	if active[t] {
-		return fmt.Errorf("xlsx: %s: %v embeds itself: %w", path, t, ErrStructTag)
+		return fmt.Errorf("%s: %v embeds itself: %w", path, t, ErrStructTag)
 	}
 	active[t] = true
 	defer delete(active, t)

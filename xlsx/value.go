@@ -421,7 +421,7 @@ func (v *Value) AppendBinary(b []byte) ([]byte, error) {
 const typedMark CellType = 7
 
 // errValueBinary reports bytes that AppendBinary did not write.
-var errValueBinary = errors.New("xlsx: malformed binary value")
+var errValueBinary = errors.New("malformed binary value")
 
 // UnmarshalBinary sets v from data as AppendBinary wrote it. v's text and
 // formula refer into data, without copying.

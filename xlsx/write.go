@@ -55,7 +55,7 @@ func (c Compression) level() (int, error) {
 	case CompressionNone:
 		return 0, nil
 	}
-	return 0, fmt.Errorf("xlsx: unknown compression %d", c)
+	return 0, fmt.Errorf("unknown compression %d", c)
 }
 
 // Properties are the document properties (File > Info in Excel).
@@ -245,11 +245,11 @@ func NewWriter(w io.Writer, opts Options) (*Writer, error) {
 	var bookPassword passwordHash
 	if p := opts.ProtectWorkbook; p != nil {
 		if !validAttrText(p.Password) {
-			return nil, fmt.Errorf("xlsx: %w: the workbook protection's password holds a character XML cannot carry", ErrRange)
+			return nil, fmt.Errorf("%w: the workbook protection's password holds a character XML cannot carry", ErrRange)
 		}
 		if p.Password != "" {
 			if bookPassword, err = hashPassword(p.Password); err != nil {
-				return nil, fmt.Errorf("xlsx: protecting the workbook: %w", err)
+				return nil, fmt.Errorf("protecting the workbook: %w", err)
 			}
 		}
 		protect := *p
@@ -259,7 +259,7 @@ func NewWriter(w io.Writer, opts Options) (*Writer, error) {
 	var encrypted *encryptedOutput
 	if opts.Password != "" {
 		if encrypted, err = newEncryptedOutput(w, opts.Password, opts); err != nil {
-			return nil, fmt.Errorf("xlsx: encrypting: %w", err)
+			return nil, fmt.Errorf("encrypting: %w", err)
 		}
 		out = encrypted
 	}
@@ -333,13 +333,13 @@ func (w *Writer) AddStyle(st Style) (StyleID, error) {
 		return 0, err
 	}
 	if w.closed {
-		return 0, errWriterClosed
+		return 0, ErrClosed
 	}
 	w.lockShared()
 	defer w.unlockShared()
 	id, err := w.styles.add(st)
 	if err != nil {
-		return 0, fmt.Errorf("xlsx: %w", err)
+		return 0, err
 	}
 	return id, nil
 }
@@ -355,22 +355,22 @@ func (w *Writer) DefineName(n DefinedName) error {
 		return err
 	}
 	if !validDefinedName(n.Name) {
-		return fmt.Errorf("xlsx: invalid defined name %q", n.Name)
+		return fmt.Errorf("invalid defined name %q", n.Name)
 	}
 	if n.RefersTo == "" || !validAttrText(n.RefersTo) {
-		return fmt.Errorf("xlsx: defined name %q: invalid reference %q", n.Name, n.RefersTo)
+		return fmt.Errorf("defined name %q: invalid reference %q", n.Name, n.RefersTo)
 	}
 	n.RefersTo = strings.TrimPrefix(n.RefersTo, "=")
 	for _, o := range w.names {
 		if strings.EqualFold(o.Name, n.Name) && o.Sheet == n.Sheet {
-			return fmt.Errorf("xlsx: defined name %q already exists", n.Name)
+			return fmt.Errorf("defined name %q already exists", n.Name)
 		}
 	}
 	w.lockShared()
 	isTable := w.tableNames[strings.ToLower(n.Name)]
 	w.unlockShared()
 	if isTable {
-		return fmt.Errorf("xlsx: defined name %q: %w: a table has that name", n.Name, ErrTable)
+		return fmt.Errorf("defined name %q: %w: a table has that name", n.Name, ErrTable)
 	}
 	w.names = append(w.names, n)
 	return nil
@@ -460,7 +460,7 @@ func (w *Writer) closeCurrent() error {
 		return err
 	}
 	if w.closed {
-		return errWriterClosed
+		return ErrClosed
 	}
 	if w.current != nil {
 		if err := w.current.Close(); err != nil {
@@ -503,11 +503,11 @@ func (w *Writer) AddConcurrentSheet(name string, opts SheetOptions) (*Sheet, err
 
 func (w *Writer) addSheet(name string, opts SheetOptions) (*Sheet, error) {
 	if err := CheckSheetName(name); err != nil {
-		return nil, fmt.Errorf("xlsx: %w", err)
+		return nil, err
 	}
 	for _, s := range w.sheets {
 		if strings.EqualFold(s.name, name) {
-			return nil, fmt.Errorf("xlsx: %w: %q is already used (names ignore case)", ErrSheetName, name)
+			return nil, fmt.Errorf("%w: %q is already used (names ignore case)", ErrSheetName, name)
 		}
 	}
 	if opts.TabColor != "" {

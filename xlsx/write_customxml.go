@@ -21,7 +21,7 @@ func (w *Writer) AddCustomXML(data []byte) error {
 		return ErrClosed
 	}
 	if len(data) == 0 || data[0] != '<' || !validAttrText(string(data)) {
-		return fmt.Errorf("xlsx: %w", ErrCustomXML)
+		return ErrCustomXML
 	}
 	w.customXML = append(w.customXML, append([]byte(nil), data...))
 	return nil

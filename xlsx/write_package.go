@@ -80,7 +80,7 @@ type packagePart struct {
 
 // partError says which part could not be written.
 func partError(name string, err error) error {
-	return fmt.Errorf("xlsx: writing %s: %w", name, err)
+	return fmt.Errorf("writing %s: %w", name, err)
 }
 
 // writePart deflates a small part whole and adds it to the archive.
@@ -179,11 +179,11 @@ func (w *Writer) Close() error {
 		return err
 	}
 	if w.activeSheet() < 0 {
-		return w.fail(fmt.Errorf("xlsx: %w: a workbook needs at least one visible sheet", ErrSheetName))
+		return w.fail(fmt.Errorf("%w: a workbook needs at least one visible sheet", ErrSheetName))
 	}
 	for _, n := range w.names {
 		if n.Sheet != "" && w.sheetIndex(n.Sheet) < 0 {
-			return w.fail(fmt.Errorf("xlsx: defined name %q refers to unknown sheet %q", n.Name, n.Sheet))
+			return w.fail(fmt.Errorf("defined name %q refers to unknown sheet %q", n.Name, n.Sheet))
 		}
 	}
 	for _, s := range w.sheets {
@@ -226,11 +226,11 @@ func (w *Writer) Close() error {
 		}
 	}
 	if err := w.zip.Close(); err != nil {
-		return w.fail(fmt.Errorf("xlsx: writing the zip directory: %w", err))
+		return w.fail(fmt.Errorf("writing the zip directory: %w", err))
 	}
 	if w.encrypted != nil {
 		if err := w.encrypted.Close(); err != nil {
-			return w.fail(fmt.Errorf("xlsx: encrypting: %w", err))
+			return w.fail(fmt.Errorf("encrypting: %w", err))
 		}
 	}
 	return nil

@@ -520,8 +520,10 @@ func TestErrorsSayXLSXOnce(t *testing.T) {
 			t.Errorf("%s: no error", name)
 			continue
 		}
-		if msg := err.Error(); !strings.HasPrefix(msg, "xlsx: ") || strings.Count(msg, "xlsx:") != 1 {
-			t.Errorf("%s: %q should say xlsx: once, at its start", name, msg)
+		// The house rule: a message says what it is about, never the
+		// package's name.
+		if msg := err.Error(); strings.Contains(msg, "xlsx:") || msg == "" {
+			t.Errorf("%s: %q should not name the package", name, msg)
 		}
 	}
 }

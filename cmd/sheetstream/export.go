@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -266,13 +267,14 @@ func runExport(ctx context.Context, f *exportFlags) error {
 		if err != nil {
 			return err
 		}
-		return writeTemplateExport(ctx, db, queries, f.template, f.out, values, f.byPosition, tplPassword, secret, opts)
+		topts := xlsx.TemplateOptions{Values: values, ByPosition: f.byPosition, TemplatePassword: tplPassword, Password: secret}
+		return writeTemplateExport(ctx, db, queries, f.template, f.out, topts, opts)
 	}
 	if len(f.sets) > 0 || len(f.setTexts) > 0 || f.byPosition || f.templatePasswordFile != "" {
 		return fmt.Errorf("--set, --set-text, --by-position and --template-password-file go with --template")
 	}
 	err = writeExport(ctx, db, queries, f.out, secret, opts)
-	if err != nil && len(f.charts) > 0 && len(queries) > 1 && strings.Contains(err.Error(), ": no column ") {
+	if err != nil && len(f.charts) > 0 && len(queries) > 1 && errors.Is(err, xlsx.ErrNoColumn) {
 		err = fmt.Errorf("%w (a --chart given before any --query is every query's: give it after the --query or --table it is for)", err)
 	}
 	return err

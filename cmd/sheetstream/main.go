@@ -21,6 +21,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/sheetstream/sheetstream"
+	"github.com/sheetstream/sheetstream/csvsheet"
+	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
@@ -33,26 +35,23 @@ func main() {
 	}
 }
 
-// packagePrefix is a library package's name at the start of an error's
-// text or of a part of it ("sqlsheet: table t already exists"): Go's
-// convention for libraries, noise for a person at a command line.
-var packagePrefix = regexp.MustCompile(`(^|: )(sqlsheet|csvsheet|xlsx|storage|jobs|auth|server|csv): `)
-
-// flagHints name the flag a library's message speaks of in its own
-// words.
-var flagHints = strings.NewReplacer(
-	"already exists (append, merge or replace it)", "already exists: give --append, --merge or --replace",
-	"needs a key: the columns that identify a row (the table has no primary key)", "needs a key, the columns that identify a row (the table has no primary key): give --key COLUMN[,COLUMN...]",
-	"not UTF-8 text (give its encoding, such as windows-1252)", "not UTF-8 text: give its character set with --encoding, such as windows-1252 or latin1",
-	"into a column of type date", "into a column of type date (a date not in ISO 8601 needs --date-format, such as %d/%m/%Y)",
-	"a record wider than the header", "a row wider than the header (a stray delimiter or quote? --lazy-quotes takes stray quotes as text, --ragged cuts such rows to the header)",
-)
-
-// forUsers is an error's text for the command line: without package
-// names, with the flags to use.
+// forUsers is an error's text for the command line, with the flags that
+// mend it: the libraries' errors say what is wrong in their own terms
+// (an option, a mode), and carry the facts as values a hint is chosen by.
 func forUsers(err error) string {
-	text := flagHints.Replace(packagePrefix.ReplaceAllString(err.Error(), "$1"))
+	text := err.Error()
+	var bad *sqlsheet.BadCellError
 	switch {
+	case errors.Is(err, sqlsheet.ErrTableExists):
+		text += ": give --append, --merge or --replace"
+	case errors.Is(err, sqlsheet.ErrNoKey):
+		text += ": give --key COLUMN[,COLUMN...]"
+	case errors.Is(err, csvsheet.ErrNotUTF8):
+		text += ": give its character set with --encoding, such as windows-1252 or latin1"
+	case errors.As(err, &bad) && bad.Into == sqlsheet.ColumnDate:
+		text += " (a date not in ISO 8601 needs --date-format, such as %d/%m/%Y)"
+	case errors.Is(err, csvsheet.ErrWideRecord):
+		text += " (a stray delimiter or quote? --lazy-quotes takes stray quotes as text, --ragged cuts such rows to the header)"
 	case errors.Is(err, csv.ErrBareQuote), errors.Is(err, csv.ErrQuote):
 		text += ` (text written without quoting, as many TSV files are, reads with --quote none; stray quotes in quoted fields with --lazy-quotes)`
 	case errors.Is(err, xlsx.ErrCellTooLong):

@@ -70,17 +70,18 @@ func setValue(v string) any {
 // each query the sheet its --sheet names (the template's first sheet when
 // none), and writes the workbook to out.
 //
-// An encrypted template opens with templatePassword; secret, if set,
-// encrypts the workbook written.
-func writeTemplateExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Query, template, out string, values map[string]any, byPosition bool, templatePassword, secret string, opts sqlsheet.Options) error {
+// topts carry the --set values, --by-position, the template's password
+// and the password that encrypts the workbook written; their Location
+// is opts'.
+func writeTemplateExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Query, template, out string, topts xlsx.TemplateOptions, opts sqlsheet.Options) error {
 	dst, err := createOutput(out)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
-	topts := xlsx.TemplateOptions{Values: values, ByPosition: byPosition, Location: opts.Location, TemplatePassword: templatePassword, Password: secret}
+	topts.Location = opts.Location
 	to := dst.Writer()
-	if secret != "" {
+	if topts.Password != "" {
 		if dst.file != nil {
 			to = dst.file // encrypted in place: the writer seeks in the file
 		} else {
