@@ -192,7 +192,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, e *Export, heade
 		err = cw.flush()
 	}
 	s.metrics.bytes(e.Name, cw.n)
-	s.finishDownload(w, r, e, cw, st, err, context.Cause(ctx), time.Since(start))
+	s.finishDownload(w, r, e, cw, downloadEnd{st: st, err: err, cause: context.Cause(ctx), elapsed: time.Since(start)})
 }
 
 // downloadCSV answers /exports/NAME.csv: one sheet's query (the only
@@ -240,13 +240,20 @@ func (s *Server) downloadCSV(w http.ResponseWriter, r *http.Request, name string
 // errShutdown cancels the downloads the service cuts at shutdown.
 var errShutdown = errors.New("the service is shutting down")
 
+// downloadEnd is how a download's export ended: cause is why its context
+// ended, if it did (the client gone, a failed write, errNothingMade or
+// errShutdown).
+type downloadEnd struct {
+	st         sqlsheet.Stats
+	err, cause error
+	elapsed    time.Duration
+}
+
 // finishDownload counts and logs how a download ended and, when it
 // failed, answers an error if the response has not begun, or else aborts
 // the transfer.
-//
-// cause is why the export's context ended, if it did: the client gone, a
-// failed write, errNothingMade or errShutdown.
-func (s *Server) finishDownload(w http.ResponseWriter, r *http.Request, e *Export, cw *clientWriter, st sqlsheet.Stats, err, cause error, elapsed time.Duration) {
+func (s *Server) finishDownload(w http.ResponseWriter, r *http.Request, e *Export, cw *clientWriter, end downloadEnd) {
+	st, err, cause, elapsed := end.st, end.err, end.cause, end.elapsed
 	attrs := []any{"name", e.Name, "rows", st.Rows, "bytes", cw.n, "duration", elapsed}
 	outcome := "ok"
 	switch {

@@ -114,7 +114,7 @@ func (w *Writer) AddChartSheet(name string, opts SheetOptions, c Chart) error {
 		return err
 	}
 	if w.closed {
-		return errWriterClosed
+		return ErrClosed
 	}
 	sc, err := w.newChart(c)
 	if err != nil {
@@ -721,7 +721,7 @@ func (s *Sheet) appendChartAnchor(b []byte, sc *sheetChart, id, n, rid int) []by
 			height = chartHeight
 		}
 		editAs := [...]string{ChartMoveAndSize: "", ChartMove: "oneCell", ChartAbsolute: "absolute"}[sc.Placement]
-		b = s.appendTwoCellAnchor(b, editAs, sc.row, sc.col, sc.OffsetX, sc.OffsetY, width, height)
+		b = s.appendTwoCellAnchor(b, editAs, anchor{sc.row, sc.col, sc.OffsetX, sc.OffsetY, width, height})
 	}
 	b = append(b, `<xdr:graphicFrame macro=""><xdr:nvGraphicFramePr>`...)
 	b = appendIntAttr(append(b, `<xdr:cNvPr`...), "id", id)
@@ -752,10 +752,10 @@ func (s *Sheet) appendChartAnchor(b []byte, sc *sheetChart, id, n, rid int) []by
 // and takes no turn in the archive: its parts are written at Close.
 func (w *Writer) addChartSheet(name string, opts SheetOptions) (*Sheet, error) {
 	if err := CheckSheetName(name); err != nil {
-		return nil, fmt.Errorf("xlsx: %w", err)
+		return nil, err
 	}
 	if w.sheetIndex(name) >= 0 {
-		return nil, fmt.Errorf("xlsx: %w: %q is already used (names ignore case)", ErrSheetName, name)
+		return nil, fmt.Errorf("%w: %q is already used (names ignore case)", ErrSheetName, name)
 	}
 	if opts.TabColor != "" {
 		if _, err := opts.TabColor.argb(); err != nil {

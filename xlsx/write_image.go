@@ -121,7 +121,7 @@ func (s *Sheet) drawingParts() []packagePart {
 			left += s.columnPx(c)
 		}
 		editAs := [...]string{ImageMove: "oneCell", ImageMoveAndSize: "", ImageAbsolute: "absolute"}[img.Placement]
-		b = s.appendTwoCellAnchor(b, editAs, img.row, img.col, img.OffsetX, img.OffsetY, img.width, img.height)
+		b = s.appendTwoCellAnchor(b, editAs, anchor{img.row, img.col, img.OffsetX, img.OffsetY, img.width, img.height})
 		b = append(b, `<xdr:pic><xdr:nvPicPr>`...)
 		b = appendIntAttr(append(b, `<xdr:cNvPr`...), "id", i+2)
 		b = append(b, ` name="Picture `...)
@@ -164,14 +164,21 @@ func (s *Sheet) drawingParts() []packagePart {
 	return []packagePart{{"xl/drawings/drawing" + n + ".xml", b}, {"xl/drawings/_rels/drawing" + n + ".xml.rels", rels.bytes()}}
 }
 
+// anchor is where a drawing object sits: its top-left cell, the offsets
+// into it and its size, in pixels.
+type anchor struct {
+	row, col                  int
+	offX, offY, width, height float64
+}
+
 // appendTwoCellAnchor opens a drawing object's anchor: from its cell moved
 // by the offsets, to where its size ends, in the cells' sizes; editAs says
 // how it follows them ("oneCell", "absolute", or "" to move and size).
-func (s *Sheet) appendTwoCellAnchor(b []byte, editAs string, row, col int, offX, offY, width, height float64) []byte {
-	fromCol, fromColOff := s.walkColumns(col, offX)
-	fromRow, fromRowOff := s.walkRows(row, offY)
-	toCol, toColOff := s.walkColumns(fromCol, fromColOff+width)
-	toRow, toRowOff := s.walkRows(fromRow, fromRowOff+height)
+func (s *Sheet) appendTwoCellAnchor(b []byte, editAs string, at anchor) []byte {
+	fromCol, fromColOff := s.walkColumns(at.col, at.offX)
+	fromRow, fromRowOff := s.walkRows(at.row, at.offY)
+	toCol, toColOff := s.walkColumns(fromCol, fromColOff+at.width)
+	toRow, toRowOff := s.walkRows(fromRow, fromRowOff+at.height)
 	b = append(b, `<xdr:twoCellAnchor`...)
 	if editAs != "" {
 		b = appendStringAttr(b, "editAs", editAs)
