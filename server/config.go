@@ -387,7 +387,7 @@ func LoadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := ParseConfigIn(b, []string{filepath.Dir(path)}, "")
+	cfg, err := ParseConfig(b, ParseOptions{Dirs: []string{filepath.Dir(path)}})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -456,13 +456,25 @@ func databaseURL(url, env, where string) (string, error) {
 // ParseConfig reads a configuration, fills in defaults and checks it:
 // unknown keys, duplicate names, sheet names, parameter types and
 // defaults, and that every :name in the SQL is a declared parameter.
-func ParseConfig(b []byte) (*Config, error) { return ParseConfigWithDatabase(b, "") }
+//
+// A ParseOptions, if given, says where the file comes from.
+func ParseConfig(b []byte, from ...ParseOptions) (*Config, error) {
+	var o ParseOptions
+	if len(from) > 0 {
+		o = from[0]
+	}
+	return parseConfig(b, o.Dirs, o.Database)
+}
 
-// ParseConfigWithDatabase is ParseConfig for a file that may name no
-// database: database is the default then (sheetstream serve --demo gives
-// its demo database).
-func ParseConfigWithDatabase(b []byte, database string) (*Config, error) {
-	return ParseConfigIn(b, nil, database)
+// ParseOptions say where a configuration comes from.
+type ParseOptions struct {
+	// Database is the database of a file that names none (sheetstream
+	// serve --demo gives its demo database).
+	Database string
+	// Dirs are where relative template: paths are found (the first that
+	// has the file; LoadConfig gives the configuration file's folder),
+	// instead of the working directory.
+	Dirs []string
 }
 
 // setDefaults fills in what the file leaves out (the configuration
@@ -518,11 +530,8 @@ func (cfg *Config) setDefaults() {
 	}
 }
 
-// ParseConfigIn is ParseConfigWithDatabase for a configuration whose
-// relative template: paths are files of one of dirs (the first that has
-// the file; the configuration file's folder, for LoadConfig), not of the
-// working directory.
-func ParseConfigIn(b []byte, dirs []string, database string) (*Config, error) {
+// parseConfig is ParseConfig.
+func parseConfig(b []byte, dirs []string, database string) (*Config, error) {
 	var cfg Config
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)

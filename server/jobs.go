@@ -18,8 +18,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/sheetstream/sheetstream/internal/sqliteapi"
 	"github.com/sheetstream/sheetstream/auth"
+	"github.com/sheetstream/sheetstream/internal/sqliteapi"
 	"github.com/sheetstream/sheetstream/jobs"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/storage"

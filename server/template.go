@@ -51,10 +51,11 @@ func (s *Server) fillTemplate(ctx context.Context, e *Export, vals map[string]an
 		values[k] = v
 	}
 	// As a download's workbook: one deflate worker, small chunks, and
-	// the export's password.
+	// the export's password (the template's strings as the template's
+	// writer shares them).
 	dl := s.downloadOptions(e)
-	tw, err := xlsx.OpenTemplate(out, e.Template, xlsx.TemplateOptions{Values: values, TemplatePassword: e.templatePassword,
-		Password: dl.Password, TempDir: dl.TempDir, SheetBufferSize: dl.SheetBufferSize, Workers: dl.Workers, ChunkSize: dl.ChunkSize})
+	dl.SharedStringsBudget = 0
+	tw, err := xlsx.OpenTemplate(out, e.Template, xlsx.TemplateOptions{Options: dl, Values: values, TemplatePassword: e.templatePassword})
 	if err != nil {
 		return sqlsheet.Stats{}, err
 	}

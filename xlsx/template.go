@@ -35,6 +35,19 @@ var ErrTemplate = errors.New("template")
 
 // TemplateOptions set how a template is filled.
 type TemplateOptions struct {
+	// Options are the Writer's, for the rows written: Strings and
+	// SharedStringsBudget (the new text shared in the template's shared
+	// strings table after its own strings, within the budget, then
+	// inline; a template without a table gets its text inline), Location
+	// (times with a zone converted before they are written), Password
+	// (the filled workbook encrypted, ECMA-376 Agile, AES-256; with
+	// TempDir and SheetBufferSize for the encrypted package held back
+	// when the output cannot seek), Workers and ChunkSize (the deflate
+	// workers and the chunks they are handed; a service filling many at
+	// once keeps both small). The template keeps its own date system,
+	// document properties and workbook protection: Date1904, Properties,
+	// Compression, CellRefs and ProtectWorkbook are not used.
+	Options
 	// Values replace {{name}} placeholders in the workbook's text cells
 	// (its shared strings) and in the filled sheets' headers and footers.
 	// {{now}} (the time the writer was made) and {{rows}} (the rows
@@ -50,31 +63,11 @@ type TemplateOptions struct {
 	// ByPosition matches a table's columns to Fill's header by position
 	// rather than by name.
 	ByPosition bool
-	// Location converts times with a zone before they are written (nil:
-	// as given).
-	Location *time.Location
 	// Now is {{now}}'s time (zero: the time NewTemplateWriter runs).
 	Now time.Time
-	// Strings and SharedStringsBudget are Options' for the new rows'
-	// text: shared in the template's shared strings table (after its own
-	// strings) within the budget, then inline. A template without a
-	// shared strings table gets its text inline.
-	Strings             StringMode
-	SharedStringsBudget int
 	// TemplatePassword opens a template encrypted with a password (as
 	// Excel's "Encrypt with Password" does), decrypted as it is read.
 	TemplatePassword string
-	// Password encrypts the filled workbook (ECMA-376 Agile, AES-256), as
-	// Options.Password does; TempDir and SheetBufferSize are Options' for
-	// the encrypted package held back when out cannot seek.
-	Password        string
-	TempDir         string
-	SheetBufferSize int
-	// Workers and ChunkSize are Options': the deflate workers the rows
-	// are compressed on (0: one a core) and the chunk they are handed in
-	// (0: the default). A service filling many at once keeps both small.
-	Workers   int
-	ChunkSize int
 }
 
 // maxFilledSheet bounds the XML of a sheet to fill, which is held while

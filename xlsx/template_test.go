@@ -139,9 +139,9 @@ func TestTemplateStrings(t *testing.T) {
 		shared, inline bool
 	}{
 		{"auto", xlsx.TemplateOptions{}, true, false},
-		{"budget", xlsx.TemplateOptions{SharedStringsBudget: 2000}, true, true},
-		{"inline", xlsx.TemplateOptions{Strings: xlsx.StringsInline}, false, true},
-		{"shared", xlsx.TemplateOptions{Strings: xlsx.StringsShared, SharedStringsBudget: 10}, true, false},
+		{"budget", xlsx.TemplateOptions{Options: xlsx.Options{SharedStringsBudget: 2000}}, true, true},
+		{"inline", xlsx.TemplateOptions{Options: xlsx.Options{Strings: xlsx.StringsInline}}, false, true},
+		{"shared", xlsx.TemplateOptions{Options: xlsx.Options{Strings: xlsx.StringsShared, SharedStringsBudget: 10}}, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			book := fillTemplate(t, file, "Sheet1", tc.opts, []string{"Column1", "Column2", "Column3", "Column4"}, rows)
@@ -904,7 +904,7 @@ func TestTemplateEncrypted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := xlsx.NewTemplateWriter(out, bytes.NewReader(design), int64(len(design)), xlsx.TemplateOptions{TemplatePassword: "designer", Password: "reader"})
+	w, err := xlsx.NewTemplateWriter(out, bytes.NewReader(design), int64(len(design)), xlsx.TemplateOptions{Options: xlsx.Options{Password: "reader"}, TemplatePassword: "designer"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -267,7 +267,7 @@ func runExport(ctx context.Context, f *exportFlags) error {
 		if err != nil {
 			return err
 		}
-		topts := xlsx.TemplateOptions{Values: values, ByPosition: f.byPosition, TemplatePassword: tplPassword, Password: secret}
+		topts := xlsx.TemplateOptions{Options: xlsx.Options{Password: secret}, Values: values, ByPosition: f.byPosition, TemplatePassword: tplPassword}
 		return writeTemplateExport(ctx, db, queries, f.template, f.out, topts, opts)
 	}
 	if len(f.sets) > 0 || len(f.setTexts) > 0 || f.byPosition || f.templatePasswordFile != "" {

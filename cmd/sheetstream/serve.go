@@ -182,7 +182,7 @@ func demoConfig(ctx context.Context, file string) (_ *server.Config, dir string,
 		if file != "" {
 			dirs = []string{filepath.Dir(file), dir}
 		}
-		cfg, err = server.ParseConfigIn(raw, dirs, url)
+		cfg, err = server.ParseConfig(raw, server.ParseOptions{Dirs: dirs, Database: url})
 	}
 	if err == nil && cfg.Jobs == "" {
 		// Background exports with no setup: a SQLite queue and a folder.
