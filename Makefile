@@ -1,4 +1,4 @@
-.PHONY: test lint test-go race fuzz build demo bench
+.PHONY: test lint test-go race fuzz build build-lite demo bench
 
 # Every check, as CI runs it: installs the test readers, LibreOffice,
 # Chromium and nginx when missing, starts throwaway database servers.
@@ -15,8 +15,14 @@ race:
 fuzz:
 	./scripts/test.sh fuzz
 
+# Without cgo: a static binary, and 2 MiB less at start (no libc mapped).
 build:
-	go build -o bin/sheetstream ./cmd/sheetstream
+	CGO_ENABLED=0 go build -o bin/sheetstream ./cmd/sheetstream
+
+# The library's commands without the service (export, import, convert,
+# cat, info): 27 MB instead of 49, 10 MiB at start instead of 18.
+build-lite:
+	CGO_ENABLED=0 go build -tags lite -o bin/sheetstream-lite ./cmd/sheetstream
 
 # The export service over the demo shop, at http://127.0.0.1:8080/.
 demo:

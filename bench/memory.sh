@@ -5,6 +5,10 @@
 # of the CSV), each measured with /usr/bin/time -f %M, median of -n runs.
 # Also a Go program that does nothing but print, for the floor of the
 # runtime on this machine. Says plainly where a figure passes its bound.
+# Each command runs from two builds of the same source: the full one, and
+# the lite one (-tags lite: no service, so none of River, the AWS SDK,
+# OpenID Connect and net/http's server), both with CGO_ENABLED=0 (cgo
+# would map libc: 2 MiB more).
 #
 #   bench/memory.sh [-n runs] [-r rows]
 set -euo pipefail
@@ -20,7 +24,8 @@ while getopts "n:r:" opt; do
 done
 mkdir -p bin out/memory
 go build -o bin/sswrite ./cmd/sswrite
-(cd .. && go build -o bench/bin/sheetstream ./cmd/sheetstream)
+(cd .. && CGO_ENABLED=0 go build -o bench/bin/sheetstream ./cmd/sheetstream)
+(cd .. && CGO_ENABLED=0 go build -tags lite -o bench/bin/sheetstream-lite ./cmd/sheetstream)
 dir=out/memory
 hello=$dir/hello
 mkdir -p "$hello"
@@ -41,10 +46,12 @@ timed() { # step run command...
 }
 for run in $(seq 1 "$runs"); do
   timed go-hello "$run" "$hello/hello"
-  timed version "$run" bin/sheetstream --version
-  timed cat-csv "$run" sh -c "bin/sheetstream cat --format csv $dir/w1.xlsx > /dev/null"
-  timed convert-csv "$run" bin/sheetstream convert "$dir/w1.csv" "$dir/out.xlsx"
-  timed convert-encrypted "$run" bin/sheetstream convert "$dir/w1.csv" "$dir/out-enc.xlsx" --password-file "$dir/password"
+  for build in sheetstream sheetstream-lite; do
+    timed "version $build" "$run" bin/$build --version
+    timed "cat-csv $build" "$run" sh -c "bin/$build cat --format csv $dir/w1.xlsx > /dev/null"
+    timed "convert-csv $build" "$run" bin/$build convert "$dir/w1.csv" "$dir/out.xlsx"
+    timed "convert-encrypted $build" "$run" bin/$build convert "$dir/w1.csv" "$dir/out-enc.xlsx" --password-file "$dir/password"
+  done
 done
 python3 - "$results" <<'PY'
 import csv, statistics, sys
@@ -54,11 +61,12 @@ bounds = {"version": 12, "cat-csv": 24, "convert-csv": 24, "convert-encrypted": 
 print("| command | wall (median) | peak RSS (median) | bound |")
 print("|---|---:|---:|---:|")
 over = []
-for step in ("go-hello", "version", "cat-csv", "convert-csv", "convert-encrypted"):
+steps = ["go-hello"] + [f"{s} {b}" for b in ("sheetstream", "sheetstream-lite") for s in ("version", "cat-csv", "convert-csv", "convert-encrypted")]
+for step in steps:
     mine = [r for r in rows if r["step"] == step]
     wall = statistics.median(float(r["wall_s"]) for r in mine)
     rss = statistics.median(int(r["maxrss_kb"]) for r in mine) / 1024
-    bound = bounds.get(step)
+    bound = bounds.get(step.split(" ")[0])
     print(f"| {step} | {wall:.2f} s | {rss:.1f} MiB | {f'{bound} MiB' if bound else ''} |")
     if bound and rss > bound:
         over.append(f"{step}: {rss:.1f} MiB, over its bound of {bound} MiB")

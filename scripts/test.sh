@@ -117,8 +117,10 @@ stage_lint() {
   fi
   echo "== go vet"
   go vet ./...
+  go vet -tags lite ./cmd/sheetstream
   echo "== staticcheck"
   "$sc" ./...
+  "$sc" -tags lite ./cmd/sheetstream
 }
 
 stage_go() {
