@@ -51,7 +51,7 @@ func openWorkbook(path string, opts xlsx.ReadOptions, stdin io.Reader, pw *passw
 		if opts.Password, err = pw.forEncrypted(name); err == nil {
 			wb, err = open(opts)
 		} else {
-			err = fmt.Errorf("%s: %w: %v", name, xlsx.ErrEncrypted, err)
+			err = fmt.Errorf("%s: %w: %w", name, xlsx.ErrEncrypted, err)
 		}
 	}
 	if err != nil {

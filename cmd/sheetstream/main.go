@@ -57,7 +57,7 @@ func forUsers(err error) string {
 	case errors.Is(err, xlsx.ErrCellTooLong):
 		text += " (without --strict such text is cut to fit, and counted)"
 	case errors.Is(err, xlsx.ErrPassword):
-	case errors.Is(err, xlsx.ErrEncrypted) && !strings.Contains(text, passwordEnv):
+	case errors.Is(err, xlsx.ErrEncrypted) && !errors.Is(err, errNoTerminal):
 		text += " with --password-file FILE, " + passwordEnv + " or --password"
 	}
 	return text

@@ -89,12 +89,16 @@ func (p *password) forWriting() (string, error) {
 	return prompt("Password to encrypt the workbook with: ", true)
 }
 
+// errNoTerminal: a password was needed and there is no terminal to ask
+// on; the message names the other ways to give it.
+var errNoTerminal = errors.New("no terminal to ask for the password on: give --password-file or " + passwordEnv)
+
 // prompt asks on the terminal (not standard input, which may carry a
 // workbook), twice when confirming.
 func prompt(question string, confirm bool) (string, error) {
 	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 	if err != nil || !term.IsTerminal(int(tty.Fd())) {
-		return "", fmt.Errorf("no terminal to ask for the password on: give --password-file or %s", passwordEnv)
+		return "", errNoTerminal
 	}
 	defer tty.Close()
 	ask := func(q string) (string, error) {
