@@ -30,7 +30,7 @@ test_tools() {
   # Python readers and validator, in a virtualenv keyed by the requirements.
   req_hash=$(sha256sum requirements-test.txt | cut -c1-12)
   venv="$cache/venv-$req_hash"
-  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import openpyxl, python_calamine, openxml_audit, msoffcrypto, xlrd, PIL' 2>/dev/null; then
+  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import openpyxl, python_calamine, openxml_audit, msoffcrypto, xlrd, PIL, pyarrow' 2>/dev/null; then
     echo "== installing test readers into $venv"
     rm -rf "$venv"
     python3 -m venv "$venv"

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+
+	"github.com/sheetstream/sheetstream/arrowsheet"
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+// Arrow IPC files: the file format (.arrow, .feather: Feather version 2
+// is this format) and the stream format (.arrows), both ways, a record
+// batch at a time.
+
+// arrowFormat is "file" or "stream" for a path of an Arrow extension,
+// "" for any other.
+func arrowFormat(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".arrow", ".feather":
+		return "file"
+	case ".arrows":
+		return "stream"
+	}
+	return ""
+}
+
+// workbookToArrow writes one sheet of a workbook as Arrow record
+// batches, each column typed as arrowsheet's mapping says.
+func workbookToArrow(ctx context.Context, in, out, sheet string, stdin io.Reader, pw *password) error {
+	wb, closeWB, err := openWorkbook(in, xlsx.ReadOptions{}, stdin, pw)
+	if err != nil {
+		return err
+	}
+	defer closeWB()
+	sheets, err := pickSheets(wb, sheet, false)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in, err)
+	}
+	rows, err := wb.Rows(ctx, sheets[0].Index)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	// Batches of 16,384 rows: a command's memory stays near a sheet's.
+	r, err := arrowsheet.NewReader(rows, sheets[0].Name, arrowsheet.ReadOptions{BatchRows: 16384})
+	if err != nil {
+		return fmt.Errorf("%s: %w", inputName(in), err)
+	}
+	defer r.Release()
+	o, err := createOutput(out)
+	if err != nil {
+		return err
+	}
+	n, err := writeArrow(o.Writer(), arrowFormat(out), r)
+	if err != nil {
+		o.abort()
+		return fmt.Errorf("%s: %w", inputName(in), err)
+	}
+	if err := o.commit(); err != nil {
+		return err
+	}
+	if out != "-" {
+		var types []string
+		for _, f := range r.Schema().Fields() {
+			types = append(types, f.Name+" "+f.Type.String())
+		}
+		fmt.Fprintf(os.Stderr, "wrote %s: %d rows from sheet %q (%s)\n", out, n, sheets[0].Name, strings.Join(types, ", "))
+	}
+	return nil
+}
+
+// writeArrow writes r's batches in format ("file" or "stream").
+func writeArrow(w io.Writer, format string, r array.RecordReader) (int64, error) {
+	var put interface {
+		Write(arrow.RecordBatch) error
+		Close() error
+	}
+	if format == "stream" {
+		put = ipc.NewWriter(w, ipc.WithSchema(r.Schema()))
+	} else {
+		fw, err := ipc.NewFileWriter(w, ipc.WithSchema(r.Schema()))
+		if err != nil {
+			return 0, err
+		}
+		put = fw
+	}
+	var n int64
+	for r.Next() {
+		if err := put.Write(r.RecordBatch()); err != nil {
+			return n, err
+		}
+		n += r.RecordBatch().NumRows()
+	}
+	if err := r.Err(); err != nil {
+		return n, err
+	}
+	return n, put.Close()
+}
+
+// arrowToXLSX writes an Arrow file's record batches to a sheet of a new
+// workbook, laid out as export lays one out.
+func arrowToXLSX(in, out string, f *convertFlags) error {
+	file, err := os.Open(in)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	var r array.RecordReader
+	if arrowFormat(in) == "stream" {
+		sr, err := ipc.NewReader(file)
+		if err != nil {
+			return fmt.Errorf("%s: not an Arrow stream: %w", in, err)
+		}
+		defer sr.Release()
+		r = sr
+	} else {
+		fr, err := ipc.NewFileReader(file)
+		if err != nil {
+			return fmt.Errorf("%s: not an Arrow file: %w", in, err)
+		}
+		defer fr.Close()
+		r = &fileBatches{f: fr}
+	}
+	sheet := f.sheet
+	if sheet == "" {
+		sheet = strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
+		if xlsx.CheckSheetName(sheet) != nil {
+			sheet = "Sheet1"
+		}
+	}
+	secret, err := f.pw.forWriting()
+	if err != nil {
+		return err
+	}
+	var rows int64
+	err = writeWorkbook(out, xlsx.Options{Password: secret}, func(w *xlsx.Writer) error {
+		aw, err := arrowsheet.NewWriter(w, r.Schema(), arrowsheet.WriteOptions{Sheet: sheet, ExcelTable: f.excelTable})
+		if err != nil {
+			return err
+		}
+		for r.Next() {
+			if err := aw.Write(r.RecordBatch()); err != nil {
+				return err
+			}
+		}
+		if err := r.Err(); err != nil {
+			return err
+		}
+		rows = aw.Rows()
+		return aw.Close()
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", in, err)
+	}
+	if out != "-" {
+		fmt.Fprintf(os.Stderr, "wrote %s: %d rows under a header in sheet %q\n", out, rows, sheet)
+	}
+	return nil
+}
+
+// fileBatches reads an Arrow file's batches in order, one in memory at
+// a time: an array.RecordReader.
+type fileBatches struct {
+	f   *ipc.FileReader
+	i   int
+	cur arrow.RecordBatch
+	err error
+}
+
+func (b *fileBatches) Retain()               {}
+func (b *fileBatches) Release()              { b.drop() }
+func (b *fileBatches) Schema() *arrow.Schema { return b.f.Schema() }
+func (b *fileBatches) Err() error            { return b.err }
+
+func (b *fileBatches) RecordBatch() arrow.RecordBatch { return b.cur }
+
+// Record is RecordBatch.
+//
+// Deprecated: as array.RecordReader's.
+func (b *fileBatches) Record() arrow.RecordBatch { return b.cur }
+
+func (b *fileBatches) drop() {
+	if b.cur != nil {
+		b.cur.Release()
+		b.cur = nil
+	}
+}
+
+func (b *fileBatches) Next() bool {
+	b.drop()
+	if b.err != nil || b.i >= b.f.NumRecords() {
+		return false
+	}
+	b.cur, b.err = b.f.RecordBatchAt(b.i)
+	b.i++
+	return b.err == nil
+}
