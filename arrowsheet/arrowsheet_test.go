@@ -37,7 +37,7 @@ func allTypes(t *testing.T, mem memory.Allocator) arrow.RecordBatch {
 		{Name: "ls", Type: arrow.BinaryTypes.LargeString, Nullable: true},
 		{Name: "bin", Type: arrow.BinaryTypes.Binary, Nullable: true},
 		{Name: "day", Type: arrow.FixedWidthTypes.Date32, Nullable: true},
-		{Name: "at", Type: arrow.FixedWidthTypes.Timestamp_us, Nullable: true},
+		{Name: "at", Type: arrowsheet.Timestamp, Nullable: true},
 		{Name: "oslo", Type: oslo, Nullable: true},
 		{Name: "clock", Type: arrow.FixedWidthTypes.Time64us, Nullable: true},
 		{Name: "took", Type: arrow.FixedWidthTypes.Duration_ms, Nullable: true},
@@ -186,7 +186,7 @@ func TestWriteEveryType(t *testing.T) {
 	defer done()
 	wantTypes := map[string]arrow.DataType{
 		"i8": arrow.PrimitiveTypes.Int64, "f32": arrow.PrimitiveTypes.Float64, "ok": arrow.FixedWidthTypes.Boolean,
-		"s": arrow.BinaryTypes.String, "day": arrow.FixedWidthTypes.Date32, "at": arrow.FixedWidthTypes.Timestamp_us,
+		"s": arrow.BinaryTypes.String, "day": arrow.FixedWidthTypes.Date32, "at": arrowsheet.Timestamp,
 		"clock": arrow.FixedWidthTypes.Time64us, "took": arrow.FixedWidthTypes.Duration_us, "price": arrow.PrimitiveTypes.Float64,
 		"u64": arrow.BinaryTypes.String, // text, then a number: mixed, as text
 	}

@@ -24,6 +24,8 @@ type ReadOptions struct {
 	// NoHeader names the columns A, B, C... and reads the first row as
 	// data.
 	NoHeader bool
+	// SkipDataRows are rows left out under the header, before the data.
+	SkipDataRows int
 	// SampleRows is how many rows the columns' types are chosen from
 	// (1,000 when zero).
 	SampleRows int
@@ -87,6 +89,10 @@ const (
 	kindDuration
 )
 
+// Timestamp is the type date-times read as: microseconds, without a
+// time zone (a cell has none: its wall clock is what it says).
+var Timestamp arrow.DataType = &arrow.TimestampType{Unit: arrow.Microsecond}
+
 var kindTypes = [...]arrow.DataType{
 	kindString:    arrow.BinaryTypes.String,
 	kindInt:       arrow.PrimitiveTypes.Int64,
@@ -94,7 +100,7 @@ var kindTypes = [...]arrow.DataType{
 	kindBool:      arrow.FixedWidthTypes.Boolean,
 	kindDate:      arrow.FixedWidthTypes.Date32,
 	kindTime:      arrow.FixedWidthTypes.Time64us,
-	kindTimestamp: arrow.FixedWidthTypes.Timestamp_us,
+	kindTimestamp: Timestamp,
 	kindDuration:  arrow.FixedWidthTypes.Duration_us,
 }
 
@@ -143,6 +149,9 @@ func NewReader(rows *xlsx.Rows, sheet string, opts ReadOptions) (*Reader, error)
 			}
 			header = append(header, v.String())
 		}
+	}
+	for skipped := 0; skipped < opts.SkipDataRows && rows.Next(); skipped++ {
+		r.last = rows.Row().Num
 	}
 	width := len(header)
 	for len(r.held) < opts.SampleRows && (opts.MaxRows <= 0 || int64(len(r.held)) < opts.MaxRows) && rows.Next() {

@@ -30,6 +30,8 @@ type WriteOptions struct {
 	// RowsPerSheet caps a sheet's rows, header included (Excel's limit
 	// when zero).
 	RowsPerSheet int
+	// NoFreeze leaves the header unfrozen.
+	NoFreeze bool
 }
 
 // ErrType: a column of a type the package does not write (lists,
@@ -69,7 +71,7 @@ func NewWriter(w *xlsx.Writer, schema *arrow.Schema, opts WriteOptions) (*Writer
 		}
 	}
 	table, err := w.AddTableSheets(xlsx.TableSheetsOptions{Name: opts.Sheet, Header: names, RowsPerSheet: opts.RowsPerSheet,
-		FitRows: opts.FitRows, ExcelTable: opts.ExcelTable})
+		FitRows: opts.FitRows, ExcelTable: opts.ExcelTable, NoFreeze: opts.NoFreeze})
 	if err != nil {
 		return nil, err
 	}

@@ -30,7 +30,7 @@ test_tools() {
   # Python readers and validator, in a virtualenv keyed by the requirements.
   req_hash=$(sha256sum requirements-test.txt | cut -c1-12)
   venv="$cache/venv-$req_hash"
-  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import openpyxl, python_calamine, openxml_audit, msoffcrypto, xlrd, PIL, pyarrow' 2>/dev/null; then
+  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import openpyxl, python_calamine, openxml_audit, msoffcrypto, xlrd, PIL, pyarrow, pytest, pandas, polars, fastexcel, build' 2>/dev/null; then
     echo "== installing test readers into $venv"
     rm -rf "$venv"
     python3 -m venv "$venv"
@@ -128,6 +128,9 @@ stage_go() {
   start_servers
   echo "== go test"
   go test -count=1 ./...
+  echo "== python package (pip install ./python, then pytest)"
+  "$SHEETSTREAM_PYTHON" -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps --force-reinstall ./python
+  (cd "$(mktemp -d)" && "$SHEETSTREAM_PYTHON" -m pytest -q -p no:cacheprovider "$OLDPWD/python/tests")
 }
 
 stage_race() {

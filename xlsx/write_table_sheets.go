@@ -23,6 +23,8 @@ type TableSheetsOptions struct {
 	ExcelTable bool
 	// Charts are drawn on each sheet from the header's columns.
 	Charts []ColumnChart
+	// NoFreeze leaves the header unfrozen (it scrolls with the rows).
+	NoFreeze bool
 }
 
 // TableSheets writes one table, a header and its rows, to a sheet and,
@@ -134,7 +136,7 @@ func (t *TableSheets) newSheet() error {
 	}
 	name := NumberedSheetName(t.opts.Name, len(t.sheets))
 	so := SheetOptions{AutoFit: t.opts.FitRows > 0, AutoFitRows: t.opts.FitRows, AutoFitMax: 60}
-	if t.header != nil {
+	if t.header != nil && !t.opts.NoFreeze {
 		so.FreezeRows = 1
 	}
 	sh, err := t.w.AddSheet(name, so)
