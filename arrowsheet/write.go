@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/sheetstream/sheetstream/internal/numtext"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
@@ -140,7 +141,7 @@ const maxExact = 1 << 53
 // cellOf stores row i of arr in dst.
 func cellOf(dst *xlsx.Cell, arr arrow.Array, i int) {
 	if arr.IsNull(i) {
-		*dst = xlsx.Blank()
+		*dst = xlsx.Cell{}
 		return
 	}
 	switch a := arr.(type) {
@@ -202,10 +203,20 @@ func cellOf(dst *xlsx.Cell, arr arrow.Array, i int) {
 		unit := a.DataType().(*arrow.DurationType).Unit.Multiplier()
 		*dst = xlsx.Duration(time.Duration(a.Value(i)) * unit)
 	case *array.Decimal32, *array.Decimal64, *array.Decimal128, *array.Decimal256:
-		*dst = xlsx.Decimal(a.ValueStr(i))
+		if text := a.ValueStr(i); plainDecimal(text) {
+			*dst = xlsx.Decimal(text)
+		} else {
+			*dst = xlsx.String(text) // past 15 significant digits: every digit kept
+		}
 	default: // a type NewWriter refused
-		*dst = xlsx.Blank()
+		*dst = xlsx.Cell{}
 	}
+}
+
+// plainDecimal says whether a double holds the decimal text exactly.
+func plainDecimal(text string) bool {
+	_, _, ok := numtext.Plain(text)
+	return ok
 }
 
 func intCell(dst *xlsx.Cell, v int64) {

@@ -34,15 +34,15 @@ type convertFlags struct {
 func convertCmd() *cobra.Command {
 	var f convertFlags
 	cmd := &cobra.Command{
-		Use:   "convert IN.csv|.tsv|.xlsx|.xlsb|.xls|.ods|.arrow|.feather|- OUT.xlsx|.csv|.tsv|.jsonl|.arrow|.feather|-",
+		Use:   "convert IN.csv|.tsv|.xlsx|.xlsb|.xls|.ods|.parquet|.arrow|.feather|- OUT.xlsx|.csv|.tsv|.jsonl|.parquet|.arrow|.feather|-",
 		Short: "Convert CSV or TSV to XLSX, a workbook to XLSX, or a sheet to CSV, TSV or JSON lines (use - for stdin or stdout)",
 		Long: `Convert a CSV or TSV file to an XLSX workbook; a workbook (.xlsx, .xlsm, .xlsb,
 .xls, .ods) to .xlsx, every worksheet (or --sheet NAME|INDEX) with its cells typed,
 merged ranges, hyperlinks and sheets' visibility; or a sheet of a workbook (the
 first, or --sheet) to CSV, TSV or JSON lines (.csv, .tsv, .jsonl), as "sheetstream
-cat" prints them; or a sheet to Arrow (.arrow, .feather: the IPC file format;
-.arrows: the stream format), each column typed (int64, float64, string, bool,
-date32, timestamp[us], time64[us], duration[us]), and an Arrow file back to .xlsx.
+cat" prints them; or a sheet to Parquet (.parquet) or Arrow (.arrow, .feather:
+the IPC file format; .arrows: the stream format), each column typed (int64,
+float64, string, bool, date, timestamp, time, duration), and either back to .xlsx.
 
 The input format comes from IN's extension (.csv, .tsv, .tab) or --delimiter;
 "-" reads stdin (a workbook if it is one, else CSV) and writes stdout. Each column
@@ -94,6 +94,15 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	charts, err := parseCharts(f.charts)
 	if err != nil {
 		return err
+	}
+	if isParquet(in) {
+		if len(charts) > 0 {
+			return fmt.Errorf("--chart draws charts from delimited text's columns, not a Parquet file's")
+		}
+		if !strings.EqualFold(filepath.Ext(out), ".xlsx") && out != "-" {
+			return fmt.Errorf("%s: a Parquet file converts to .xlsx", out)
+		}
+		return parquetToXLSX(in, out, f)
 	}
 	if arrowFormat(in) != "" {
 		if len(charts) > 0 {
@@ -407,9 +416,12 @@ func convertWorkbook(ctx context.Context, in, out, sheet string, escape bool, st
 	if arrowFormat(out) != "" {
 		return workbookToArrow(ctx, in, out, sheet, stdin, pw)
 	}
+	if isParquet(out) {
+		return workbookToParquet(ctx, in, out, sheet, stdin, pw)
+	}
 	f, ok := csvsheet.ParseFormat(ext)
 	if !ok {
-		return fmt.Errorf("%s: write .xlsx, .csv, .tsv, .jsonl, .arrow, .feather or .arrows from a workbook", out)
+		return fmt.Errorf("%s: write .xlsx, .csv, .tsv, .jsonl, .parquet, .arrow, .feather or .arrows from a workbook", out)
 	}
 	wb, closeWB, err := openWorkbook(in, xlsx.ReadOptions{}, stdin, pw)
 	if err != nil {

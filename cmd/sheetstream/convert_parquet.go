@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sheetstream/sheetstream/arrowsheet"
+	"github.com/sheetstream/sheetstream/parquetsheet"
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+// isParquet says whether path names a Parquet file.
+func isParquet(path string) bool { return strings.EqualFold(filepath.Ext(path), ".parquet") }
+
+// workbookToParquet writes one sheet of a workbook as a Parquet file, each
+// column typed as arrowsheet's mapping says, a row group at a time.
+func workbookToParquet(ctx context.Context, in, out, sheet string, stdin io.Reader, pw *password) error {
+	wb, closeWB, err := openWorkbook(in, xlsx.ReadOptions{}, stdin, pw)
+	if err != nil {
+		return err
+	}
+	defer closeWB()
+	sheets, err := pickSheets(wb, sheet, false)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in, err)
+	}
+	rows, err := wb.Rows(ctx, sheets[0].Index)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	r, err := arrowsheet.NewReader(rows, sheets[0].Name, arrowsheet.ReadOptions{BatchRows: 16384})
+	if err != nil {
+		return fmt.Errorf("%s: %w", inputName(in), err)
+	}
+	defer r.Release()
+	o, err := createOutput(out)
+	if err != nil {
+		return err
+	}
+	n, err := parquetsheet.Write(o.Writer(), r)
+	if err != nil {
+		o.abort()
+		return fmt.Errorf("%s: %w", inputName(in), err)
+	}
+	if err := o.commit(); err != nil {
+		return err
+	}
+	if out != "-" {
+		fmt.Fprintf(os.Stderr, "wrote %s: %d rows from sheet %q\n", out, n, sheets[0].Name)
+	}
+	return nil
+}
+
+// parquetToXLSX writes a Parquet file's rows to a sheet of a new
+// workbook, laid out as export lays one out, a row group at a time.
+func parquetToXLSX(in, out string, f *convertFlags) error {
+	file, err := os.Open(in)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	info, err := file.Stat()
+	if err != nil {
+		return err
+	}
+	pr, err := parquetsheet.NewReader(file, info.Size())
+	if err != nil {
+		return fmt.Errorf("%s: %w", in, err)
+	}
+	defer pr.Close()
+	sheet := f.sheet
+	if sheet == "" {
+		sheet = strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
+		if xlsx.CheckSheetName(sheet) != nil {
+			sheet = "Sheet1"
+		}
+	}
+	secret, err := f.pw.forWriting()
+	if err != nil {
+		return err
+	}
+	var rows int64
+	err = writeWorkbook(out, xlsx.Options{Password: secret}, func(w *xlsx.Writer) error {
+		t, err := w.AddTableSheets(xlsx.TableSheetsOptions{Name: sheet, Header: pr.Header(), ExcelTable: f.excelTable})
+		if err != nil {
+			return err
+		}
+		for pr.Next() {
+			if err := t.WriteRow(pr.Cells()); err != nil {
+				return err
+			}
+			rows++
+		}
+		if err := pr.Err(); err != nil {
+			return err
+		}
+		return t.Close()
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", in, err)
+	}
+	if out != "-" {
+		fmt.Fprintf(os.Stderr, "wrote %s: %d rows under a header in sheet %q\n", out, rows, sheet)
+	}
+	return nil
+}

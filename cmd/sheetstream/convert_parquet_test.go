@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sheetstream/sheetstream/internal/pyread"
+)
+
+// TestConvertParquet: a sheet to .parquet, read by pyarrow with the
+// columns in the sheet's order and typed; a Parquet file pyarrow writes
+// (int8 to uint64, a time zone, a decimal, a dictionary, binary, nested
+// refused) to .xlsx, read by python-calamine.
+func TestConvertParquet(t *testing.T) {
+	python := pyread.Python(t)
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "orders.csv")
+	os.WriteFile(csvPath, []byte("zeta,day,price,paid,note,at\n1,2025-03-01,9.5,true,a,2025-03-01T10:00:00\n2,2025-03-02,10.25,false,,2025-03-01T10:00:01.5\n3,,11,true,c,\n"), 0o644)
+	book := filepath.Join(dir, "orders.xlsx")
+	if out, err := exec.Command(bin, "convert", csvPath, book).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	target := filepath.Join(dir, "orders.parquet")
+	if out, err := exec.Command(bin, "convert", book, target).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	read := `import sys, json, pyarrow.parquet as pq
+t = pq.read_table(sys.argv[1])
+print(json.dumps({"types": [str(f.type) for f in t.schema], "names": t.schema.names, "rows": t.to_pylist()}, default=str))`
+	out, err := exec.Command(python, "-c", read, target).Output()
+	if err != nil {
+		t.Fatalf("pyarrow: %v", err)
+	}
+	var got struct {
+		Types, Names []string
+		Rows         []map[string]any
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got.Names, ",") != "zeta,day,price,paid,note,at" ||
+		strings.Join(got.Types, ",") != "int64,date32[day],double,bool,string,timestamp[us]" || len(got.Rows) != 3 {
+		t.Fatalf("%s", out)
+	}
+	if r := got.Rows[1]; r["price"] != 10.25 || r["paid"] != false || r["note"] != nil || r["day"] != "2025-03-02" || r["at"] != "2025-03-01 10:00:01.500000" {
+		t.Errorf("row 2 %v", r)
+	}
+
+	pq := filepath.Join(dir, "typed.parquet")
+	write := `import sys, datetime, decimal, pyarrow as pa, pyarrow.parquet as pq
+t = pa.table({
+    "i8": pa.array([-1, None, 3], pa.int8()),
+    "u64": pa.array([2**64 - 1, 5, None], pa.uint64()),
+    "at": pa.array([datetime.datetime(2025, 3, 1, 12, 0), None, datetime.datetime(2025, 3, 2, 6, 30)], pa.timestamp("ms", tz="UTC")),
+    "ns": pa.array([datetime.datetime(2025, 3, 1, 12, 0, 0, 123456), None, None], pa.timestamp("ns")),
+    "price": pa.array([decimal.Decimal("1.50"), decimal.Decimal("-2.25"), None], pa.decimal128(9, 2)),
+    "big": pa.array([decimal.Decimal("-12345678901234567890.123"), None, None], pa.decimal128(38, 3)),
+    "kind": pa.array(["red", "blue", "red"]).dictionary_encode(),
+    "blob": pa.array([b"\x00\x01", None, b""], pa.binary()),
+    "day": pa.array([datetime.date(2025, 1, 2), None, None], pa.date32()),
+    "clock": pa.array([datetime.time(13, 5, 7), None, None], pa.time64("us")),
+    "f": pa.array([float("nan"), 0.5, None], pa.float32()),
+})
+pq.write_table(t, sys.argv[1], row_group_size=2)
+pq.write_table(pa.table({"xs": pa.array([[1, 2], None, []], pa.list_(pa.int64()))}), sys.argv[2])`
+	nested := filepath.Join(dir, "nested.parquet")
+	if out, err := exec.Command(python, "-c", write, pq, nested).CombinedOutput(); err != nil {
+		t.Fatalf("pyarrow: %v %s", err, out)
+	}
+	typed := filepath.Join(dir, "typed.xlsx")
+	if out, err := exec.Command(bin, "convert", pq, typed).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	res := pyread.Calamine(t, typed)[typed]
+	if res.Error != "" {
+		t.Fatal(res.Error)
+	}
+	cells := map[[2]int]*pyread.Value{}
+	for _, c := range res.Cells["typed"] {
+		cells[[2]int{c.Row, c.Col}] = c.Value
+	}
+	for _, want := range []struct {
+		row, col int
+		v        *pyread.Value
+	}{
+		{1, 1, pyread.Str("i8")}, {2, 1, pyread.Num(-1)}, {4, 1, pyread.Num(3)},
+		{2, 2, pyread.Str("18446744073709551615")}, {3, 2, pyread.Num(5)},
+		{2, 3, pyread.DateTime("2025-03-01T12:00:00")},
+		{2, 4, pyread.DateTime("2025-03-01T12:00:00.123000")}, // python-calamine reads milliseconds
+		{2, 5, pyread.Num(1.5)}, {3, 5, pyread.Num(-2.25)},
+		{2, 6, pyread.Str("-12345678901234567890.123")}, // past 15 digits: text, every digit kept
+		{2, 7, pyread.Str("red")}, {3, 7, pyread.Str("blue")},
+		{2, 8, pyread.Str("AAE=")},
+		{2, 9, pyread.DateTime("2025-01-02T00:00:00")},
+		{2, 10, pyread.TimeOfDay("13:05:07")},
+		{3, 11, pyread.Num(0.5)},
+	} {
+		if v := cells[[2]int{want.row, want.col}]; v == nil || !v.Equal(want.v) {
+			t.Errorf("%d,%d: %v, want %v", want.row, want.col, v, want.v)
+		}
+	}
+	for _, rc := range [][2]int{{3, 1}, {4, 2}, {3, 3}, {4, 5}} {
+		if v := cells[rc]; v != nil {
+			t.Errorf("%v: %v for a null", rc, v)
+		}
+	}
+	out, err = exec.Command(bin, "convert", nested, filepath.Join(dir, "nested.xlsx")).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), `column "xs"`) || !strings.Contains(string(out), "nested column") {
+		t.Errorf("a list column: %v %s", err, out)
+	}
+}

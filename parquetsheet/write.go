@@ -1,0 +1,144 @@
+package parquetsheet
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/parquet-go/parquet-go"
+)
+
+// RowGroupRows is the rows of a row group Write makes: what it holds in
+// memory before writing them out.
+const RowGroupRows = 65536
+
+// orderedGroup is a group whose columns keep the order they are given in
+// (parquet.Group sorts them by name): a sheet's columns, left to right.
+type orderedGroup struct {
+	parquet.Group
+	order []string
+}
+
+func (g orderedGroup) Fields() []parquet.Field {
+	byName := map[string]parquet.Field{}
+	for _, f := range g.Group.Fields() {
+		byName[f.Name()] = f
+	}
+	fields := make([]parquet.Field, len(g.order))
+	for i, name := range g.order {
+		fields[i] = byName[name]
+	}
+	return fields
+}
+
+// nodeOf is the Parquet column an Arrow field of arrowsheet's types
+// becomes.
+func nodeOf(t arrow.DataType) (parquet.Node, error) {
+	switch t.ID() {
+	case arrow.INT64, arrow.DURATION:
+		return parquet.Int(64), nil
+	case arrow.FLOAT64:
+		return parquet.Leaf(parquet.DoubleType), nil
+	case arrow.STRING:
+		return parquet.String(), nil
+	case arrow.BOOL:
+		return parquet.Leaf(parquet.BooleanType), nil
+	case arrow.DATE32:
+		return parquet.Date(), nil
+	case arrow.TIMESTAMP:
+		return parquet.TimestampAdjusted(parquet.Microsecond, false), nil
+	case arrow.TIME64:
+		return parquet.TimeAdjusted(parquet.Microsecond, false), nil
+	}
+	return nil, fmt.Errorf("an Arrow column of type %s has no Parquet column here", t)
+}
+
+// Write writes r's record batches (arrowsheet's types) to w as a Parquet
+// file and returns the rows written. Its memory is a row group's.
+//
+// Errors: a column of another type, a duplicate column name, r's and
+// w's.
+func Write(w io.Writer, r array.RecordReader) (int64, error) {
+	group := parquet.Group{}
+	var order []string
+	for _, f := range r.Schema().Fields() {
+		node, err := nodeOf(f.Type)
+		if err != nil {
+			return 0, fmt.Errorf("column %q: %w", f.Name, err)
+		}
+		if _, taken := group[f.Name]; taken {
+			return 0, fmt.Errorf("column %q: a second column of that name", f.Name)
+		}
+		group[f.Name] = parquet.Optional(node)
+		order = append(order, f.Name)
+	}
+	schema := parquet.NewSchema("sheet", orderedGroup{group, order})
+	pw := parquet.NewWriter(w, schema, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(RowGroupRows))
+	var rows int64
+	buf := make([]parquet.Row, 0, 1024)
+	for r.Next() {
+		rec := r.RecordBatch()
+		for i := range int(rec.NumRows()) {
+			row := make(parquet.Row, rec.NumCols())
+			for c := range row {
+				row[c] = valueOf(rec.Column(c), i).Level(0, definition(rec.Column(c), i), c)
+			}
+			buf = append(buf, row)
+			if len(buf) == cap(buf) {
+				if _, err := pw.WriteRows(buf); err != nil {
+					return rows, err
+				}
+				rows += int64(len(buf))
+				buf = buf[:0]
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		return rows, err
+	}
+	if _, err := pw.WriteRows(buf); err != nil {
+		return rows, err
+	}
+	rows += int64(len(buf))
+	return rows, pw.Close()
+}
+
+// definition is a value's definition level in an optional column: 0 for
+// a null, 1 for a value.
+func definition(a arrow.Array, i int) int {
+	if a.IsNull(i) {
+		return 0
+	}
+	return 1
+}
+
+// valueOf is row i of a as a Parquet value.
+func valueOf(a arrow.Array, i int) parquet.Value {
+	if a.IsNull(i) {
+		return parquet.NullValue()
+	}
+	switch a := a.(type) {
+	case *array.Int64:
+		return parquet.Int64Value(a.Value(i))
+	case *array.Duration:
+		unit := a.DataType().(*arrow.DurationType).Unit.Multiplier()
+		return parquet.Int64Value(int64(time.Duration(a.Value(i)) * unit / time.Microsecond))
+	case *array.Float64:
+		return parquet.DoubleValue(a.Value(i))
+	case *array.String:
+		return parquet.ByteArrayValue([]byte(a.Value(i)))
+	case *array.Boolean:
+		return parquet.BooleanValue(a.Value(i))
+	case *array.Date32:
+		return parquet.Int32Value(int32(a.Value(i)))
+	case *array.Timestamp:
+		unit := a.DataType().(*arrow.TimestampType).Unit.Multiplier()
+		return parquet.Int64Value(int64(time.Duration(a.Value(i)) * unit / time.Microsecond))
+	case *array.Time64:
+		unit := a.DataType().(*arrow.Time64Type).Unit.Multiplier()
+		return parquet.Int64Value(int64(time.Duration(a.Value(i)) * unit / time.Microsecond))
+	}
+	return parquet.NullValue() // nodeOf refused the type
+}
