@@ -61,12 +61,16 @@ type columnReader func(v parquet.Value, dst *xlsx.Cell) error
 // schema, no rows yet.
 //
 // Errors: not a Parquet file, or a nested column (ErrNested, naming it).
-func NewReader(r io.ReaderAt, size int64) (*Reader, error) {
+func NewReader(r io.ReaderAt, size int64) (pr *Reader, err error) {
+	defer contain(&err)
+	if err := checkFooter(r, size); err != nil {
+		return nil, fmt.Errorf("not a Parquet file: %w", err)
+	}
 	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, fmt.Errorf("not a Parquet file: %w", err)
 	}
-	pr := &Reader{file: f, buf: make([]parquet.Row, 256)}
+	pr = &Reader{file: f, buf: make([]parquet.Row, 256)}
 	for _, field := range f.Schema().Fields() {
 		if !field.Leaf() || field.Repeated() {
 			return nil, fmt.Errorf("column %q: %w", field.Name(), ErrNested)
@@ -88,8 +92,25 @@ func (r *Reader) Header() []string { return r.names }
 // NumRows is the file's row count, from its footer.
 func (r *Reader) NumRows() int64 { return r.file.NumRows() }
 
+// ErrMalformed: the file's structure is broken in a way the Parquet
+// library did not check (it panicked); the file is not read further.
+var ErrMalformed = errors.New("a malformed Parquet file")
+
+// contain turns a panic of the Parquet library over a hostile file into
+// an error: a file must never bring its reader down.
+func contain(err *error) {
+	if p := recover(); p != nil {
+		*err = fmt.Errorf("%w (%v)", ErrMalformed, p)
+	}
+}
+
 // Next reads the next row; false at the end or on an error (Err).
-func (r *Reader) Next() bool {
+func (r *Reader) Next() (ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.err, ok = fmt.Errorf("row %d: %w (%v)", r.num, ErrMalformed, p), false
+		}
+	}()
 	for r.at >= r.n {
 		if r.err != nil || !r.fill() {
 			return false
