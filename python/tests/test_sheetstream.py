@@ -189,3 +189,32 @@ def test_read_batches_memory(tmp_path):
     rows, grew_mib = int(out[0]), int(out[1])
     assert rows == n
     assert grew_mib < 64, f"grew {grew_mib} MiB reading {n} rows"
+
+
+def legacy_corpus():
+    """../shared/corpus-legacy beside the checkout, as the Go tests find
+    it; CI must have it."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, "..", "..", "..", "shared", "corpus-legacy")
+    if not os.path.exists(os.path.join(path, "MANIFEST.tsv")):
+        if os.environ.get("CI"):
+            pytest.fail("the shared corpus-legacy must sit beside the checkout in CI")
+        pytest.skip("no ../shared/corpus-legacy")
+    return path
+
+
+@pytest.mark.parametrize("name", [
+    "readxl/testthat__sheets__dates-1904.xls",
+    "readxl/testthat__sheets__utf8-sheet-names.xls",
+    "sheetjs_test_files/issue2717.ods",
+    "sheetjs_test_files/apachepoi_DateFormats.xls.xlsb",
+])
+def test_legacy_formats(name):
+    """.xls, .ods and .xlsb read as python-calamine reads them: every cell
+    it sees is a non-null value here, and no more."""
+    path = os.path.join(legacy_corpus(), name)
+    table = sheetstream.read_excel(path, header_row=None, sample_rows=1_000_000)
+    cal = calamine_rows(path)
+    want = sum(1 for row in cal for v in row if v != "")
+    got = sum(len(col) - col.null_count for col in table.columns)
+    assert got == want, f"{name}: {got} values, python-calamine {want}"
