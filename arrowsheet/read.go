@@ -170,15 +170,23 @@ func NewReader(rows *xlsx.Rows, sheet string, opts ReadOptions) (*Reader, error)
 	if width == 0 && opts.NoHeader {
 		return nil, fmt.Errorf("sheet %q: no rows", sheet)
 	}
-	names := columnNames(header, width)
-	fields := make([]arrow.Field, width)
-	r.kinds = make([]kind, width)
-	for c := range width {
+	if err := r.decide(columnNames(header, width)); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// decide chooses the columns' types from the held rows (or
+// ReadOptions.Types) and makes the schema and builders.
+func (r *Reader) decide(names []string) error {
+	fields := make([]arrow.Field, len(names))
+	r.kinds = make([]kind, len(names))
+	for c := range names {
 		k := r.sampleKind(c + 1)
-		if t, ok := opts.Types[names[c]]; ok {
+		if t, ok := r.opts.Types[names[c]]; ok {
 			fixed, known := kindOfType(t)
 			if !known {
-				return nil, fmt.Errorf("sheet %q, column %q: arrowsheet reads no column as %s", sheet, names[c], t)
+				return fmt.Errorf("sheet %q, column %q: arrowsheet reads no column as %s", r.sheet, names[c], t)
 			}
 			k = fixed
 		}
@@ -186,8 +194,8 @@ func NewReader(rows *xlsx.Rows, sheet string, opts ReadOptions) (*Reader, error)
 		fields[c] = arrow.Field{Name: names[c], Type: kindTypes[k], Nullable: true}
 	}
 	r.schema = arrow.NewSchema(fields, nil)
-	r.builder = array.NewRecordBuilder(opts.Allocator, r.schema)
-	return r, nil
+	r.builder = array.NewRecordBuilder(r.opts.Allocator, r.schema)
+	return nil
 }
 
 // columnNames are the header's texts, a column's letter where it has

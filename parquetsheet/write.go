@@ -55,54 +55,91 @@ func nodeOf(t arrow.DataType) (parquet.Node, error) {
 	return nil, fmt.Errorf("an Arrow column of type %s has no Parquet column here", t)
 }
 
-// Write writes r's record batches (arrowsheet's types) to w as a Parquet
-// file and returns the rows written. Its memory is a row group's.
+// Writer writes record batches of arrowsheet's types to a Parquet file,
+// a row group at a time.
+type Writer struct {
+	pw   *parquet.Writer
+	buf  []parquet.Row
+	rows int64
+}
+
+// NewWriter begins a Parquet file of schema's columns, in their order.
 //
-// Errors: a column of another type, a duplicate column name, r's and
-// w's.
-func Write(w io.Writer, r array.RecordReader) (int64, error) {
+// Errors: a column of a type other than arrowsheet's, a duplicate name.
+func NewWriter(w io.Writer, schema *arrow.Schema) (*Writer, error) {
 	group := parquet.Group{}
 	var order []string
-	for _, f := range r.Schema().Fields() {
+	for _, f := range schema.Fields() {
 		node, err := nodeOf(f.Type)
 		if err != nil {
-			return 0, fmt.Errorf("column %q: %w", f.Name, err)
+			return nil, fmt.Errorf("column %q: %w", f.Name, err)
 		}
 		if _, taken := group[f.Name]; taken {
-			return 0, fmt.Errorf("column %q: a second column of that name", f.Name)
+			return nil, fmt.Errorf("column %q: a second column of that name", f.Name)
 		}
 		group[f.Name] = parquet.Optional(node)
 		order = append(order, f.Name)
 	}
-	schema := parquet.NewSchema("sheet", orderedGroup{group, order})
-	pw := parquet.NewWriter(w, schema, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(RowGroupRows))
-	var rows int64
-	buf := make([]parquet.Row, 0, 1024)
-	for r.Next() {
-		rec := r.RecordBatch()
-		for i := range int(rec.NumRows()) {
-			row := make(parquet.Row, rec.NumCols())
-			for c := range row {
-				row[c] = valueOf(rec.Column(c), i).Level(0, definition(rec.Column(c), i), c)
-			}
-			buf = append(buf, row)
-			if len(buf) == cap(buf) {
-				if _, err := pw.WriteRows(buf); err != nil {
-					return rows, err
-				}
-				rows += int64(len(buf))
-				buf = buf[:0]
+	ps := parquet.NewSchema("sheet", orderedGroup{group, order})
+	pw := parquet.NewWriter(w, ps, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(RowGroupRows))
+	return &Writer{pw: pw, buf: make([]parquet.Row, 0, 1024)}, nil
+}
+
+// Write writes a batch's rows.
+func (w *Writer) Write(rec arrow.RecordBatch) error {
+	for i := range int(rec.NumRows()) {
+		row := make(parquet.Row, rec.NumCols())
+		for c := range row {
+			row[c] = valueOf(rec.Column(c), i).Level(0, definition(rec.Column(c), i), c)
+		}
+		w.buf = append(w.buf, row)
+		if len(w.buf) == cap(w.buf) {
+			if err := w.flush(); err != nil {
+				return err
 			}
 		}
 	}
+	return nil
+}
+
+func (w *Writer) flush() error {
+	if _, err := w.pw.WriteRows(w.buf); err != nil {
+		return err
+	}
+	w.rows += int64(len(w.buf))
+	w.buf = w.buf[:0]
+	return nil
+}
+
+// Rows are the rows written so far.
+func (w *Writer) Rows() int64 { return w.rows + int64(len(w.buf)) }
+
+// Close writes what is held and the footer.
+func (w *Writer) Close() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	return w.pw.Close()
+}
+
+// Write writes r's record batches (arrowsheet's types) to w as a Parquet
+// file and returns the rows written. Its memory is a row group's.
+//
+// Errors: NewWriter's, r's and w's.
+func Write(w io.Writer, r array.RecordReader) (int64, error) {
+	pw, err := NewWriter(w, r.Schema())
+	if err != nil {
+		return 0, err
+	}
+	for r.Next() {
+		if err := pw.Write(r.RecordBatch()); err != nil {
+			return pw.Rows(), err
+		}
+	}
 	if err := r.Err(); err != nil {
-		return rows, err
+		return pw.Rows(), err
 	}
-	if _, err := pw.WriteRows(buf); err != nil {
-		return rows, err
-	}
-	rows += int64(len(buf))
-	return rows, pw.Close()
+	return pw.Rows(), pw.Close()
 }
 
 // definition is a value's definition level in an optional column: 0 for

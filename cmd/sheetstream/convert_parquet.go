@@ -10,6 +10,7 @@ import (
 
 	"github.com/sheetstream/sheetstream/arrowsheet"
 	"github.com/sheetstream/sheetstream/parquetsheet"
+	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
@@ -54,6 +55,29 @@ func workbookToParquet(ctx context.Context, in, out, sheet string, stdin io.Read
 		fmt.Fprintf(os.Stderr, "wrote %s: %d rows from sheet %q\n", out, n, sheets[0].Name)
 	}
 	return nil
+}
+
+// parquetSource opens a Parquet file for import, which reads it twice
+// (types, then rows).
+func parquetSource(path string) (sqlsheet.Source, func() error, error) {
+	if path == "-" {
+		return nil, nil, fmt.Errorf("a Parquet file is read from a file, not standard input (its footer comes last)")
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := file.Stat()
+	if err != nil {
+		file.Close()
+		return nil, nil, err
+	}
+	src, err := parquetsheet.NewSource(file, info.Size(), filepath.Base(path))
+	if err != nil {
+		file.Close()
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return src, file.Close, nil
 }
 
 // parquetToXLSX writes a Parquet file's rows to a sheet of a new

@@ -114,3 +114,53 @@ pq.write_table(pa.table({"xs": pa.array([[1, 2], None, []], pa.list_(pa.int64())
 		t.Errorf("a list column: %v %s", err, out)
 	}
 }
+
+// TestExportImportParquet: export --query -o .parquet and .arrow carry
+// the database's types (pyarrow reads them), and import takes the
+// Parquet file back into a table of the same types and rows.
+func TestExportImportParquet(t *testing.T) {
+	python := pyread.Python(t)
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	query := "SELECT o.id, o.ordered_at, o.quantity, o.unit_price, o.paid, o.shipped_on, o.note FROM orders o ORDER BY o.id"
+	pq := filepath.Join(dir, "orders.parquet")
+	arrowPath := filepath.Join(dir, "orders.arrow")
+	for _, out := range []string{pq, arrowPath} {
+		if msg, err := exec.Command(bin, "export", "--demo", "--query", query, "-o", out).CombinedOutput(); err != nil {
+			t.Fatalf("%v %s", err, msg)
+		}
+	}
+	read := `import sys, json, pyarrow.parquet as pq, pyarrow.ipc as ipc
+a = pq.read_table(sys.argv[1])
+b = ipc.open_file(sys.argv[2]).read_all()
+print(json.dumps({"types": [str(f.type) for f in a.schema], "same": a.equals(b), "rows": a.num_rows, "first": a.slice(0, 1).to_pylist()[0]}, default=str))`
+	out, err := exec.Command(python, "-c", read, pq, arrowPath).Output()
+	if err != nil {
+		t.Fatalf("pyarrow: %v", err)
+	}
+	var got struct {
+		Types []string
+		Same  bool
+		Rows  int
+		First map[string]any
+	}
+	json.Unmarshal(out, &got)
+	if strings.Join(got.Types, ",") != "int64,timestamp[us],int64,double,bool,date32[day],string" || !got.Same || got.Rows != 50000 || got.First["id"] != float64(1) {
+		t.Fatalf("%s", out)
+	}
+	db := "sqlite:" + filepath.Join(dir, "back.db")
+	if msg, err := exec.Command(bin, "import", pq, "--db", db, "--table", "orders").CombinedOutput(); err != nil ||
+		!strings.Contains(string(msg), "imported 50000 rows") ||
+		!strings.Contains(string(msg), "(id integer, ordered_at timestamp, quantity integer, unit_price float, paid boolean, shipped_on date, note text)") {
+		t.Fatalf("import: %v %s", err, msg)
+	}
+	back, err := exec.Command(bin, "export", "--db", db, "--query", query, "-o", filepath.Join(dir, "again.parquet")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v %s", err, back)
+	}
+	same := `import sys, pyarrow.parquet as pq
+print(pq.read_table(sys.argv[1]).equals(pq.read_table(sys.argv[2])))`
+	if out, err := exec.Command(python, "-c", same, pq, filepath.Join(dir, "again.parquet")).Output(); err != nil || strings.TrimSpace(string(out)) != "True" {
+		t.Errorf("exported, imported and exported again: %v %s", err, out)
+	}
+}

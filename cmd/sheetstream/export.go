@@ -252,6 +252,9 @@ func runExport(ctx context.Context, f *exportFlags) error {
 		case len(queries[0].Charts) > 0:
 			return fmt.Errorf("%s: a %s file has no charts: write .xlsx, or leave out --chart", f.out, format)
 		}
+		if format == "parquet" || format == "arrow" || format == "feather" {
+			return writeColumnarExport(ctx, db, queries[0], f.out, format, opts)
+		}
 		return writeTextExport(ctx, db, queries[0], f.out, format, opts)
 	}
 	secret, err := f.pw.forWriting()
@@ -286,10 +289,10 @@ func runExport(ctx context.Context, f *exportFlags) error {
 func exportFormat(out, flag string) (string, error) {
 	if flag != "" {
 		switch f := strings.ToLower(flag); f {
-		case "xlsx", "csv", "tsv", "jsonl":
+		case "xlsx", "csv", "tsv", "jsonl", "parquet", "arrow", "feather":
 			return f, nil
 		}
-		return "", fmt.Errorf("--format %q: want xlsx, csv, tsv or jsonl", flag)
+		return "", fmt.Errorf("--format %q: want xlsx, csv, tsv, jsonl, parquet, arrow or feather", flag)
 	}
 	if out == "-" {
 		return "xlsx", nil
@@ -297,14 +300,14 @@ func exportFormat(out, flag string) (string, error) {
 	switch ext := strings.ToLower(filepath.Ext(out)); ext {
 	case ".xlsx", ".xlsm":
 		return "xlsx", nil
-	case ".csv", ".tsv", ".jsonl":
+	case ".csv", ".tsv", ".jsonl", ".parquet", ".arrow", ".feather":
 		return ext[1:], nil
 	case ".ndjson":
 		return "jsonl", nil
 	case "":
-		return "", fmt.Errorf("%s: give the file an extension saying its format (.xlsx, .csv, .tsv or .jsonl), or --format", out)
+		return "", fmt.Errorf("%s: give the file an extension saying its format (.xlsx, .csv, .tsv, .jsonl, .parquet or .arrow), or --format", out)
 	default:
-		return "", fmt.Errorf("%s: export writes .xlsx, .xlsm, .csv, .tsv or .jsonl, not %s (--format names one for any file name)", out, ext)
+		return "", fmt.Errorf("%s: export writes .xlsx, .xlsm, .csv, .tsv, .jsonl, .parquet, .arrow or .feather, not %s (--format names one for any file name)", out, ext)
 	}
 }
 

@@ -350,16 +350,21 @@ func importSource(path, format, sheet string, pw *password, text csvsheet.Option
 		ext := strings.ToLower(filepath.Ext(path))
 		if isWorkbook(path) || path == "-" && stdinIsWorkbook(stdin) {
 			format = "xlsx"
+		} else if ext == ".parquet" {
+			format = "parquet"
 		} else if ext == ".tsv" || ext == ".tab" {
 			format = "tsv"
 		} else if ext == ".csv" || ext == ".txt" || path == "-" {
 			format = "csv"
 		} else {
-			return nil, nil, fmt.Errorf("%s: give --format: the extension names no format (xlsx, xlsb, xls, ods, csv, tsv)", path)
+			return nil, nil, fmt.Errorf("%s: give --format: the extension names no format (xlsx, xlsb, xls, ods, csv, tsv, parquet)", path)
 		}
-	case "xlsx", "xlsm", "xlsb", "xls", "ods", "csv", "tsv":
+	case "xlsx", "xlsm", "xlsb", "xls", "ods", "csv", "tsv", "parquet":
 	default:
-		return nil, nil, fmt.Errorf("--format %q: xlsx, xlsb, xls, ods, csv or tsv", format)
+		return nil, nil, fmt.Errorf("--format %q: xlsx, xlsb, xls, ods, csv, tsv or parquet", format)
+	}
+	if format == "parquet" {
+		return parquetSource(path)
 	}
 	if format != "csv" && format != "tsv" {
 		wb, closeWB, err := openWorkbook(path, xlsx.ReadOptions{}, stdin, pw)
