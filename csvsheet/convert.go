@@ -103,29 +103,72 @@ const progressEvery = 8192
 // writes no sheet for it.
 var ErrEmpty = errors.New("the text is empty: no header and no rows")
 
+// RowSink is where ConvertTo writes the typed rows: a workbook's sheets
+// (Convert's), or any table of them (a Parquet or Arrow file).
+type RowSink interface {
+	// Begin starts the table with the header's names (nil: text without
+	// a header).
+	Begin(header []string) error
+	// WriteRow writes the next row; the cells are valid during the call.
+	WriteRow(cells []xlsx.Cell) error
+	// AddStyle returns a style showing a number format (numbers written
+	// padded or grouped keep their look); 0 for a sink without styles.
+	AddStyle(style xlsx.Style) (xlsx.StyleID, error)
+	// End ends the table.
+	End() error
+}
+
+// sheetSink is Convert's RowSink: the sheets export makes, columns fitted
+// to their first 100 rows, the header bold and frozen, an autofilter or
+// a table, the charts, continued on numbered sheets past Excel's limit.
+type sheetSink struct {
+	w      *xlsx.Writer
+	opts   *Options
+	base   string
+	sheets *xlsx.TableSheets
+}
+
+func (s *sheetSink) Begin(header []string) error {
+	var err error
+	s.sheets, err = s.w.AddTableSheets(xlsx.TableSheetsOptions{Name: s.base, Header: header, RowsPerSheet: s.opts.RowsPerSheet,
+		ExcelTable: s.opts.ExcelTable, Charts: s.opts.Charts})
+	return err
+}
+
+func (s *sheetSink) WriteRow(cells []xlsx.Cell) error             { return s.sheets.WriteRow(cells) }
+func (s *sheetSink) AddStyle(st xlsx.Style) (xlsx.StyleID, error) { return s.w.AddStyle(st) }
+func (s *sheetSink) End() error                                   { return s.sheets.Close() }
+
 // Convert reads delimited text from r and writes it into w as one sheet,
 // or several when it has more rows than a sheet holds. It does not close w.
 // Errors name the line of the input.
 func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (Stats, error) {
-	var st Stats
-	cr, err := newReader(r, opts)
-	if err != nil {
-		return st, err
-	}
 	base := opts.Sheet
 	if base == "" {
 		base = "Sheet1"
 	}
 	if err := xlsx.CheckSheetName(base); err != nil {
-		return st, err
+		return Stats{}, err
 	}
 	if len(opts.Charts) > 0 && opts.NoHeader {
-		return st, fmt.Errorf("charts name columns of the header, and there is none (NoHeader)")
+		return Stats{}, fmt.Errorf("charts name columns of the header, and there is none (NoHeader)")
 	}
-	// The sheets export makes: columns fitted to their first 100 rows,
-	// the header bold and frozen, an autofilter or a table, the charts.
-	begin := func(header []string) (*xlsx.TableSheets, error) {
-		return w.AddTableSheets(xlsx.TableSheetsOptions{Name: base, Header: header, RowsPerSheet: opts.RowsPerSheet, ExcelTable: opts.ExcelTable, Charts: opts.Charts})
+	sink := &sheetSink{w: w, opts: &opts, base: base}
+	st, err := ConvertTo(ctx, r, sink, opts)
+	if sink.sheets != nil {
+		st.Sheets = sink.sheets.Sheets()
+	}
+	return st, err
+}
+
+// ConvertTo reads delimited text from r, types its columns as Convert
+// does, and writes the rows to sink (Begin, the rows, End). Options'
+// Sheet, RowsPerSheet, ExcelTable and Charts are Convert's sink's.
+func ConvertTo(ctx context.Context, r io.Reader, sink RowSink, opts Options) (Stats, error) {
+	var st Stats
+	cr, err := newReader(r, opts)
+	if err != nil {
+		return st, err
 	}
 	layouts, err := compileLayouts(opts.DateFormats)
 	if err != nil {
@@ -136,7 +179,7 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 	if opts.Decimal == ',' {
 		mark = ','
 	}
-	c := &conversion{ctx: ctx, opts: &opts, st: &st, typer: typer, look: cellLook{styles: numberStyles{w: w}, mark: mark, strict: opts.Strict}, begin: begin}
+	c := &conversion{ctx: ctx, opts: &opts, st: &st, typer: typer, look: cellLook{styles: numberStyles{add: sink.AddStyle}, mark: mark, strict: opts.Strict}, sink: sink}
 	writeRow := c.writeRow
 	var guess [][]string // the first rows, held while the columns' types are guessed
 	var guessLines []int // and their lines
@@ -162,7 +205,7 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 			// encoding/csv makes new strings for every record, even with
 			// ReuseRecord: keeping them is safe.
 			c.names = slices.Clone(record)
-			if c.sheets, err = begin(c.names); err != nil {
+			if err := c.begin(c.names); err != nil {
 				return st, fmt.Errorf("line 1: %w", err) // a chart naming no column of it
 			}
 			continue
@@ -192,13 +235,12 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 			return st, err
 		}
 	}
-	if c.sheets == nil && st.Rows == 0 {
+	if !c.begun && st.Rows == 0 {
 		return st, ErrEmpty
 	}
-	if err := c.sheets.Close(); err != nil {
+	if err := sink.End(); err != nil {
 		return st, err
 	}
-	st.Sheets = c.sheets.Sheets()
 	if opts.Progress != nil {
 		opts.Progress(st.Rows)
 	}
@@ -208,22 +250,26 @@ func Convert(ctx context.Context, r io.Reader, w *xlsx.Writer, opts Options) (St
 
 // conversion is one Convert's state for writing rows.
 type conversion struct {
-	ctx    context.Context
-	opts   *Options
-	st     *Stats
-	typer  *columnTyper
-	look   cellLook
-	begin  func(header []string) (*xlsx.TableSheets, error)
-	names  []string // the header's texts, for messages
-	sheets *xlsx.TableSheets
-	cells  []xlsx.Cell
+	ctx   context.Context
+	opts  *Options
+	st    *Stats
+	typer *columnTyper
+	look  cellLook
+	sink  RowSink
+	begun bool
+	names []string // the header's texts, for messages
+	cells []xlsx.Cell
+}
+
+func (c *conversion) begin(header []string) error {
+	c.begun = true
+	return c.sink.Begin(header)
 }
 
 // writeRow types record, from line, and writes it.
 func (c *conversion) writeRow(record []string, line int) error {
-	if c.sheets == nil {
-		var err error
-		if c.sheets, err = c.begin(nil); err != nil {
+	if !c.begun {
+		if err := c.begin(nil); err != nil {
 			return err
 		}
 	}
@@ -247,7 +293,7 @@ func (c *conversion) writeRow(record []string, line int) error {
 			}
 		}
 	}
-	if err := c.sheets.WriteRow(cells); err != nil {
+	if err := c.sink.WriteRow(cells); err != nil {
 		if errors.Is(err, xlsx.ErrInvalidUTF8) && c.opts.Encoding == "" {
 			// The text is in another character set: say so, as a
 			// CSV's problem, not a cell's.

@@ -98,7 +98,7 @@ func (l *cellLook) apply(c *xlsx.Cell, f string, number bool) (cut bool, err err
 // numberStyles hands out, per decimal count, the style showing that many
 // decimals ("0.00", or "#,##0.00" where the text grouped thousands).
 type numberStyles struct {
-	w     *xlsx.Writer
+	add   func(xlsx.Style) (xlsx.StyleID, error) // the sink's AddStyle
 	ids   [2][maxDecimals + 1]xlsx.StyleID
 	added [2][maxDecimals + 1]bool
 }
@@ -123,7 +123,7 @@ func (ns *numberStyles) style(decimals int, grouped bool) (xlsx.StyleID, bool, e
 	if decimals > 0 {
 		code += "." + strings.Repeat("0", decimals)
 	}
-	id, err := ns.w.AddStyle(xlsx.Style{NumFmt: code})
+	id, err := ns.add(xlsx.Style{NumFmt: code})
 	if err != nil {
 		return 0, false, err
 	}

@@ -12,7 +12,7 @@ import (
 
 // RowGroupRows is the rows of a row group Write makes: what it holds in
 // memory before writing them out.
-const RowGroupRows = 65536
+const RowGroupRows = 16384
 
 // orderedGroup is a group whose columns keep the order they are given in
 // (parquet.Group sorts them by name): a sheet's columns, left to right.

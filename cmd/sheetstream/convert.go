@@ -119,8 +119,12 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 		}
 		return convertWorkbook(ctx, in, out, f.sheet, f.escape, stdin, &f.pw)
 	}
-	if !strings.EqualFold(filepath.Ext(out), ".xlsx") && out != "-" {
-		return fmt.Errorf("%s: only .xlsx output is supported", out)
+	columnar := columnarFormat(out)
+	switch {
+	case columnar != "" && (len(charts) > 0 || f.excelTable || f.pw.asked()):
+		return fmt.Errorf("%s: charts, Excel tables and encryption are a workbook's: write .xlsx", out)
+	case columnar == "" && !strings.EqualFold(filepath.Ext(out), ".xlsx") && out != "-":
+		return fmt.Errorf("%s: delimited text converts to .xlsx, .parquet, .arrow or .feather", out)
 	}
 	comma, err := delimiterOf(in, f.delimiter)
 	if err != nil {
@@ -167,11 +171,19 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 			return err
 		}
 		bar := newProgress(src.size, "converting", true)
-		err = writeWorkbook(dst, xlsx.Options{Password: secret}, func(w *xlsx.Writer) error {
-			var err error
-			st, err = csvsheet.Convert(ctx, countingReader(r, bar), w, opts)
-			return err
-		})
+		if columnar != "" {
+			err = writeColumnar(dst, columnar, func(sink csvsheet.RowSink) error {
+				var err error
+				st, err = csvsheet.ConvertTo(ctx, countingReader(r, bar), sink, opts)
+				return err
+			})
+		} else {
+			err = writeWorkbook(dst, xlsx.Options{Password: secret}, func(w *xlsx.Writer) error {
+				var err error
+				st, err = csvsheet.Convert(ctx, countingReader(r, bar), w, opts)
+				return err
+			})
+		}
 		if bar != nil {
 			bar.Finish()
 		}
@@ -202,6 +214,10 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	under := " under a header"
 	if f.noHeader {
 		under = ""
+	}
+	if columnar != "" {
+		fmt.Fprintf(os.Stderr, "wrote %s: %d rows%s as %s\n", out, st.Rows, under, strings.ToUpper(columnar))
+		return nil
 	}
 	fmt.Fprintf(os.Stderr, "wrote %s: %d rows%s in %d sheet(s)\n", out, st.Rows, under, len(st.Sheets))
 	return nil

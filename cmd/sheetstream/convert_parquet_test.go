@@ -29,6 +29,25 @@ func TestConvertParquet(t *testing.T) {
 	if out, err := exec.Command(bin, "convert", book, target).CombinedOutput(); err != nil {
 		t.Fatalf("%v %s", err, out)
 	}
+	// Straight from the CSV: the same file.
+	direct := filepath.Join(dir, "direct.parquet")
+	if out, err := exec.Command(bin, "convert", csvPath, direct).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	same := `import sys, pyarrow.parquet as pq
+print(pq.read_table(sys.argv[1]).equals(pq.read_table(sys.argv[2])))`
+	if out, err := exec.Command(python, "-c", same, target, direct).Output(); err != nil || strings.TrimSpace(string(out)) != "True" {
+		t.Errorf("CSV to Parquet differs from CSV to XLSX to Parquet: %v %s", err, out)
+	}
+	// Not UTF-8: refused as the workbook refuses it, nothing written.
+	latin := filepath.Join(dir, "latin.csv")
+	os.WriteFile(latin, []byte{'n', 'a', 'm', 'e', '\n', 'c', 'a', 'f', 0xe9, '\n'}, 0o644)
+	if out, err := exec.Command(bin, "convert", latin, filepath.Join(dir, "latin.parquet")).CombinedOutput(); err == nil || !strings.Contains(string(out), "not UTF-8") {
+		t.Errorf("latin-1 text to Parquet: %v %s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "latin.parquet")); err == nil {
+		t.Error("latin.parquet written")
+	}
 	read := `import sys, json, pyarrow.parquet as pq
 t = pq.read_table(sys.argv[1])
 print(json.dumps({"types": [str(f.type) for f in t.schema], "names": t.schema.names, "rows": t.to_pylist()}, default=str))`

@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
 	"github.com/sheetstream/sheetstream/arrowsheet"
+	"github.com/sheetstream/sheetstream/csvsheet"
 	"github.com/sheetstream/sheetstream/parquetsheet"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
@@ -55,15 +58,78 @@ type columnar struct {
 func (c *columnar) AddStyle(xlsx.Style) (xlsx.StyleID, error) { return 0, nil }
 
 func (c *columnar) Begin(t *sqlsheet.Table) error {
-	if c.b != nil {
-		return fmt.Errorf("a %s file holds one query's rows", c.format)
-	}
 	names := make([]string, len(t.Columns))
 	for i, col := range t.Columns {
 		names[i] = col.Name
 	}
-	c.b = arrowsheet.NewBatcher(t.Name, names, arrowsheet.ReadOptions{BatchRows: 16384}, c.write)
+	return c.start(t.Name, names)
+}
+
+// start begins the file's one table, of columns named names.
+func (c *columnar) start(table string, names []string) error {
+	if c.b != nil {
+		return fmt.Errorf("a %s file holds one table", c.format)
+	}
+	c.b = arrowsheet.NewBatcher(table, names, arrowsheet.ReadOptions{BatchRows: 16384}, c.write)
 	return nil
+}
+
+// columnarFormat is the columnar format a path's extension names, "" for
+// none.
+func columnarFormat(path string) string {
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".parquet", ".arrow", ".feather":
+		return ext[1:]
+	}
+	return ""
+}
+
+// writeColumnar writes a Parquet or Arrow file at path from what fill
+// writes to its sink; nothing is left under the name on failure.
+func writeColumnar(path, format string, fill func(csvsheet.RowSink) error) error {
+	o, err := createOutput(path)
+	if err != nil {
+		return err
+	}
+	if err := fill(&textColumnar{c: &columnar{format: format, w: o.Writer()}}); err != nil {
+		o.abort()
+		return err
+	}
+	return o.commit()
+}
+
+// textColumnar is a csvsheet.RowSink into a columnar file: delimited
+// text's typed rows.
+type textColumnar struct{ c *columnar }
+
+func (t *textColumnar) AddStyle(xlsx.Style) (xlsx.StyleID, error) { return 0, nil }
+func (t *textColumnar) End() error                                { return t.c.End() }
+
+func (t *textColumnar) Begin(header []string) error {
+	if header == nil {
+		return nil // named A, B, C... by the first row's width
+	}
+	return t.c.start("", header)
+}
+
+func (t *textColumnar) WriteRow(cells []xlsx.Cell) error {
+	if t.c.b == nil {
+		names := make([]string, len(cells))
+		for i := range names {
+			names[i] = xlsx.ColumnName(i + 1)
+		}
+		if err := t.c.start("", names); err != nil {
+			return err
+		}
+	}
+	// A workbook refuses text that is not UTF-8 (the CSV's encoding is
+	// then wrong); so does a columnar file's string column.
+	for i := range cells {
+		if s, ok := cells[i].Value().(string); ok && !utf8.ValidString(s) {
+			return fmt.Errorf("field %d: %w", i+1, csvsheet.ErrNotUTF8)
+		}
+	}
+	return t.c.b.Add(cells)
 }
 
 func (c *columnar) WriteRow(cells []xlsx.Cell) error { return c.b.Add(cells) }
