@@ -162,7 +162,7 @@ func TestExportByExtension(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ out, want string }{
-		{"a.json", "export writes .xlsx, .xlsm, .csv, .tsv or .jsonl, not .json"},
+		{"a.json", "export writes .xlsx, .xlsm, .csv, .tsv, .jsonl, .parquet, .arrow or .feather, not .json"},
 		{"noext", "give the file an extension"},
 	} {
 		out, err := exec.Command(bin, "export", "--demo", "--query", q, "-o", filepath.Join(dir, c.out)).CombinedOutput()
