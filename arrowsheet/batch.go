@@ -2,6 +2,7 @@ package arrowsheet
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -45,21 +46,28 @@ func (b *Batcher) Schema() *arrow.Schema { return b.r.schema }
 // Add takes the next row, a cell a column (valid during the call only).
 //
 // Errors: a cell that does not fit its column (an *xlsx.CellError
-// wrapping ErrMisfit, its row counted from 2, under a header), emit's.
+// wrapping ErrMisfit, its row counted from 2, under a header), text that
+// is not UTF-8 (wrapping xlsx.ErrInvalidUTF8), emit's.
 func (b *Batcher) Add(cells []xlsx.Cell) error {
 	r := b.r
 	if len(cells) > len(b.names) {
 		return fmt.Errorf("%q: a row of %d values for %d columns", r.sheet, len(cells), len(b.names))
 	}
-	b.row = b.row[:0]
-	for i := range cells {
-		if !cells[i].IsEmpty() {
-			b.row = append(b.row, xlsx.Value{})
-			b.row[len(b.row)-1].SetCell(i+1, &cells[i])
-		}
-	}
 	r.read++
 	num := int(r.read) + 1
+	b.row = b.row[:0]
+	for i := range cells {
+		if cells[i].IsEmpty() {
+			continue
+		}
+		b.row = append(b.row, xlsx.Value{})
+		v := &b.row[len(b.row)-1]
+		v.SetCell(i+1, &cells[i])
+		// An Arrow string is UTF-8, as a workbook's text is.
+		if v.Type() == xlsx.TypeString && !utf8.Valid(v.Bytes()) {
+			return &xlsx.CellError{Sheet: r.sheet, Row: num, Col: i + 1, Err: xlsx.ErrInvalidUTF8}
+		}
+	}
 	if r.schema == nil {
 		h := heldRow{num: num, cells: make([]xlsx.Value, len(b.row)), texts: make([]string, len(b.row))}
 		for i := range b.row {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
@@ -34,6 +33,7 @@ func writeColumnarExport(ctx context.Context, db *sql.DB, q sqlsheet.Query, out,
 	dst := &columnar{format: format, w: o.Writer()}
 	st, err := sqlsheet.ExportTo(ctx, db, dst, []sqlsheet.Query{q}, opts)
 	if err != nil {
+		dst.wait()
 		o.abort()
 		return err
 	}
@@ -45,6 +45,9 @@ func writeColumnarExport(ctx context.Context, db *sql.DB, q sqlsheet.Query, out,
 }
 
 // columnar is export's sqlsheet.Destination for Parquet and Arrow files.
+// The file is written on a goroutine of its own, a batch behind the rows
+// being typed: encoding and compressing the columns overlaps reading and
+// typing them, as deflate does for a workbook.
 type columnar struct {
 	format string
 	w      io.Writer
@@ -53,6 +56,8 @@ type columnar struct {
 		Write(arrow.RecordBatch) error
 		Close() error
 	}
+	batches chan arrow.RecordBatch // to the writing goroutine
+	done    chan error             // its first error, when batches closes
 }
 
 func (c *columnar) AddStyle(xlsx.Style) (xlsx.StyleID, error) { return 0, nil }
@@ -91,7 +96,9 @@ func writeColumnar(path, format string, fill func(csvsheet.RowSink) error) error
 	if err != nil {
 		return err
 	}
-	if err := fill(&textColumnar{c: &columnar{format: format, w: o.Writer()}}); err != nil {
+	c := &columnar{format: format, w: o.Writer()}
+	if err := fill(&textColumnar{c: c}); err != nil {
+		c.wait()
 		o.abort()
 		return err
 	}
@@ -122,24 +129,46 @@ func (t *textColumnar) WriteRow(cells []xlsx.Cell) error {
 			return err
 		}
 	}
-	// A workbook refuses text that is not UTF-8 (the CSV's encoding is
-	// then wrong); so does a columnar file's string column.
-	for i := range cells {
-		if s, ok := cells[i].Value().(string); ok && !utf8.ValidString(s) {
-			return fmt.Errorf("field %d: %w", i+1, csvsheet.ErrNotUTF8)
-		}
-	}
+	// Text that is not UTF-8 is refused as a workbook refuses it
+	// (xlsx.ErrInvalidUTF8), which ConvertTo says is the CSV's encoding.
 	return t.c.b.Add(cells)
 }
 
 func (c *columnar) WriteRow(cells []xlsx.Cell) error { return c.b.Add(cells) }
 
-// write writes a batch, opening the file at the first.
+// write hands a batch to the writing goroutine, opening the file and
+// starting the goroutine at the first.
 func (c *columnar) write(rec arrow.RecordBatch) error {
 	if err := c.open(rec.Schema()); err != nil {
 		return err
 	}
-	return c.file.Write(rec)
+	if c.batches == nil {
+		c.batches, c.done = make(chan arrow.RecordBatch, 2), make(chan error, 1)
+		go func() {
+			var err error
+			for rec := range c.batches {
+				if err == nil {
+					err = c.file.Write(rec)
+				}
+				rec.Release()
+			}
+			c.done <- err
+		}()
+	}
+	rec.Retain()
+	c.batches <- rec
+	return nil
+}
+
+// wait ends the writing goroutine and returns its error.
+func (c *columnar) wait() error {
+	if c.batches == nil {
+		return nil
+	}
+	close(c.batches)
+	err := <-c.done
+	c.batches = nil
+	return err
 }
 
 func (c *columnar) open(schema *arrow.Schema) error {
@@ -156,10 +185,14 @@ func (c *columnar) open(schema *arrow.Schema) error {
 }
 
 func (c *columnar) End() error {
-	if err := c.b.Close(); err != nil {
+	err := c.b.Close()
+	if werr := c.wait(); err == nil {
+		err = werr
+	}
+	if err != nil {
 		return err
 	}
-	if err := c.open(c.b.Schema()); err != nil { // a query without rows
+	if err := c.open(c.b.Schema()); err != nil { // a table without rows
 		return err
 	}
 	return c.file.Close()
