@@ -58,7 +58,7 @@ func nodeOf(t arrow.DataType) (parquet.Node, error) {
 // Writer writes record batches of arrowsheet's types to a Parquet file,
 // a row group at a time.
 type Writer struct {
-	pw   *parquet.Writer
+	pw   *parquet.GenericWriter[any]
 	buf  []parquet.Row
 	rows int64
 }
@@ -81,7 +81,7 @@ func NewWriter(w io.Writer, schema *arrow.Schema) (*Writer, error) {
 		order = append(order, f.Name)
 	}
 	ps := parquet.NewSchema("sheet", orderedGroup{group, order})
-	pw := parquet.NewWriter(w, ps, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(RowGroupRows))
+	pw := parquet.NewGenericWriter[any](w, ps, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(RowGroupRows))
 	return &Writer{pw: pw, buf: make([]parquet.Row, 0, 1024)}, nil
 }
 
