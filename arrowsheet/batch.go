@@ -5,7 +5,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -26,18 +25,7 @@ type Batcher struct {
 // messages) and hands each to emit, which may keep it only by Retain.
 // ReadOptions' SampleRows, Types, BatchRows and Allocator apply.
 func NewBatcher(table string, names []string, opts ReadOptions, emit func(arrow.RecordBatch) error) *Batcher {
-	if opts.SampleRows <= 0 {
-		opts.SampleRows = 1000
-	}
-	if opts.BatchRows <= 0 {
-		opts.BatchRows = 65536
-	}
-	if opts.Allocator == nil {
-		opts.Allocator = memory.DefaultAllocator
-	}
-	r := &Reader{sheet: table, opts: opts}
-	r.refs.Store(1)
-	return &Batcher{r: r, names: names, emit: emit}
+	return &Batcher{r: newReader(table, opts), names: names, emit: emit}
 }
 
 // Schema is the batches' schema, nil until the types are chosen.

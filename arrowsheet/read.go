@@ -121,17 +121,8 @@ func kindOfType(t arrow.DataType) (kind, bool) {
 // Errors: rows' own, a type in ReadOptions.Types the package does not
 // read into, or a sheet with neither header nor rows.
 func NewReader(rows *xlsx.Rows, sheet string, opts ReadOptions) (*Reader, error) {
-	if opts.SampleRows <= 0 {
-		opts.SampleRows = 1000
-	}
-	if opts.BatchRows <= 0 {
-		opts.BatchRows = 65536
-	}
-	if opts.Allocator == nil {
-		opts.Allocator = memory.DefaultAllocator
-	}
-	r := &Reader{rows: rows, sheet: sheet, opts: opts}
-	r.refs.Store(1)
+	r := newReader(sheet, opts)
+	r.rows, opts = rows, r.opts
 	var header []string
 	for skipped := 0; skipped < opts.SkipRows && rows.Next(); skipped++ {
 	}
@@ -196,6 +187,23 @@ func (r *Reader) decide(names []string) error {
 	r.schema = arrow.NewSchema(fields, nil)
 	r.builder = array.NewRecordBuilder(r.opts.Allocator, r.schema)
 	return nil
+}
+
+// newReader is a Reader of the table named sheet, ReadOptions' defaults
+// filled in, reading nothing yet.
+func newReader(sheet string, opts ReadOptions) *Reader {
+	if opts.SampleRows <= 0 {
+		opts.SampleRows = 1000
+	}
+	if opts.BatchRows <= 0 {
+		opts.BatchRows = 65536
+	}
+	if opts.Allocator == nil {
+		opts.Allocator = memory.DefaultAllocator
+	}
+	r := &Reader{sheet: sheet, opts: opts}
+	r.refs.Store(1)
+	return r
 }
 
 // columnNames are the header's texts, a column's letter where it has

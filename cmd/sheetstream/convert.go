@@ -429,11 +429,8 @@ func convertWorkbook(ctx context.Context, in, out, sheet string, escape bool, st
 	if ext == "xlsx" {
 		return workbookToXLSX(ctx, in, out, sheet, stdin, pw)
 	}
-	if arrowFormat(out) != "" {
-		return workbookToArrow(ctx, in, out, sheet, stdin, pw)
-	}
-	if isParquet(out) {
-		return workbookToParquet(ctx, in, out, sheet, stdin, pw)
+	if arrowFormat(out) != "" || isParquet(out) {
+		return workbookToColumnar(ctx, in, out, sheet, stdin, pw)
 	}
 	f, ok := csvsheet.ParseFormat(ext)
 	if !ok {

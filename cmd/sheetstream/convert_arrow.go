@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
 	"github.com/sheetstream/sheetstream/arrowsheet"
+	"github.com/sheetstream/sheetstream/parquetsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
@@ -32,9 +33,10 @@ func arrowFormat(path string) string {
 	return ""
 }
 
-// workbookToArrow writes one sheet of a workbook as Arrow record
-// batches, each column typed as arrowsheet's mapping says.
-func workbookToArrow(ctx context.Context, in, out, sheet string, stdin io.Reader, pw *password) error {
+// workbookToColumnar writes one sheet of a workbook as a Parquet or
+// Arrow file, each column typed as arrowsheet's mapping says, a batch of
+// 16,384 rows at a time (a command's memory stays near a sheet's).
+func workbookToColumnar(ctx context.Context, in, out, sheet string, stdin io.Reader, pw *password) error {
 	wb, closeWB, err := openWorkbook(in, xlsx.ReadOptions{}, stdin, pw)
 	if err != nil {
 		return err
@@ -49,7 +51,6 @@ func workbookToArrow(ctx context.Context, in, out, sheet string, stdin io.Reader
 		return err
 	}
 	defer rows.Close()
-	// Batches of 16,384 rows: a command's memory stays near a sheet's.
 	r, err := arrowsheet.NewReader(rows, sheets[0].Name, arrowsheet.ReadOptions{BatchRows: 16384})
 	if err != nil {
 		return fmt.Errorf("%s: %w", inputName(in), err)
@@ -59,7 +60,12 @@ func workbookToArrow(ctx context.Context, in, out, sheet string, stdin io.Reader
 	if err != nil {
 		return err
 	}
-	n, err := writeArrow(o.Writer(), arrowFormat(out), r)
+	var n int64
+	if isParquet(out) {
+		n, err = parquetsheet.Write(o.Writer(), r)
+	} else {
+		n, err = writeArrow(o.Writer(), arrowFormat(out), r)
+	}
 	if err != nil {
 		o.abort()
 		return fmt.Errorf("%s: %w", inputName(in), err)

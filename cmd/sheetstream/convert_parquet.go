@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/sheetstream/sheetstream/arrowsheet"
 	"github.com/sheetstream/sheetstream/parquetsheet"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
@@ -16,46 +13,6 @@ import (
 
 // isParquet says whether path names a Parquet file.
 func isParquet(path string) bool { return strings.EqualFold(filepath.Ext(path), ".parquet") }
-
-// workbookToParquet writes one sheet of a workbook as a Parquet file, each
-// column typed as arrowsheet's mapping says, a row group at a time.
-func workbookToParquet(ctx context.Context, in, out, sheet string, stdin io.Reader, pw *password) error {
-	wb, closeWB, err := openWorkbook(in, xlsx.ReadOptions{}, stdin, pw)
-	if err != nil {
-		return err
-	}
-	defer closeWB()
-	sheets, err := pickSheets(wb, sheet, false)
-	if err != nil {
-		return fmt.Errorf("%s: %w", in, err)
-	}
-	rows, err := wb.Rows(ctx, sheets[0].Index)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	r, err := arrowsheet.NewReader(rows, sheets[0].Name, arrowsheet.ReadOptions{BatchRows: 16384})
-	if err != nil {
-		return fmt.Errorf("%s: %w", inputName(in), err)
-	}
-	defer r.Release()
-	o, err := createOutput(out)
-	if err != nil {
-		return err
-	}
-	n, err := parquetsheet.Write(o.Writer(), r)
-	if err != nil {
-		o.abort()
-		return fmt.Errorf("%s: %w", inputName(in), err)
-	}
-	if err := o.commit(); err != nil {
-		return err
-	}
-	if out != "-" {
-		fmt.Fprintf(os.Stderr, "wrote %s: %d rows from sheet %q\n", out, n, sheets[0].Name)
-	}
-	return nil
-}
 
 // parquetSource opens a Parquet file for import, which reads it twice
 // (types, then rows).
