@@ -75,6 +75,7 @@ type Request struct {
 
 // Runner writes the workbook a request asks for into w and returns its
 // data rows. An error retrying cannot mend is wrapped with Permanent.
+// ReportRows(ctx, n) as it goes shows the job's clients its rows so far.
 type Runner func(ctx context.Context, req Request, w io.Writer) (rows int64, err error)
 
 // Job is a job as clients see it.
@@ -397,7 +398,7 @@ func (q *Queue) openSQLite(ctx context.Context, path string, rc *river.Config) e
 		db.Close()
 		return fmt.Errorf("queue sqlite:%s: %w", path, err)
 	}
-	for _, table := range []string{scheduleTable, revokedTable} {
+	for _, table := range []string{scheduleTable, revokedTable, progressTable} {
 		if _, err := db.ExecContext(ctx, table); err != nil {
 			db.Close()
 			return fmt.Errorf("queue sqlite:%s: %w", path, err)
@@ -508,7 +509,10 @@ func migrateLocked(ctx context.Context, pool *pgxpool.Pool, driver *riverpgxv5.D
 	if _, err = conn.Exec(ctx, scheduleTable); err != nil {
 		return err
 	}
-	_, err = conn.Exec(ctx, revokedTable)
+	if _, err = conn.Exec(ctx, revokedTable); err != nil {
+		return err
+	}
+	_, err = conn.Exec(ctx, progressTable)
 	return err
 }
 
@@ -624,7 +628,9 @@ func (q *Queue) Get(ctx context.Context, id string) (Job, error) {
 	if err != nil {
 		return Job{}, err
 	}
-	return q.view(row)
+	j, err := q.view(row)
+	q.addProgress(ctx, &j, row.ID)
+	return j, err
 }
 
 // row finds the job a public id names, checking its secret in constant
@@ -692,6 +698,7 @@ func (q *Queue) List(ctx context.Context, owner string, limit int, after string)
 		if err != nil {
 			return nil, err
 		}
+		q.addProgress(ctx, &j, row.ID)
 		out = append(out, j)
 	}
 	return out, nil
@@ -822,11 +829,13 @@ func (w *exportWorker) Work(ctx context.Context, job *river.Job[exportArgs]) err
 		}
 	}
 	var rows int64
+	runCtx, stopProgress := q.watchProgress(ctx, job.ID)
 	size, err := q.cfg.Storage.Put(ctx, job.Args.Key, func(out io.Writer) error {
 		var err error
-		rows, err = q.cfg.Run(ctx, job.Args.Request, out)
+		rows, err = q.cfg.Run(runCtx, job.Args.Request, out)
 		return err
 	})
+	stopProgress()
 	elapsed := time.Since(start).Seconds()
 	if err != nil {
 		// The facts go in the job's output, which Counts and view read;

@@ -41,6 +41,17 @@ func (f *fakeRun) run(ctx context.Context, req Request, w io.Writer) (int64, err
 		}
 		_, err := w.Write([]byte("whole"))
 		return 1, err
+	case "counting": // 15 steps of 10,000 rows, 200 ms apart
+		for i := int64(1); i <= 15; i++ {
+			ReportRows(ctx, i*10000)
+			select {
+			case <-time.After(200 * time.Millisecond):
+			case <-ctx.Done():
+				return 0, ctx.Err()
+			}
+		}
+		_, err := w.Write([]byte("counted"))
+		return 150000, err
 	case "slow":
 		w.Write(bytes.Repeat([]byte("x"), 6<<20))
 		<-ctx.Done()

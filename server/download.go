@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/sheetstream/sheetstream/csvsheet"
+	"github.com/sheetstream/sheetstream/jobs"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -348,7 +349,9 @@ func (s *Server) writeXLSX(ctx context.Context, e *Export, vals map[string]any, 
 	// On every way out but success: nothing more is written, and what
 	// the writer holds (an encrypted package in temp_dir) is removed.
 	defer xw.Abort()
-	st, err := s.run(ctx, e, e.Sheets, vals, sqlsheet.Workbook(xw), sqlsheet.Options{})
+	// A job's clients see its rows as they go (nothing else for a download).
+	progress := func(rows int64) { jobs.ReportRows(ctx, rows) }
+	st, err := s.run(ctx, e, e.Sheets, vals, sqlsheet.Workbook(xw), sqlsheet.Options{Progress: progress})
 	if err == nil {
 		err = xw.Close()
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/sheetstream/sheetstream/jobs"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -61,7 +62,9 @@ func (s *Server) fillTemplate(ctx context.Context, e *Export, vals map[string]an
 	}
 	var total sqlsheet.Stats
 	for i := range e.Sheets {
-		st, err := s.run(ctx, e, e.Sheets[i:i+1], vals, sqlsheet.TemplateSheet(tw, e.Sheets[i].Name), sqlsheet.Options{})
+		done := total.Rows
+		progress := func(rows int64) { jobs.ReportRows(ctx, done+rows) }
+		st, err := s.run(ctx, e, e.Sheets[i:i+1], vals, sqlsheet.TemplateSheet(tw, e.Sheets[i].Name), sqlsheet.Options{Progress: progress})
 		total.Rows += st.Rows
 		total.Sheets = append(total.Sheets, e.Sheets[i].Name)
 		if err != nil {
