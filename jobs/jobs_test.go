@@ -62,7 +62,10 @@ func (f *fakeRun) run(ctx context.Context, req Request, w io.Writer) (int64, err
 
 // queues opens a SQLite queue with a folder, and a PostgreSQL queue (a
 // database of its own on the test command's server) with the same folder.
-func queues(t *testing.T) map[string]*Queue {
+//
+// with changes the queues' Config (a test of retention turns off the
+// periodic cleanup, which would race with its own Cleanup calls).
+func queues(t *testing.T, with ...func(*Config)) map[string]*Queue {
 	t.Helper()
 	folder, err := storage.OpenFolder(t.TempDir())
 	if err != nil {
@@ -71,8 +74,12 @@ func queues(t *testing.T) map[string]*Queue {
 	out := map[string]*Queue{}
 	open := func(name, url string) {
 		run := &fakeRun{}
-		q, err := Open(context.Background(), Config{Queue: url, Storage: folder, Workers: 2, Run: run.run,
-			FetchPoll: 50 * time.Millisecond, JobTimeout: 20 * time.Second})
+		cfg := Config{Queue: url, Storage: folder, Workers: 2, Run: run.run,
+			FetchPoll: 50 * time.Millisecond, JobTimeout: 20 * time.Second}
+		for _, change := range with {
+			change(&cfg)
+		}
+		q, err := Open(context.Background(), cfg)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
