@@ -436,20 +436,11 @@ func convertWorkbook(ctx context.Context, in, out, sheet string, escape bool, st
 	if !ok {
 		return fmt.Errorf("%s: write .xlsx, .csv, .tsv, .jsonl, .parquet, .arrow, .feather or .arrows from a workbook", out)
 	}
-	wb, closeWB, err := openWorkbook(in, xlsx.ReadOptions{}, stdin, pw)
+	rows, name, done, err := openSheetRows(ctx, in, sheet, stdin, pw)
 	if err != nil {
 		return err
 	}
-	defer closeWB()
-	sheets, err := pickSheets(wb, sheet, false)
-	if err != nil {
-		return fmt.Errorf("%s: %w", in, err)
-	}
-	rows, err := wb.Rows(ctx, sheets[0].Index)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
+	defer done()
 	o, err := createOutput(out)
 	if err != nil {
 		return err
@@ -465,9 +456,28 @@ func convertWorkbook(ctx context.Context, in, out, sheet string, escape bool, st
 	if out != "-" {
 		// Data rows, as import and export count them: the first row is
 		// the header.
-		fmt.Fprintf(os.Stderr, "wrote %s: %d rows under a header (%d cells) from sheet %q\n", out, max(st.Rows-1, 0), st.Cells, sheets[0].Name)
+		fmt.Fprintf(os.Stderr, "wrote %s: %d rows under a header (%d cells) from sheet %q\n", out, max(st.Rows-1, 0), st.Cells, name)
 	}
 	return nil
+}
+
+// openSheetRows opens the rows of a workbook's sheet (the first, or the
+// one sheet names) and its name; done closes them and the workbook.
+func openSheetRows(ctx context.Context, in, sheet string, stdin io.Reader, pw *password) (rows *xlsx.Rows, name string, done func(), err error) {
+	wb, closeWB, err := openWorkbook(in, xlsx.ReadOptions{}, stdin, pw)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	sheets, err := pickSheets(wb, sheet, false)
+	if err != nil {
+		closeWB()
+		return nil, "", nil, fmt.Errorf("%s: %w", in, err)
+	}
+	if rows, err = wb.Rows(ctx, sheets[0].Index); err != nil {
+		closeWB()
+		return nil, "", nil, err
+	}
+	return rows, sheets[0].Name, func() { rows.Close(); closeWB() }, nil
 }
 
 // workbookToXLSX copies a workbook's worksheets (or the one --sheet

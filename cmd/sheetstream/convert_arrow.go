@@ -37,21 +37,12 @@ func arrowFormat(path string) string {
 // Arrow file, each column typed as arrowsheet's mapping says, a batch of
 // 16,384 rows at a time (a command's memory stays near a sheet's).
 func workbookToColumnar(ctx context.Context, in, out, sheet string, stdin io.Reader, pw *password) error {
-	wb, closeWB, err := openWorkbook(in, xlsx.ReadOptions{}, stdin, pw)
+	rows, name, done, err := openSheetRows(ctx, in, sheet, stdin, pw)
 	if err != nil {
 		return err
 	}
-	defer closeWB()
-	sheets, err := pickSheets(wb, sheet, false)
-	if err != nil {
-		return fmt.Errorf("%s: %w", in, err)
-	}
-	rows, err := wb.Rows(ctx, sheets[0].Index)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	r, err := arrowsheet.NewReader(rows, sheets[0].Name, arrowsheet.ReadOptions{BatchRows: 16384})
+	defer done()
+	r, err := arrowsheet.NewReader(rows, name, arrowsheet.ReadOptions{BatchRows: 16384})
 	if err != nil {
 		return fmt.Errorf("%s: %w", inputName(in), err)
 	}
@@ -78,7 +69,7 @@ func workbookToColumnar(ctx context.Context, in, out, sheet string, stdin io.Rea
 		for _, f := range r.Schema().Fields() {
 			types = append(types, f.Name+" "+f.Type.String())
 		}
-		fmt.Fprintf(os.Stderr, "wrote %s: %d rows from sheet %q (%s)\n", out, n, sheets[0].Name, strings.Join(types, ", "))
+		fmt.Fprintf(os.Stderr, "wrote %s: %d rows from sheet %q (%s)\n", out, n, name, strings.Join(types, ", "))
 	}
 	return nil
 }
@@ -135,6 +126,27 @@ func arrowToXLSX(in, out string, f *convertFlags) error {
 		defer fr.Close()
 		r = &fileBatches{f: fr}
 	}
+	return tableToXLSX(in, out, f, func(w *xlsx.Writer, sheet string) (int64, error) {
+		aw, err := arrowsheet.NewWriter(w, r.Schema(), arrowsheet.WriteOptions{Sheet: sheet, ExcelTable: f.excelTable})
+		if err != nil {
+			return 0, err
+		}
+		for r.Next() {
+			if err := aw.Write(r.RecordBatch()); err != nil {
+				return aw.Rows(), err
+			}
+		}
+		if err := r.Err(); err != nil {
+			return aw.Rows(), err
+		}
+		return aw.Rows(), aw.Close()
+	})
+}
+
+// tableToXLSX writes a Parquet or Arrow file's table, which fill writes,
+// to the sheet of a new workbook named after the file (or --sheet),
+// encrypted if the flags ask.
+func tableToXLSX(in, out string, f *convertFlags, fill func(w *xlsx.Writer, sheet string) (int64, error)) error {
 	sheet := f.sheet
 	if sheet == "" {
 		sheet = strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
@@ -148,20 +160,9 @@ func arrowToXLSX(in, out string, f *convertFlags) error {
 	}
 	var rows int64
 	err = writeWorkbook(out, xlsx.Options{Password: secret}, func(w *xlsx.Writer) error {
-		aw, err := arrowsheet.NewWriter(w, r.Schema(), arrowsheet.WriteOptions{Sheet: sheet, ExcelTable: f.excelTable})
-		if err != nil {
-			return err
-		}
-		for r.Next() {
-			if err := aw.Write(r.RecordBatch()); err != nil {
-				return err
-			}
-		}
-		if err := r.Err(); err != nil {
-			return err
-		}
-		rows = aw.Rows()
-		return aw.Close()
+		var err error
+		rows, err = fill(w, sheet)
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", in, err)

@@ -54,39 +54,21 @@ func parquetToXLSX(in, out string, f *convertFlags) error {
 		return fmt.Errorf("%s: %w", in, err)
 	}
 	defer pr.Close()
-	sheet := f.sheet
-	if sheet == "" {
-		sheet = strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
-		if xlsx.CheckSheetName(sheet) != nil {
-			sheet = "Sheet1"
-		}
-	}
-	secret, err := f.pw.forWriting()
-	if err != nil {
-		return err
-	}
-	var rows int64
-	err = writeWorkbook(out, xlsx.Options{Password: secret}, func(w *xlsx.Writer) error {
+	return tableToXLSX(in, out, f, func(w *xlsx.Writer, sheet string) (int64, error) {
 		t, err := w.AddTableSheets(xlsx.TableSheetsOptions{Name: sheet, Header: pr.Header(), ExcelTable: f.excelTable})
 		if err != nil {
-			return err
+			return 0, err
 		}
+		var rows int64
 		for pr.Next() {
 			if err := t.WriteRow(pr.Cells()); err != nil {
-				return err
+				return rows, err
 			}
 			rows++
 		}
 		if err := pr.Err(); err != nil {
-			return err
+			return rows, err
 		}
-		return t.Close()
+		return rows, t.Close()
 	})
-	if err != nil {
-		return fmt.Errorf("%s: %w", in, err)
-	}
-	if out != "-" {
-		fmt.Fprintf(os.Stderr, "wrote %s: %d rows under a header in sheet %q\n", out, rows, sheet)
-	}
-	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -252,10 +253,7 @@ func runExport(ctx context.Context, f *exportFlags) error {
 		case len(queries[0].Charts) > 0:
 			return fmt.Errorf("%s: a %s file has no charts: write .xlsx, or leave out --chart", f.out, format)
 		}
-		if format == "parquet" || format == "arrow" || format == "feather" {
-			return writeColumnarExport(ctx, db, queries[0], f.out, format, opts)
-		}
-		return writeTextExport(ctx, db, queries[0], f.out, format, opts)
+		return writeQueryFile(ctx, db, queries[0], f.out, format, opts)
 	}
 	secret, err := f.pw.forWriting()
 	if err != nil {
@@ -311,20 +309,20 @@ func exportFormat(out, flag string) (string, error) {
 	}
 }
 
-// writeTextExport writes one query's rows to out as CSV, TSV or JSON
+// writeQueryFile writes one query's rows to out as CSV, TSV or JSON
 // lines (objects keyed by the column names), as the service's CSV
-// download does but without escaping formulas: the file is the data.
-func writeTextExport(ctx context.Context, db *sql.DB, q sqlsheet.Query, out, format string, opts sqlsheet.Options) error {
-	f, _ := csvsheet.ParseFormat(format)
+// download does but without escaping formulas: the file is the data; or
+// as Parquet or Arrow (typed columns).
+func writeQueryFile(ctx context.Context, db *sql.DB, q sqlsheet.Query, out, format string, opts sqlsheet.Options) error {
 	start := time.Now()
 	o, err := createOutput(out)
 	if err != nil {
 		return err
 	}
-	rows := csvsheet.NewRowWriter(o.Writer(), csvsheet.WriteOptions{Format: f, Records: f == csvsheet.JSONL})
-	st, err := sqlsheet.ExportTo(ctx, db, sqlsheet.Lines(rows), []sqlsheet.Query{q}, opts)
-	if err == nil {
-		err = rows.Flush()
+	dst, finish := queryDestination(o.Writer(), format)
+	st, err := sqlsheet.ExportTo(ctx, db, dst, []sqlsheet.Query{q}, opts)
+	if ferr := finish(err); err == nil {
+		err = ferr
 	}
 	if err != nil {
 		o.abort()
@@ -335,6 +333,23 @@ func writeTextExport(ctx context.Context, db *sql.DB, q sqlsheet.Query, out, for
 	}
 	fmt.Fprintf(os.Stderr, "wrote %s: %d rows as %s in %.2fs\n", outputWhere(out), st.Rows, strings.ToUpper(format), time.Since(start).Seconds())
 	return nil
+}
+
+// queryDestination is where writeQueryFile's rows go in format, and
+// what finishes it once the export has ended (with err, if it failed).
+func queryDestination(w io.Writer, format string) (sqlsheet.Destination, func(err error) error) {
+	if columnarFormat("."+format) != "" {
+		c := &columnar{format: format, w: w}
+		return c, func(error) error { return c.wait() } // End has waited, unless the export failed
+	}
+	f, _ := csvsheet.ParseFormat(format)
+	rows := csvsheet.NewRowWriter(w, csvsheet.WriteOptions{Format: f, Records: f == csvsheet.JSONL})
+	return sqlsheet.Lines(rows), func(err error) error {
+		if err != nil {
+			return nil
+		}
+		return rows.Flush()
+	}
 }
 
 // outputWhere names an output for a person: its absolute path, or stdout.

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"context"
-	"database/sql"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
@@ -20,31 +16,10 @@ import (
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
-// writeColumnarExport writes one query's rows to out as Parquet or Arrow:
+// columnar is export's sqlsheet.Destination for Parquet and Arrow files:
 // the typed cells the export makes of the database's values (numbers,
 // dates, timestamps, booleans, text; never their text), batched by
 // arrowsheet with each column typed from its first 1,000 values.
-func writeColumnarExport(ctx context.Context, db *sql.DB, q sqlsheet.Query, out, format string, opts sqlsheet.Options) error {
-	start := time.Now()
-	o, err := createOutput(out)
-	if err != nil {
-		return err
-	}
-	dst := &columnar{format: format, w: o.Writer()}
-	st, err := sqlsheet.ExportTo(ctx, db, dst, []sqlsheet.Query{q}, opts)
-	if err != nil {
-		dst.wait()
-		o.abort()
-		return err
-	}
-	if err := o.commit(); err != nil {
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "wrote %s: %d rows as %s in %.2fs\n", outputWhere(out), st.Rows, strings.ToUpper(format), time.Since(start).Seconds())
-	return nil
-}
-
-// columnar is export's sqlsheet.Destination for Parquet and Arrow files.
 // The file is written on a goroutine of its own, a batch behind the rows
 // being typed: encoding and compressing the columns overlaps reading and
 // typing them, as deflate does for a workbook.
