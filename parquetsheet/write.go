@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"time"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -60,6 +61,7 @@ func nodeOf(t arrow.DataType) (parquet.Node, error) {
 type Writer struct {
 	pw   *parquet.GenericWriter[any]
 	buf  []parquet.Row
+	vals []parquet.Value // the buffered rows' values, one array for all
 	rows int64
 }
 
@@ -82,32 +84,40 @@ func NewWriter(w io.Writer, schema *arrow.Schema) (*Writer, error) {
 	}
 	ps := parquet.NewSchema("sheet", orderedGroup{group, order})
 	pw := parquet.NewGenericWriter[any](w, ps, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(RowGroupRows))
-	return &Writer{pw: pw, buf: make([]parquet.Row, 0, 1024)}, nil
+	const rows = 1024
+	return &Writer{pw: pw, buf: make([]parquet.Row, 0, rows), vals: make([]parquet.Value, 0, rows*len(order))}, nil
 }
 
-// Write writes a batch's rows.
+// Write writes a batch's rows, handed to the library 1,024 at a time in
+// one reused array of values (no allocation a row). The values refer to
+// the batch's buffers, which the library copies from: none is held past
+// the call.
 func (w *Writer) Write(rec arrow.RecordBatch) error {
+	cols := int(rec.NumCols())
 	for i := range int(rec.NumRows()) {
-		row := make(parquet.Row, rec.NumCols())
-		for c := range row {
-			row[c] = valueOf(rec.Column(c), i).Level(0, definition(rec.Column(c), i), c)
+		start := len(w.vals)
+		for c := range cols {
+			w.vals = append(w.vals, valueOf(rec.Column(c), i).Level(0, definition(rec.Column(c), i), c))
 		}
-		w.buf = append(w.buf, row)
+		w.buf = append(w.buf, w.vals[start:len(w.vals):len(w.vals)])
 		if len(w.buf) == cap(w.buf) {
 			if err := w.flush(); err != nil {
 				return err
 			}
 		}
 	}
-	return nil
+	return w.flush()
 }
 
 func (w *Writer) flush() error {
+	if len(w.buf) == 0 {
+		return nil
+	}
 	if _, err := w.pw.WriteRows(w.buf); err != nil {
 		return err
 	}
 	w.rows += int64(len(w.buf))
-	w.buf = w.buf[:0]
+	w.buf, w.vals = w.buf[:0], w.vals[:0]
 	return nil
 }
 
@@ -142,6 +152,9 @@ func Write(w io.Writer, r array.RecordReader) (int64, error) {
 	return pw.Rows(), pw.Close()
 }
 
+// empty is an empty text: a value, not a null.
+var empty = []byte{}
+
 // definition is a value's definition level in an optional column: 0 for
 // a null, 1 for a value.
 func definition(a arrow.Array, i int) int {
@@ -165,7 +178,12 @@ func valueOf(a arrow.Array, i int) parquet.Value {
 	case *array.Float64:
 		return parquet.DoubleValue(a.Value(i))
 	case *array.String:
-		return parquet.ByteArrayValue([]byte(a.Value(i)))
+		// The batch's own bytes, not a copy: the library copies them.
+		v := a.Value(i)
+		if v == "" {
+			return parquet.ByteArrayValue(empty)
+		}
+		return parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(v), len(v)))
 	case *array.Boolean:
 		return parquet.BooleanValue(a.Value(i))
 	case *array.Date32:
