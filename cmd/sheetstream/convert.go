@@ -43,6 +43,7 @@ first, or --sheet) to CSV, TSV or JSON lines (.csv, .tsv, .jsonl), as "sheetstre
 cat" prints them; or a sheet to Parquet (.parquet) or Arrow (.arrow, .feather:
 the IPC file format; .arrows: the stream format), each column typed (int64,
 float64, string, bool, date, timestamp, time, duration), and either back to .xlsx.
+CSV and TSV convert straight to .parquet, .arrow or .feather too, typed as for .xlsx.
 
 The input format comes from IN's extension (.csv, .tsv, .tab) or --delimiter;
 "-" reads stdin (a workbook if it is one, else CSV) and writes stdout. Each column

@@ -104,7 +104,7 @@ type exportFlags struct {
 func exportCmd() *cobra.Command {
 	var f exportFlags
 	cmd := &cobra.Command{
-		Use:   "export --db URL (--query SQL | --table T)... -o OUT.xlsx",
+		Use:   "export --db URL (--query SQL | --table T)... -o OUT.xlsx|.csv|.tsv|.jsonl|.parquet|.arrow|.feather",
 		Short: "Export query results from SQLite, PostgreSQL or MySQL to XLSX",
 		Long: `Export the results of SQL queries to an XLSX workbook, one sheet per query.
 
@@ -133,8 +133,8 @@ func (f *exportFlags) register(cmd *cobra.Command) {
 	fl.Var(sourceFlag{&f.src, false}, "query", "SQL query; repeat for more sheets")
 	fl.Var(sourceFlag{&f.src, true}, "table", "export a whole table (SELECT * FROM T); repeatable")
 	fl.StringSliceVar(&f.sheets, "sheet", nil, "sheet name for each query or table, in order")
-	fl.StringVarP(&f.out, "output", "o", "", `output file ("-" for stdout); its extension says the format: .xlsx, .xlsm, .csv, .tsv, .jsonl`)
-	fl.StringVar(&f.format, "format", "", "xlsx, csv, tsv or jsonl (default: from -o's extension; xlsx for stdout)")
+	fl.StringVarP(&f.out, "output", "o", "", `output file ("-" for stdout); its extension says the format: .xlsx, .xlsm, .csv, .tsv, .jsonl, .parquet, .arrow, .feather`)
+	fl.StringVar(&f.format, "format", "", "xlsx, csv, tsv, jsonl, parquet, arrow or feather (default: from -o's extension; xlsx for stdout)")
 	fl.StringVar(&f.tz, "tz", "UTC", "time zone that timestamps with a zone are converted to")
 	fl.StringVar(&f.null, "null", "", "text written for NULL (default: empty cell)")
 	fl.StringVar(&f.binary, "binary", "placeholder", "binary columns as placeholder, hex or base64")

@@ -42,7 +42,7 @@ type importFlags struct {
 func importCmd() *cobra.Command {
 	var f importFlags
 	cmd := &cobra.Command{
-		Use:   "import FILE.xlsx|.xlsb|.xls|.ods|.csv|.tsv|- --db URL --table T",
+		Use:   "import FILE.xlsx|.xlsb|.xls|.ods|.csv|.tsv|.parquet|- --db URL --table T",
 		Short: "Load a sheet or CSV file into a database table, all or nothing",
 		Long: `Load a sheet (the first, or --sheet NAME|INDEX) or a CSV or TSV file into
 a table, in one transaction: --create (the default) makes a new table with
@@ -84,7 +84,7 @@ func (f *importFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.infer, "infer", false, "infer column types from the cells even when the workbook records them (a sheetstream export's schema part)")
 	fl.IntVar(&f.maxErrors, "max-errors", 0, "skip up to N rows holding a cell their column cannot, or that the table refuses (default 0: the first such row fails the import)")
 	fl.StringVar(&f.rejectsPath, "rejects", "", "write the rows --max-errors skipped, with the reason, to this CSV file")
-	fl.StringVar(&f.format, "format", "", "the input's format: xlsx, xlsb, xls, ods (workbooks: read as their bytes say), csv or tsv (default: from the extension; standard input is sniffed)")
+	fl.StringVar(&f.format, "format", "", "the input's format: xlsx, xlsb, xls, ods (workbooks: read as their bytes say), csv, tsv or parquet (default: from the extension; standard input is sniffed)")
 	fl.StringVar(&f.delimiter, "delimiter", "", `CSV field delimiter (default from the extension; "tab" or \t for tabs)`)
 	fl.StringVar(&f.encoding, "encoding", "", encodingHelp)
 	fl.BoolVar(&f.ragged, "ragged", false, raggedHelp)
