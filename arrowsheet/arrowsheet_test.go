@@ -277,6 +277,76 @@ func TestReadMisfit(t *testing.T) {
 	}
 }
 
+// TestWiden: misfits past the sample widen their columns where the caller
+// allows it, each as far as its cells need (int64 to float64 to string,
+// date32 to timestamp), every cell then held; a date-time in a date
+// column is a misfit, not a date with its time cut off.
+func TestWiden(t *testing.T) {
+	var buf bytes.Buffer
+	xw, _ := xlsx.NewWriter(&buf, xlsx.Options{})
+	sh, _ := xw.AddSheet("S", xlsx.SheetOptions{})
+	sh.WriteRow([]xlsx.Cell{xlsx.String("n"), xlsx.String("m"), xlsx.String("day"), xlsx.String("k")})
+	day := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 1200 {
+		sh.WriteRow([]xlsx.Cell{xlsx.Int(int64(i)), xlsx.Int(int64(i)), xlsx.Date(day), xlsx.Int(7)})
+	}
+	sh.WriteRow([]xlsx.Cell{xlsx.Float(0.5), xlsx.Float(2.5), xlsx.Time(day.Add(90 * time.Minute)), xlsx.Int(8)})
+	sh.WriteRow([]xlsx.Cell{xlsx.Int(3), xlsx.String("n/a"), xlsx.Date(day), xlsx.Int(9)})
+	if err := xw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var misfit *arrowsheet.MisfitError
+	r, done := openReader(t, buf.Bytes(), arrowsheet.ReadOptions{})
+	for r.Next() {
+	}
+	if err := r.Err(); !errors.As(err, &misfit) || misfit.Column != "n" || !arrow.TypeEqual(misfit.Wider, arrow.PrimitiveTypes.Float64) {
+		t.Fatalf("first misfit: %v", err)
+	}
+	done()
+	opened := 0
+	open := func() (*xlsx.Rows, string, func(), error) {
+		opened++
+		wb, err := xlsx.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()), xlsx.ReadOptions{})
+		if err != nil {
+			return nil, "", nil, err
+		}
+		rows, err := wb.Rows(context.Background(), 0)
+		return rows, "S", func() { rows.Close() }, err
+	}
+	types, err := arrowsheet.WidenedTypes(open, arrowsheet.ReadOptions{Types: map[string]arrow.DataType{"k": arrow.PrimitiveTypes.Float64}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]arrow.DataType{"n": arrow.PrimitiveTypes.Float64, "m": arrow.BinaryTypes.String, "day": arrowsheet.Timestamp, "k": arrow.PrimitiveTypes.Float64}
+	if len(types) != len(want) || opened != 5 { // n, m twice, day: four misfits, then a read through
+		t.Errorf("%d reads: %v", opened, types)
+	}
+	for name, typ := range want {
+		if !arrow.TypeEqual(types[name], typ) {
+			t.Errorf("%s: %v, want %v", name, types[name], typ)
+		}
+	}
+	r, done = openReader(t, buf.Bytes(), arrowsheet.ReadOptions{Types: types, BatchRows: 2000})
+	defer done()
+	if !r.Next() {
+		t.Fatal(r.Err())
+	}
+	rec := r.RecordBatch()
+	if rec.NumRows() != 1202 {
+		t.Fatalf("%d rows", rec.NumRows())
+	}
+	m := rec.Column(1).(*array.String)
+	if m.Value(5) != "5" || m.Value(1200) != "2.5" || m.Value(1201) != "n/a" {
+		t.Errorf("m: %q %q %q", m.Value(5), m.Value(1200), m.Value(1201))
+	}
+	if v := rec.Column(0).(*array.Float64).Value(1200); v != 0.5 {
+		t.Errorf("n: %v", v)
+	}
+	if v := rec.Column(2).(*array.Timestamp).Value(1200); v != arrow.Timestamp(day.Add(90*time.Minute).UnixMicro()) {
+		t.Errorf("day: %v", v)
+	}
+}
+
 // TestHeaderNames: empty header cells take their column's letter, a
 // repeated name a suffix; a row wider than the header is an error.
 func TestHeaderNames(t *testing.T) {

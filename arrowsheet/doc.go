@@ -19,7 +19,10 @@
 // A later cell that does not fit its column (text in an int64 column, a
 // fraction in one of whole numbers) is an error naming its cell, never a
 // silently wrong value: fix the column's type with ReadOptions.Types, or
-// sample more rows.
+// sample more rows, or let it widen: the error is a *MisfitError whose
+// Wider type holds both (float64 for a fraction among whole numbers,
+// timestamp for a date-time among dates, else string), and Widen gives
+// the Types to read the sheet again with (WidenedTypes finds them all).
 //
 // Writing (write.go): a Writer writes record batches to a sheet laid out
 // as every sheetstream export is (xlsx.TableSheets: a bold frozen header

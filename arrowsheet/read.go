@@ -40,9 +40,79 @@ type ReadOptions struct {
 	Allocator memory.Allocator
 }
 
-// ErrMisfit: a cell that its column's type cannot hold. It comes in an
-// *xlsx.CellError naming the cell.
+// ErrMisfit: a cell that its column's type cannot hold. It comes as a
+// *MisfitError in an *xlsx.CellError naming the cell.
 var ErrMisfit = errors.New("does not fit its column")
+
+// MisfitError is a cell its column's type cannot hold: errors.Is(err,
+// ErrMisfit) holds, errors.As gives the column and a type that holds
+// both the column's values and this one, for a caller that allows its
+// columns to widen (see Widen).
+type MisfitError struct {
+	Column string         // the column's name
+	Type   arrow.DataType // the column's type
+	Wider  arrow.DataType // float64 for a fraction among whole numbers, timestamp for a date-time among dates, else string
+	Cell   xlsx.CellType  // the cell's kind
+	Text   string         // the cell's text
+}
+
+func (e *MisfitError) Error() string {
+	return fmt.Sprintf("%s %q %v (%s)", e.Cell, e.Text, ErrMisfit, e.Type)
+}
+
+// Is makes errors.Is(err, ErrMisfit) hold.
+func (e *MisfitError) Is(target error) bool { return target == ErrMisfit }
+
+// Widen is types (ReadOptions.Types) with the column err's misfit names
+// widened, when err is a *MisfitError, for reading the sheet again from
+// its start: a stream cannot change a column's type once batches have
+// gone out, so widening costs a read per widened column (two at most per
+// column: int64 to float64 to string). types is not changed.
+func Widen(err error, types map[string]arrow.DataType) (map[string]arrow.DataType, bool) {
+	var m *MisfitError
+	if !errors.As(err, &m) || arrow.TypeEqual(m.Type, m.Wider) {
+		return types, false
+	}
+	wider := make(map[string]arrow.DataType, len(types)+1)
+	for name, t := range types {
+		wider[name] = t
+	}
+	wider[m.Column] = m.Wider
+	return wider, true
+}
+
+// WidenedTypes reads a sheet to its end, again from its start after
+// each misfit, and returns opts.Types with every column widened as far
+// as its cells need: a Reader of the sheet with them holds every cell.
+// open gives the sheet's rows from the start, its name (for messages)
+// and a function that closes them. Its cost is a read of the sheet, and
+// one more per widening; its memory a Reader's.
+//
+// Errors: open's, NewReader's, the sheet's own.
+func WidenedTypes(open func() (rows *xlsx.Rows, sheet string, done func(), err error), opts ReadOptions) (map[string]arrow.DataType, error) {
+	for {
+		rows, sheet, done, err := open()
+		if err != nil {
+			return nil, err
+		}
+		r, err := NewReader(rows, sheet, opts)
+		if err == nil {
+			for r.Next() {
+			}
+			err = r.Err()
+			r.Release()
+		}
+		done()
+		if err == nil {
+			return opts.Types, nil
+		}
+		wider, ok := Widen(err, opts.Types)
+		if !ok {
+			return nil, err
+		}
+		opts.Types = wider
+	}
+}
 
 // Reader reads a sheet's rows as record batches: an array.RecordReader.
 // Its batches are valid until the next call to Next.
@@ -395,13 +465,19 @@ func (r *Reader) appendValue(c int, v *xlsx.Value, held *string) error {
 	}
 	k := r.kinds[c]
 	misfit := func() error {
-		text := ""
+		e := &MisfitError{Column: r.schema.Field(c).Name, Type: kindTypes[k], Wider: kindTypes[kindString], Cell: t}
 		if held != nil {
-			text = *held
+			e.Text = *held
 		} else {
-			text = v.String()
+			e.Text = v.String()
 		}
-		return fmt.Errorf("%s %q %w (%s)", t, text, ErrMisfit, kindTypes[k])
+		switch {
+		case k == kindInt && t == xlsx.TypeNumber && !v.Elapsed():
+			e.Wider = kindTypes[kindFloat]
+		case k == kindDate && t == xlsx.TypeDate && !v.TimeOfDay():
+			e.Wider = kindTypes[kindTimestamp]
+		}
+		return e
 	}
 	switch k {
 	case kindString:
@@ -435,7 +511,7 @@ func (r *Reader) appendValue(c int, v *xlsx.Value, held *string) error {
 		}
 		b.(*array.DurationBuilder).Append(arrow.Duration(v.Duration() / time.Microsecond))
 	case kindDate:
-		if t != xlsx.TypeDate || v.TimeOfDay() && !v.DateOnly() {
+		if t != xlsx.TypeDate || !v.DateOnly() { // a time of day would be lost
 			return misfit()
 		}
 		b.(*array.Date32Builder).Append(arrow.Date32FromTime(v.Time()))

@@ -20,7 +20,7 @@ import (
 // convertFlags are convert's flags, as given.
 type convertFlags struct {
 	noInfer, noHeader, excelTable bool
-	escape                        bool
+	escape, widen                 bool
 	sheet, delimiter              string
 	encoding                      string
 	ragged, lazyQuotes, strict    bool
@@ -73,6 +73,7 @@ Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#con
 	fl.BoolVar(&f.escape, "escape-formulas", false, escapeFormulasHelp)
 	fl.BoolVar(&f.strict, "strict", false, "fail on a field longer than a cell holds (32,767 characters) instead of cutting it")
 	fl.StringArrayVar(&f.charts, "chart", nil, chartHelp)
+	fl.BoolVar(&f.widen, "widen", false, "a workbook to .parquet/.arrow: a later cell that does not fit its column's type (chosen from the first 1,000 rows) widens the column (int64 to float64, date32 to timestamp, else string) instead of failing; the sheet is read once more first")
 	f.pw.writeFlags(cmd) // to XLSX: encrypt with it; from an encrypted workbook: open with it
 	return cmd
 }
@@ -118,7 +119,7 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 		if len(charts) > 0 {
 			return fmt.Errorf("--chart draws charts from delimited text's columns; to chart a workbook's, export or convert its sheet to CSV first")
 		}
-		return convertWorkbook(ctx, in, out, f.sheet, f.escape, stdin, &f.pw)
+		return convertWorkbook(ctx, in, out, f, stdin)
 	}
 	columnar := columnarFormat(out)
 	switch {
@@ -422,7 +423,8 @@ func isWorkbook(path string) bool {
 
 // convertWorkbook writes one sheet of a workbook as text, in the format
 // out's extension names.
-func convertWorkbook(ctx context.Context, in, out, sheet string, escape bool, stdin io.Reader, pw *password) error {
+func convertWorkbook(ctx context.Context, in, out string, cf *convertFlags, stdin io.Reader) error {
+	sheet, pw := cf.sheet, &cf.pw
 	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), ".")
 	if out == "-" {
 		ext = "csv"
@@ -431,7 +433,7 @@ func convertWorkbook(ctx context.Context, in, out, sheet string, escape bool, st
 		return workbookToXLSX(ctx, in, out, sheet, stdin, pw)
 	}
 	if arrowFormat(out) != "" || isParquet(out) {
-		return workbookToColumnar(ctx, in, out, sheet, stdin, pw)
+		return workbookToColumnar(ctx, in, out, sheet, cf.widen, stdin, pw)
 	}
 	f, ok := csvsheet.ParseFormat(ext)
 	if !ok {
@@ -446,7 +448,7 @@ func convertWorkbook(ctx context.Context, in, out, sheet string, escape bool, st
 	if err != nil {
 		return err
 	}
-	st, err := csvsheet.WriteWith(ctx, o.Writer(), rows, csvsheet.WriteOptions{Format: f, EscapeFormulas: escape})
+	st, err := csvsheet.WriteWith(ctx, o.Writer(), rows, csvsheet.WriteOptions{Format: f, EscapeFormulas: cf.escape})
 	if err != nil {
 		o.abort()
 		return err

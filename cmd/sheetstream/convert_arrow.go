@@ -35,14 +35,29 @@ func arrowFormat(path string) string {
 
 // workbookToColumnar writes one sheet of a workbook as a Parquet or
 // Arrow file, each column typed as arrowsheet's mapping says, a batch of
-// 16,384 rows at a time (a command's memory stays near a sheet's).
-func workbookToColumnar(ctx context.Context, in, out, sheet string, stdin io.Reader, pw *password) error {
+// 16,384 rows at a time (a command's memory stays near a sheet's). With
+// widen, the sheet is read through first for the types that hold every
+// cell (arrowsheet.WidenedTypes): a file, not standard input.
+func workbookToColumnar(ctx context.Context, in, out, sheet string, widen bool, stdin io.Reader, pw *password) error {
+	opts := arrowsheet.ReadOptions{BatchRows: 16384}
+	if widen {
+		if in == "-" {
+			return fmt.Errorf("--widen reads the workbook twice: give a file, not standard input")
+		}
+		types, err := arrowsheet.WidenedTypes(func() (*xlsx.Rows, string, func(), error) {
+			return openSheetRows(ctx, in, sheet, stdin, pw)
+		}, opts)
+		if err != nil {
+			return fmt.Errorf("%s: %w", inputName(in), err)
+		}
+		opts.Types = types
+	}
 	rows, name, done, err := openSheetRows(ctx, in, sheet, stdin, pw)
 	if err != nil {
 		return err
 	}
 	defer done()
-	r, err := arrowsheet.NewReader(rows, name, arrowsheet.ReadOptions{BatchRows: 16384})
+	r, err := arrowsheet.NewReader(rows, name, opts)
 	if err != nil {
 		return fmt.Errorf("%s: %w", inputName(in), err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -181,5 +182,43 @@ print(json.dumps({"types": [str(f.type) for f in a.schema], "same": a.equals(b),
 print(pq.read_table(sys.argv[1]).equals(pq.read_table(sys.argv[2])))`
 	if out, err := exec.Command(python, "-c", same, pq, filepath.Join(dir, "again.parquet")).Output(); err != nil || strings.TrimSpace(string(out)) != "True" {
 		t.Errorf("exported, imported and exported again: %v %s", err, out)
+	}
+}
+
+// TestConvertWiden: a fraction past the rows a column is typed from
+// fails the conversion naming its cell, and leaves no file; with
+// --widen the column is float64 and holds it, as pyarrow reads.
+func TestConvertWiden(t *testing.T) {
+	python := pyread.Python(t)
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("n,label\n")
+	for i := range 1500 {
+		fmt.Fprintf(&b, "%d,x%d\n", i, i)
+	}
+	b.WriteString("2.5,last\n")
+	csvPath, book := filepath.Join(dir, "late.csv"), filepath.Join(dir, "late.xlsx")
+	os.WriteFile(csvPath, []byte(b.String()), 0o644)
+	if out, err := exec.Command(bin, "convert", csvPath, book).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	target := filepath.Join(dir, "late.parquet")
+	out, err := exec.Command(bin, "convert", book, target).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "A1502") || !strings.Contains(string(out), "does not fit its column (int64)") {
+		t.Errorf("without --widen: %v %s", err, out)
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Error("a file written by a failed conversion")
+	}
+	if out, err := exec.Command(bin, "convert", "--widen", book, target).CombinedOutput(); err != nil {
+		t.Fatalf("--widen: %v %s", err, out)
+	}
+	read := `import sys, pyarrow.parquet as pq
+t = pq.read_table(sys.argv[1])
+print(t.schema.field("n").type, t.num_rows, t.column("n")[0].as_py(), t.column("n")[-1].as_py())`
+	got, err := exec.Command(python, "-c", read, target).Output()
+	if err != nil || strings.TrimSpace(string(got)) != "double 1501 0.0 2.5" {
+		t.Errorf("pyarrow: %v %s", err, got)
 	}
 }

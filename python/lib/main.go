@@ -79,6 +79,7 @@ type readRequest struct {
 	Password   string            `json:"password"`
 	Types      map[string]string `json:"dtypes"`
 	SampleRows int               `json:"sample_rows"`
+	Widen      bool              `json:"widen"` // misfits widen their columns (a read of the sheet first)
 }
 
 var typeNames = map[string]arrow.DataType{
@@ -123,9 +124,59 @@ func (s *sheetReader) Release() {
 }
 
 func openSheet(src source, req readRequest) (array.RecordReader, error) {
+	// As fastexcel: header_row is the header's row (0-based; None: no
+	// header), skip_rows the rows left out under it.
+	opts := arrowsheet.ReadOptions{SkipDataRows: req.SkipRows, MaxRows: req.NRows, BatchRows: req.BatchSize, SampleRows: req.SampleRows}
+	if req.HeaderRow == nil {
+		opts.NoHeader = true
+	} else {
+		opts.SkipRows = *req.HeaderRow
+	}
+	for name, t := range req.Types {
+		typ, ok := typeNames[t]
+		if !ok {
+			return nil, fmt.Errorf("dtypes[%q]: %q is not one of int64, float64, string, bool, date32, timestamp, time64, duration", name, t)
+		}
+		if opts.Types == nil {
+			opts.Types = map[string]arrow.DataType{}
+		}
+		opts.Types[name] = typ
+	}
+	rows, name, done, err := sheetRows(src, req)
+	if err != nil {
+		return nil, err
+	}
+	if req.Widen {
+		first := true
+		types, err := arrowsheet.WidenedTypes(func() (*xlsx.Rows, string, func(), error) {
+			if first { // the rows already open
+				first = false
+				return rows, name, done, nil
+			}
+			return sheetRows(src, req)
+		}, opts)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", src.path, err)
+		}
+		opts.Types = types
+		if rows, name, done, err = sheetRows(src, req); err != nil {
+			return nil, err
+		}
+	}
+	r, err := arrowsheet.NewReader(rows, name, opts)
+	if err != nil {
+		done()
+		return nil, fmt.Errorf("%s: %w", src.path, err)
+	}
+	return &sheetReader{Reader: r, refs: 1, close: done}, nil
+}
+
+// sheetRows opens the request's sheet: its rows, its name, and a
+// function that closes them and the workbook.
+func sheetRows(src source, req readRequest) (*xlsx.Rows, string, func(), error) {
 	wb, err := src.open(req.Password)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", src.path, err)
+		return nil, "", nil, fmt.Errorf("%s: %w", src.path, err)
 	}
 	index := req.Index
 	sheets := wb.Sheets()
@@ -138,45 +189,19 @@ func openSheet(src source, req readRequest) (array.RecordReader, error) {
 		}
 		if index < 0 {
 			wb.Close()
-			return nil, fmt.Errorf("%s: no sheet named %q (%s)", src.path, *req.Sheet, sheetList(sheets))
+			return nil, "", nil, fmt.Errorf("%s: no sheet named %q (%s)", src.path, *req.Sheet, sheetList(sheets))
 		}
 	}
 	if index < 0 || index >= len(sheets) {
 		wb.Close()
-		return nil, fmt.Errorf("%s: no sheet %d: it has %d (%s)", src.path, index, len(sheets), sheetList(sheets))
+		return nil, "", nil, fmt.Errorf("%s: no sheet %d: it has %d (%s)", src.path, index, len(sheets), sheetList(sheets))
 	}
 	rows, err := wb.Rows(context.Background(), index)
 	if err != nil {
 		wb.Close()
-		return nil, fmt.Errorf("%s: %w", src.path, err)
+		return nil, "", nil, fmt.Errorf("%s: %w", src.path, err)
 	}
-	// As fastexcel: header_row is the header's row (0-based; None: no
-	// header), skip_rows the rows left out under it.
-	opts := arrowsheet.ReadOptions{SkipDataRows: req.SkipRows, MaxRows: req.NRows, BatchRows: req.BatchSize, SampleRows: req.SampleRows}
-	if req.HeaderRow == nil {
-		opts.NoHeader = true
-	} else {
-		opts.SkipRows = *req.HeaderRow
-	}
-	for name, t := range req.Types {
-		typ, ok := typeNames[t]
-		if !ok {
-			rows.Close()
-			wb.Close()
-			return nil, fmt.Errorf("dtypes[%q]: %q is not one of int64, float64, string, bool, date32, timestamp, time64, duration", name, t)
-		}
-		if opts.Types == nil {
-			opts.Types = map[string]arrow.DataType{}
-		}
-		opts.Types[name] = typ
-	}
-	r, err := arrowsheet.NewReader(rows, sheets[index].Name, opts)
-	if err != nil {
-		rows.Close()
-		wb.Close()
-		return nil, fmt.Errorf("%s: %w", src.path, err)
-	}
-	return &sheetReader{Reader: r, refs: 1, close: func() { rows.Close(); wb.Close() }}, nil
+	return rows, sheets[index].Name, func() { rows.Close(); wb.Close() }, nil
 }
 
 func sheetList(sheets []xlsx.SheetInfo) string {

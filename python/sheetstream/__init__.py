@@ -85,7 +85,7 @@ def _dtype_name(t):
 
 
 def read_batches(source, *, batch_size=65536, sheet=0, header_row=0, dtypes=None, skip_rows=0, n_rows=None,
-                 password=None, sample_rows=1000):
+                 password=None, sample_rows=1000, widen=False):
     """Reads a sheet as a pyarrow.RecordBatchReader of batch_size rows, in
     memory that does not grow with the sheet.
 
@@ -97,14 +97,16 @@ def read_batches(source, *, batch_size=65536, sheet=0, header_row=0, dtypes=None
     its name: int64, float64, string, bool, date32, timestamp, time64,
     duration), otherwise chosen from the first sample_rows values. A later
     cell that does not fit its column raises SheetstreamError naming it
-    (when the batch it is in is read).
+    (when the batch it is in is read), unless widen is true: the sheet is
+    then read once through first, and such columns widen as far as their
+    cells need (int64 to float64, date32 to timestamp, else string).
     """
     path, data, size, keep = _source(source)
     request = {
         "index": sheet if isinstance(sheet, int) else 0,
         "sheet": sheet if isinstance(sheet, str) else None,
         "header_row": header_row, "skip_rows": skip_rows, "n_rows": n_rows or 0,
-        "batch_size": batch_size, "password": password or "", "sample_rows": sample_rows,
+        "batch_size": batch_size, "password": password or "", "sample_rows": sample_rows, "widen": bool(widen),
         "dtypes": {name: _dtype_name(t) for name, t in (dtypes or {}).items()},
     }
     stream = ctypes.create_string_buffer(_STREAM_SIZE)
@@ -124,14 +126,14 @@ def _batches(reader):
 
 
 def read_excel(source, *, sheet=0, header_row=0, columns=None, dtypes=None, skip_rows=0, n_rows=None, password=None,
-               sample_rows=1000):
+               sample_rows=1000, widen=False):
     """Reads a sheet into a pyarrow.Table (see read_batches for the
     arguments); columns selects columns by name or index.
 
     To polars: pl.from_arrow(read_excel(p)); to pandas: read_excel(p).to_pandas().
     """
     reader = read_batches(source, sheet=sheet, header_row=header_row, dtypes=dtypes, skip_rows=skip_rows,
-                          n_rows=n_rows, password=password, sample_rows=sample_rows)
+                          n_rows=n_rows, password=password, sample_rows=sample_rows, widen=widen)
     table = reader.read_all()
     if columns is not None:
         table = table.select(list(columns))

@@ -123,6 +123,23 @@ def test_options_and_misfits(tmp_path):
     assert part.column("v").to_pylist() == ["2", "3", "4"]
     plain = sheetstream.read_excel(path, header_row=None, n_rows=2)
     assert plain.column_names == ["A", "B"] and plain.column("A").to_pylist() == ["n", "0"]
+    # widen: the late fraction widens its column instead (from a file
+    # object too, read twice), and so does a late text in a column of
+    # numbers (the numbers then as their text).
+    wide = sheetstream.read_excel(io.BytesIO(path.read_bytes()), sample_rows=10, widen=True)
+    assert wide.schema.field("n").type == pa.float64() and wide.column("n").to_pylist()[-1] == 1.5
+    assert wide.column("n").to_pylist()[:3] == [0.0, 1.0, 2.0]
+    import openpyxl
+    book = openpyxl.Workbook()
+    book.active.append(["n", "k"])
+    for i in range(50):
+        book.active.append([i, i * 10])
+    book.active.append([2.5, "later"])
+    book.save(tmp_path / "mixed.xlsx")
+    wide = sheetstream.read_excel(tmp_path / "mixed.xlsx", sample_rows=10, dtypes={"n": "int64"}, widen=True)
+    assert wide.schema.field("n").type == pa.float64() and wide.column("n").to_pylist()[-1] == 2.5
+    assert wide.schema.field("k").type == pa.string()
+    assert wide.column("k").to_pylist()[-2:] == ["490", "later"]
 
 
 def test_encrypted(tmp_path):
