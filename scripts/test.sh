@@ -85,7 +85,8 @@ staticcheck_tool() {
 }
 
 # Throwaway PostgreSQL, MariaDB, S3 (versitygw) and OpenID Connect
-# (Keycloak) servers, stopped when the tests end. Keycloak takes the
+# (Keycloak) servers, stopped when the tests end; Mailpit built for the
+# mail tests, which start their own SMTP servers from it. Keycloak takes the
 # longest to start (about 30 s), so it starts first, beside the others.
 servers_started=
 start_servers() {
@@ -97,6 +98,7 @@ start_servers() {
   eval "$(./scripts/postgres.sh)"
   eval "$(./scripts/mysql.sh)"
   eval "$(./scripts/s3.sh)"
+  eval "$(./scripts/mailpit.sh)"
   trap './scripts/postgres.sh stop "$SHEETSTREAM_PG_DIR"; ./scripts/mysql.sh stop "$SHEETSTREAM_MYSQL_DIR"; ./scripts/s3.sh stop "$SHEETSTREAM_S3_DIR"; [ -z "${SHEETSTREAM_KEYCLOAK_DIR:-}" ] || ./scripts/keycloak.sh stop "$SHEETSTREAM_KEYCLOAK_DIR"' EXIT
   if ! wait "$kc_pid"; then
     echo "Keycloak did not start" >&2
