@@ -48,6 +48,7 @@ import (
 	_ "modernc.org/sqlite" // the SQLite queue's database/sql driver
 
 	"github.com/sheetstream/sheetstream/auth"
+	"github.com/sheetstream/sheetstream/mailer"
 	"github.com/sheetstream/sheetstream/storage"
 )
 
@@ -68,6 +69,8 @@ type Request struct {
 	Keep time.Duration `json:"keep,omitempty"`
 	// Notify is told when the job ends.
 	Notify *Notify `json:"notify,omitempty"`
+	// Deliver mails the file when the job is done (Config.Mailer).
+	Deliver *Delivery `json:"deliver,omitempty"`
 	// Caller is what the job keeps of the identity that submitted it:
 	// what its export's identity-bound parameters read when it runs.
 	Caller *auth.Attributes `json:"caller,omitempty"`
@@ -155,7 +158,14 @@ type Config struct {
 	// CleanupEvery is how often expired jobs and files are removed
 	// (default an hour; negative: never, but by calling Cleanup).
 	CleanupEvery time.Duration
-	Log          *slog.Logger
+	// Mailer sends the mails of jobs with a Delivery; PublicURL (the
+	// address users reach the service at) begins the links to files too
+	// large to attach, and the webhooks' download.
+	Mailer    mailer.Sender
+	PublicURL string
+	// OnMail, when set, hears of every mail's attempt (the audit trail).
+	OnMail func(MailEvent)
+	Log    *slog.Logger
 }
 
 // RescueMargin is how long past JobTimeout a running job must have gone
@@ -174,6 +184,8 @@ type Stats struct {
 	Seconds                          float64
 	Bytes                            int64 // stored
 	Rescued                          int64 // attempts that took over a vanished worker's job
+	// Mails sent, attempts that will be retried, mails failed for good.
+	MailsSent, MailsRetried, MailsFailed int64
 }
 
 // Queue submits, runs and reads export jobs.
@@ -187,6 +199,7 @@ type Queue struct {
 	ownerIs       string
 	keyIs         string
 	idempotencyIs string
+	scheduleIs    string // a mail job's schedule
 	webhookClient *http.Client
 	statsMu       sync.Mutex
 	stats         Stats
@@ -284,6 +297,9 @@ type exportArgs struct {
 	// Idempotency is the client's Idempotency-Key, with the owner: a job
 	// submitted twice with it is one job.
 	Idempotency string `json:"idempotency,omitempty" river:"unique"`
+	// LinkKey signs the links to the job's file a mail carries; unlike
+	// Secret it is in no URL.
+	LinkKey string `json:"link_key,omitempty"`
 }
 
 func (exportArgs) Kind() string { return "sheetstream_export" }
@@ -345,6 +361,7 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &exportWorker{q: q})
 	river.AddWorker(workers, &webhookWorker{q: q})
+	river.AddWorker(workers, &mailWorker{q: q})
 	river.AddWorker(workers, &cleanupWorker{q: q})
 	rc := &river.Config{
 		// River records the client's id as the job's worker: HOST:PID,
@@ -357,6 +374,13 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 		FetchCooldown:        min(100*time.Millisecond, cfg.FetchPoll),
 		Logger:               cfg.Log,
 		Workers:              workers,
+		// River would delete finished jobs after a day, whatever their
+		// keep, leaving their files behind: Cleanup removes them, each
+		// export job with its file after its keep, the rest after
+		// DefaultKeep.
+		CompletedJobRetentionPeriod: -1,
+		CancelledJobRetentionPeriod: -1,
+		DiscardedJobRetentionPeriod: -1,
 	}
 	if cfg.Workers > 0 {
 		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}}
@@ -431,6 +455,7 @@ func (q *Queue) openSQLite(ctx context.Context, path string, rc *river.Config) e
 	q.ownerIs = "json_extract(metadata, '$.owner') = @owner"
 	q.keyIs = "json_extract(args, '$.key') = @key"
 	q.idempotencyIs = "json_extract(args, '$.idempotency') = @idem"
+	q.scheduleIs = "json_extract(args, '$.schedule') = @schedule"
 	q.countSQL = countSQLite
 	return nil
 }
@@ -466,6 +491,7 @@ func (q *Queue) openPostgres(ctx context.Context, url string, rc *river.Config) 
 	q.ownerIs = "metadata->>'owner' = @owner"
 	q.keyIs = "args->>'key' = @key"
 	q.idempotencyIs = "args->>'idempotency' = @idem"
+	q.scheduleIs = "args->>'schedule' = @schedule"
 	q.countSQL = countPostgres
 	return nil
 }
@@ -558,7 +584,7 @@ func (q *Queue) Close(ctx context.Context) error {
 // submitted with the same key is returned instead of a second one.
 func (q *Queue) Submit(ctx context.Context, req Request, idempotencyKey string) (Job, error) {
 	secret := randomHex(16)
-	args := exportArgs{Request: req, Secret: secret, Key: "jobs/" + secret + "/" + req.File}
+	args := exportArgs{Request: req, Secret: secret, Key: "jobs/" + secret + "/" + req.File, LinkKey: randomHex(32)}
 	opts := &river.InsertOpts{MaxAttempts: q.cfg.MaxAttempts, Metadata: ownerMetadata(req.Owner)}
 	if idempotencyKey != "" {
 		args.Idempotency = idempotency(req.Owner, idempotencyKey)
@@ -865,6 +891,7 @@ func (w *exportWorker) Work(ctx context.Context, job *river.Job[exportArgs]) err
 	}
 	q.count(func(s *Stats) { s.Done++; s.Seconds += elapsed; s.Bytes += size })
 	q.notify(ctx, job.ID, job.Args.Notify)
+	q.deliver(ctx, job.ID, job.Args)
 	q.cfg.Log.Info("export job done", "job", job.ID, "export", job.Args.Export, "rows", rows, "bytes", size)
 	return river.RecordOutput(ctx, output{Rows: rows, Bytes: size, Attempt: job.Attempt})
 }

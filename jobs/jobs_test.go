@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -52,6 +53,11 @@ func (f *fakeRun) run(ctx context.Context, req Request, w io.Writer) (int64, err
 		}
 		_, err := w.Write([]byte("counted"))
 		return 150000, err
+	case "sized": // a file of params["size"] bytes, saying whose it is
+		n, _ := strconv.Atoi(req.Params["size"])
+		head := "city=" + req.Params["city"] + ";"
+		_, err := w.Write([]byte(head + strings.Repeat("x", max(n-len(head), 0))))
+		return int64(n), err
 	case "slow":
 		w.Write(bytes.Repeat([]byte("x"), 6<<20))
 		<-ctx.Done()

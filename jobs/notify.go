@@ -130,7 +130,7 @@ func (w *webhookWorker) Work(ctx context.Context, job *river.Job[webhookArgs]) e
 	if err != nil {
 		return river.JobCancel(err)
 	}
-	body, err := json.Marshal(j)
+	body, err := json.Marshal(webhookPayload{Job: j, Download: w.q.downloadURL(j)})
 	if err != nil {
 		return river.JobCancel(err)
 	}
@@ -172,6 +172,24 @@ func (w *webhookWorker) Work(ctx context.Context, job *river.Job[webhookArgs]) e
 		return fmt.Errorf("webhook %s: %s", where, resp.Status)
 	}
 	return nil
+}
+
+// webhookPayload is a webhook's body: the job as the API shows it.
+type webhookPayload struct {
+	Job
+	// Download is the absolute URL of a done job's file (the API's
+	// /api/jobs/ID/file under Config.PublicURL, with the receiver's own
+	// credentials).
+	Download string `json:"download,omitempty"`
+}
+
+// downloadURL is the absolute address of a done job's file, "" when the
+// job is not done or the service says no public URL.
+func (q *Queue) downloadURL(j Job) string {
+	if j.State != Done || q.cfg.PublicURL == "" {
+		return ""
+	}
+	return strings.TrimSuffix(q.cfg.PublicURL, "/") + "/api/jobs/" + url.PathEscape(j.ID) + "/file"
 }
 
 // notify queues the webhook of a job that is ending.
@@ -249,7 +267,34 @@ func (q *Queue) Cleanup(ctx context.Context, now time.Time) (int, error) {
 			removed++
 		}
 		if len(res.Jobs) == 0 || res.LastCursor == nil {
-			return removed, nil
+			return removed, q.cleanupDeliveries(ctx, now)
+		}
+		params = params.After(res.LastCursor)
+	}
+}
+
+// cleanupDeliveries removes the webhooks, mails and cleanups finished
+// DefaultKeep before now: the record of a delivery outlives the export
+// job's default keep, not for ever.
+func (q *Queue) cleanupDeliveries(ctx context.Context, now time.Time) error {
+	params := river.NewJobListParams().Kinds((webhookArgs{}).Kind(), (mailArgs{}).Kind(), (cleanupArgs{}).Kind()).
+		States(rivertype.JobStateCompleted, rivertype.JobStateCancelled, rivertype.JobStateDiscarded).
+		OrderBy(river.JobListOrderByID, river.SortOrderAsc).First(200)
+	for {
+		res, err := q.client.JobList(ctx, params)
+		if err != nil {
+			return err
+		}
+		for _, row := range res.Jobs {
+			if row.FinalizedAt == nil || row.FinalizedAt.Add(DefaultKeep).After(now) {
+				continue
+			}
+			if _, err := q.client.JobDelete(ctx, row.ID); err != nil && !errors.Is(err, river.ErrNotFound) {
+				return err
+			}
+		}
+		if len(res.Jobs) == 0 || res.LastCursor == nil {
+			return nil
 		}
 		params = params.After(res.LastCursor)
 	}

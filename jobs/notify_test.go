@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
 	"github.com/sheetstream/sheetstream/storage"
 )
 
@@ -25,6 +28,7 @@ func TestWebhookAndCleanup(t *testing.T) {
 	var mu sync.Mutex
 	calls := 0
 	got := map[string]Job{}
+	downloads := map[string]string{}
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		mu.Lock()
@@ -39,15 +43,16 @@ func TestWebhookAndCleanup(t *testing.T) {
 			t.Errorf("signature %q does not match the body", r.Header.Get(SignatureHeader))
 			return
 		}
-		var j Job
+		var j webhookPayload
 		json.Unmarshal(body, &j)
-		got[j.ID] = j
+		got[j.ID] = j.Job
+		downloads[j.ID] = j.Download
 	}))
 	defer hook.Close()
 	folder, _ := storage.OpenFolder(t.TempDir())
 	run := &fakeRun{}
 	q, err := Open(context.Background(), Config{Queue: "sqlite:" + filepath.Join(t.TempDir(), "q.db"), Storage: folder,
-		Workers: 2, Run: run.run, FetchPoll: 50 * time.Millisecond, CleanupEvery: -1})
+		Workers: 2, Run: run.run, FetchPoll: 50 * time.Millisecond, CleanupEvery: -1, PublicURL: "https://reports.example.com"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,6 +78,9 @@ func TestWebhookAndCleanup(t *testing.T) {
 	if got[done.ID].State != Done || got[done.ID].Rows != 400 || got[failed.ID].State != Failed || calls < 3 {
 		t.Errorf("webhooks: %d calls, %+v", calls, got)
 	}
+	if downloads[done.ID] != "https://reports.example.com/api/jobs/"+done.ID+"/file" || downloads[failed.ID] != "" {
+		t.Errorf("downloads: %v", downloads)
+	}
 	mu.Unlock()
 	doneJob, _ := q.Get(ctx, done.ID)
 	keptJob, _ := q.Get(ctx, kept.ID)
@@ -91,5 +99,21 @@ func TestWebhookAndCleanup(t *testing.T) {
 	}
 	if n, _ := q.Cleanup(ctx, time.Now().Add(8*24*time.Hour)); n != 2 {
 		t.Errorf("after the default keep: %d removed, want 2", n)
+	}
+	// The webhooks' own jobs go too, once finished: River no longer
+	// removes finished jobs after a day whatever their keep.
+	var left []*rivertype.JobRow
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		q.Cleanup(ctx, time.Now().Add(8*24*time.Hour))
+		res, err := q.client.JobList(ctx, river.NewJobListParams().First(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if left = res.Jobs; len(left) == 0 {
+			break
+		}
+	}
+	for _, j := range left {
+		t.Errorf("left after every keep: %s %s", j.Kind, j.State)
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"text/template"
@@ -56,8 +57,16 @@ type Schedule struct {
 	// CRON_TZ prefix wins).
 	Location *time.Location
 	// Key, when set, is a text/template of the file's storage key over
-	// .Time (the slot, in Location), .Name, .Export and .Params.
+	// .Time (the slot, in Location), .Name, .Export, .Params and
+	// .Recipient (with Recipients: each recipient's file needs a key of
+	// its own).
 	Key string
+	// Recipients, when set, are asked at each slot who gets the export:
+	// a job for each, its parameters the schedule's with the recipient's
+	// over them, its file mailed to the recipient alone
+	// (Request.Deliver's other settings apply). A failure leaves the slot
+	// due, to be tried again at the next tick.
+	Recipients func(ctx context.Context, slot time.Time) ([]Recipient, error)
 
 	spec slots
 	key  *template.Template
@@ -149,23 +158,43 @@ func (s *Schedule) Check() error {
 			return fmt.Errorf("schedule %q: key: %w", s.Name, err)
 		}
 		s.key = t
-		if _, err := s.keyFor(time.Unix(0, 0)); err != nil {
+		if _, err := s.keyFor(time.Unix(0, 0), ""); err != nil {
 			return err
+		}
+		if s.Recipients != nil {
+			a, _ := s.keyFor(time.Unix(0, 0), "a@example.com")
+			b, _ := s.keyFor(time.Unix(0, 0), "b@example.com")
+			if a == b {
+				return fmt.Errorf("schedule %q: key: every recipient's file needs a key of its own: use {{.Recipient}} in it", s.Name)
+			}
+		}
+	}
+	if s.Recipients != nil && s.Request.Deliver == nil {
+		return fmt.Errorf("schedule %q: recipients without a delivery", s.Name)
+	}
+	if d := s.Request.Deliver; d != nil {
+		if err := d.Check(); err != nil {
+			return fmt.Errorf("schedule %q: deliver: %w", s.Name, err)
 		}
 	}
 	return nil
 }
 
+// MaxRecipients bounds the recipients of one slot: a query that returns
+// more fails the slot rather than queue a job for each.
+const MaxRecipients = 10000
+
 // Next is the schedule's first slot after t.
 func (s *Schedule) Next(t time.Time) time.Time { return s.spec.next(t) }
 
-// keyFor is the storage key of the slot's file ("" for the default).
-func (s *Schedule) keyFor(slot time.Time) (string, error) {
+// keyFor is the storage key of the slot's file for a recipient ("" for
+// the default).
+func (s *Schedule) keyFor(slot time.Time, recipient string) (string, error) {
 	if s.key == nil {
 		return "", nil
 	}
 	var b strings.Builder
-	data := map[string]any{"Time": slot.In(s.Location), "Name": s.Name, "Export": s.Request.Export, "Params": s.Request.Params}
+	data := map[string]any{"Time": slot.In(s.Location), "Name": s.Name, "Export": s.Request.Export, "Params": s.Request.Params, "Recipient": recipient}
 	if err := s.key.Execute(&b, data); err != nil {
 		return "", fmt.Errorf("schedule %q: key: %w", s.Name, err)
 	}
@@ -319,17 +348,64 @@ func (q *Queue) scheduleOnce(ctx context.Context, s *Schedule, now time.Time) er
 }
 
 // submitSlot inserts the job of a slot, once: the schedule and the slot are
-// its unique arguments.
+// its unique arguments; with Recipients, a job for each recipient, the
+// recipient among those arguments.
 func (q *Queue) submitSlot(ctx context.Context, s *Schedule, slot time.Time) error {
 	req := s.Request
 	req.Schedule, req.Slot = s.Name, slot.UTC().Format(time.RFC3339)
-	key, err := s.keyFor(slot)
+	unique := "schedule " + strconv.Quote(s.Name) + " " + req.Slot
+	if s.Recipients == nil {
+		return q.insertSlot(ctx, s, slot, req, "", unique)
+	}
+	recipients, err := s.Recipients(ctx, slot)
+	if err != nil {
+		return fmt.Errorf("schedule %q: recipients: %w", s.Name, err)
+	}
+	if len(recipients) > MaxRecipients {
+		return fmt.Errorf("schedule %q: recipients: %d rows, over the %d one slot may have", s.Name, len(recipients), MaxRecipients)
+	}
+	seen := map[string]bool{}
+	for _, r := range recipients {
+		if _, err := mailAddress(r.Email); err != nil {
+			// One bad row fails its own delivery, by name, not the slot:
+			// a mail that fails at once, listed with the others.
+			_, err := q.client.Insert(ctx, mailArgs{To: r.Email, Schedule: s.Name, Slot: req.Slot, Export: req.Export, Refused: err.Error()},
+				&river.InsertOpts{MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByArgs: true}})
+			if err != nil {
+				return fmt.Errorf("schedule %q: %w", s.Name, err)
+			}
+			continue
+		}
+		addr := strings.ToLower(r.Email)
+		if seen[addr] {
+			q.cfg.Log.Warn("a recipient twice in one slot: the first row's export is sent", "schedule", s.Name, "to", r.Email)
+			continue
+		}
+		seen[addr] = true
+		one := req
+		one.Params = maps.Clone(req.Params)
+		if one.Params == nil {
+			one.Params = map[string]string{}
+		}
+		maps.Copy(one.Params, r.Params)
+		d := *req.Deliver
+		d.To = []string{r.Email}
+		one.Deliver = &d
+		if err := q.insertSlot(ctx, s, slot, one, r.Email, unique+" to "+strconv.Quote(addr)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertSlot inserts one job of a slot, unique by its idempotency text.
+func (q *Queue) insertSlot(ctx context.Context, s *Schedule, slot time.Time, req Request, recipient, unique string) error {
+	key, err := s.keyFor(slot, recipient)
 	if err != nil {
 		return err
 	}
 	secret := randomHex(16)
-	args := exportArgs{Request: req, Secret: secret, Key: key,
-		Idempotency: "schedule " + strconv.Quote(s.Name) + " " + req.Slot}
+	args := exportArgs{Request: req, Secret: secret, Key: key, Idempotency: unique, LinkKey: randomHex(32)}
 	if args.Key == "" {
 		args.Key = "jobs/" + secret + "/" + req.File
 	}
@@ -339,7 +415,7 @@ func (q *Queue) submitSlot(ctx context.Context, s *Schedule, slot time.Time) err
 		return fmt.Errorf("schedule %q: %w", s.Name, err)
 	}
 	if !res.UniqueSkippedAsDuplicate {
-		q.cfg.Log.Info("scheduled export queued", "schedule", s.Name, "slot", req.Slot, "job", res.Job.ID)
+		q.cfg.Log.Info("scheduled export queued", "schedule", s.Name, "slot", req.Slot, "job", res.Job.ID, "recipient", recipient)
 	}
 	return nil
 }

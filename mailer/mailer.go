@@ -133,3 +133,13 @@ func ContentTypeOf(name string) string {
 	}
 	return "application/octet-stream"
 }
+
+// Check says what is wrong with m's addresses and subject, as Send
+// would: a *RefusedError.
+func (m *Message) Check() error {
+	_, err := build("check@example.com", m)
+	return err
+}
+
+// Refused marks err as a refusal retrying cannot mend.
+func Refused(err error) error { return &RefusedError{Err: err} }
