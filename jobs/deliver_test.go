@@ -180,9 +180,9 @@ func TestDeliverServerDown(t *testing.T) {
 		t.Fatal("no attempt")
 	}
 	srv.Restart()
-	msgs := srv.Wait(t, 1, 30*time.Second)
+	srv.Wait(t, 1, 30*time.Second)
 	time.Sleep(time.Second)
-	msgs = srv.Messages(t)
+	msgs := srv.Messages(t)
 	if len(msgs) != 1 || msgs[0].To[0].Address != "dana@example.com" || !strings.Contains(msgs[0].Subject, "ok") || len(msgs[0].Attachments) != 1 {
 		t.Fatalf("%+v", msgs)
 	}
