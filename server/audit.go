@@ -27,6 +27,10 @@ type auditRecord struct {
 	Bytes     int64             `json:"bytes,omitempty"`
 	Outcome   string            `json:"outcome"`
 	Client    string            `json:"client"`
+	// A mail's: its recipient, its schedule, why it failed.
+	To       string `json:"to,omitempty"`
+	Schedule string `json:"schedule,omitempty"`
+	Error    string `json:"error,omitempty"`
 }
 
 // auditFile appends records, one JSON line each, synced to disk.
@@ -89,11 +93,19 @@ func (s *Server) audit(w http.ResponseWriter, r *http.Request, rec auditRecord) 
 		}
 		rec.Params = redacted
 	}
+	s.record(&rec)
+}
+
+// record writes an audit record to the log and the audit file.
+func (s *Server) record(rec *auditRecord) {
+	if rec.Time.IsZero() {
+		rec.Time = time.Now().UTC()
+	}
 	s.log.Info("audit", "event", rec.Event, "subject", rec.Subject, "export", rec.Export, "job", rec.Job,
 		"params", rec.Params, "rows", rec.Rows, "bytes", rec.Bytes, "outcome", rec.Outcome,
-		"client", rec.Client, "request_id", rec.RequestID)
+		"client", rec.Client, "request_id", rec.RequestID, "to", rec.To, "error", rec.Error)
 	if s.auditLog != nil {
-		if err := s.auditLog.write(&rec); err != nil {
+		if err := s.auditLog.write(rec); err != nil {
 			s.log.Error("audit_log", "err", err)
 		}
 	}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -125,6 +126,15 @@ type Config struct {
 	// LinkTTL is how long a finished job's download link works (default
 	// 15m), where the storage makes links (S3).
 	LinkTTL Duration `yaml:"link_ttl"`
+	// PublicURL is the address users reach the service at
+	// (https://reports.example.com; default: the listen address's), which
+	// begins the links mails carry and webhooks' download.
+	PublicURL string `yaml:"public_url"`
+	// SMTP is the mail server schedules' deliver.email sends through;
+	// without it, MailDir is a folder the mails are written to as .eml
+	// files (serve --demo's).
+	SMTP    *SMTPConfig `yaml:"smtp"`
+	MailDir string      `yaml:"mail_dir"`
 	// Schedules run exports as jobs at their slots (needs jobs:).
 	Schedules []*ScheduleConfig `yaml:"schedules"`
 	// Auth establishes identities (static tokens, a trusted proxy's
@@ -190,9 +200,19 @@ type Export struct {
 	// TemplatePasswordEnv names an environment variable holding the
 	// password of an encrypted template.
 	TemplatePasswordEnv string `yaml:"template_password_env" json:"-"`
+	// Notify: the JSON of each of the export's finished jobs, however
+	// started (the API, the page, the command line), is POSTed to
+	// webhook, signed as a schedule's are (a schedule's own notify wins
+	// for its jobs); its download is an absolute URL under public_url.
+	Notify *NotifyConfig `yaml:"notify" json:"-"`
+	// Provenance adds a last sheet to each workbook (downloads, jobs):
+	// the export, its parameters (secret ones redacted), who asked,
+	// when, the rows of each sheet and the queries' text.
+	Provenance bool `yaml:"provenance" json:"provenance,omitempty"`
 
 	password         string
 	templatePassword string
+	notify           *jobs.Notify
 }
 
 // Sheet is one query of an export and the sheet its rows go to.
@@ -279,14 +299,33 @@ type ScheduleConfig struct {
 	// secret in the environment variable secret_env (webhook-id,
 	// webhook-timestamp, webhook-signature; see jobs.Notify).
 	Notify *NotifyConfig `yaml:"notify"`
+	// Deliver mails each slot's file (deliver.email: see EmailConfig).
+	Deliver *DeliverConfig `yaml:"deliver"`
 
 	schedule *jobs.Schedule
 }
 
-// NotifyConfig is where a schedule's finished jobs are told.
+// NotifyConfig is where a schedule's or an export's finished jobs are
+// told.
 type NotifyConfig struct {
 	Webhook   string `yaml:"webhook"`
 	SecretEnv string `yaml:"secret_env"`
+}
+
+// check reads the webhook's URL and secret, naming where it is (nil for
+// no notify).
+func (n *NotifyConfig) check(where string) (*jobs.Notify, error) {
+	if n == nil {
+		return nil, nil
+	}
+	u, err := url.Parse(n.Webhook)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("config: %s: notify.webhook %q is not an http(s) URL", where, jobs.RedactURL(n.Webhook))
+	}
+	if n.SecretEnv != "" && os.Getenv(n.SecretEnv) == "" {
+		return nil, fmt.Errorf("config: %s: notify.secret_env names %s, which is not set", where, n.SecretEnv)
+	}
+	return &jobs.Notify{Webhook: n.Webhook, SecretEnv: n.SecretEnv}, nil
 }
 
 // checkSchedules reads the schedules: each names an export whose
@@ -314,7 +353,13 @@ func (cfg *Config) checkSchedules() error {
 			owner = "schedule:" + sc.Name
 		}
 		if _, err := e.valuesFor(sc.Params, &auth.Attributes{Subject: owner}); err != nil {
-			return fmt.Errorf("config: schedule %q: %w", sc.Name, err)
+			// A parameter recipients_sql's rows give is checked with them,
+			// at each slot.
+			var pe *ParamError
+			perRecipient := sc.Deliver != nil && sc.Deliver.Email != nil && sc.Deliver.Email.RecipientsSQL != ""
+			if !perRecipient || !errors.As(err, &pe) || pe.Msg != "is required" {
+				return fmt.Errorf("config: schedule %q: %w", sc.Name, err)
+			}
 		}
 		var loc *time.Location
 		if sc.Timezone != "" {
@@ -327,20 +372,26 @@ func (cfg *Config) checkSchedules() error {
 		if keep == 0 {
 			keep = time.Duration(e.Keep)
 		}
-		var notify *jobs.Notify
-		if n := sc.Notify; n != nil {
-			u, err := url.Parse(n.Webhook)
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				return fmt.Errorf("config: schedule %q: notify.webhook %q is not an http(s) URL", sc.Name, jobs.RedactURL(n.Webhook))
-			}
-			if n.SecretEnv != "" && os.Getenv(n.SecretEnv) == "" {
-				return fmt.Errorf("config: schedule %q: notify.secret_env names %s, which is not set", sc.Name, n.SecretEnv)
-			}
-			notify = &jobs.Notify{Webhook: n.Webhook, SecretEnv: n.SecretEnv}
+		notify, err := sc.Notify.check(fmt.Sprintf("schedule %q", sc.Name))
+		if err != nil {
+			return err
 		}
 		req := e.jobRequest(sc.Params, owner, &auth.Attributes{Subject: owner})
-		req.Keep, req.Notify = keep, notify
+		req.Keep = keep
+		if notify != nil {
+			req.Notify = notify
+		}
+		if req.Deliver, err = cfg.delivery(sc, e, loc); err != nil {
+			return err
+		}
 		js := &jobs.Schedule{Name: sc.Name, Cron: sc.Cron, Every: time.Duration(sc.Every), Location: loc, Key: sc.Key, Request: req}
+		if req.Deliver != nil && sc.Deliver.Email.RecipientsSQL != "" {
+			// The service asks the database at each slot (New sets it);
+			// here, for Check to see a schedule with recipients.
+			js.Recipients = func(context.Context, time.Time) ([]jobs.Recipient, error) {
+				return nil, errors.New("recipients are read by the running service")
+			}
+		}
 		if err := js.Check(); err != nil {
 			return fmt.Errorf("config: %w", err)
 		}
@@ -602,6 +653,9 @@ func parseConfig(b []byte, dirs []string, database string) (*Config, error) {
 		if e.Params == nil {
 			e.Params = []*Param{} // [] in /api/exports, not null
 		}
+		if e.notify, err = e.Notify.check(fmt.Sprintf("export %q", e.Name)); err != nil {
+			return nil, err
+		}
 		if e.Template != "" {
 			e.Template = resolvePath(e.Template, dirs)
 			e.TemplateName = filepath.Base(e.Template)
@@ -654,6 +708,9 @@ func parseConfig(b []byte, dirs []string, database string) (*Config, error) {
 			}
 			s.query = q
 		}
+	}
+	if err := cfg.checkMail(); err != nil {
+		return nil, err
 	}
 	if err := cfg.checkSchedules(); err != nil {
 		return nil, err

@@ -39,12 +39,19 @@ func (s *Server) openJobs(ctx context.Context) error {
 	}
 	var schedules []*jobs.Schedule
 	for _, sc := range s.cfg.Schedules {
+		if sc.Deliver != nil && sc.Deliver.Email != nil && sc.Deliver.Email.RecipientsSQL != "" {
+			sc.schedule.Recipients = s.recipientsOf(sc)
+		}
 		schedules = append(schedules, sc.schedule)
+	}
+	mail, err := s.cfg.mailSender()
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
 	}
 	q, err := jobs.Open(ctx, jobs.Config{
 		Queue: s.cfg.Jobs, Storage: store, Workers: workers, Run: s.runJob,
 		JobTimeout: time.Duration(s.cfg.JobTimeout), MaxAttempts: s.cfg.MaxAttempts, Log: s.log,
-		Schedules: schedules,
+		Schedules: schedules, Mailer: mail, PublicURL: s.cfg.publicURL(), OnMail: s.auditMail,
 	})
 	if err != nil {
 		return err
@@ -160,7 +167,7 @@ func (s *Server) SubmitJob(ctx context.Context, name string, params map[string]s
 // the command line or by a schedule: owner keys who may see it, caller is
 // what its identity-bound parameters read.
 func (e *Export) jobRequest(params map[string]string, owner string, caller *auth.Attributes) jobs.Request {
-	return jobs.Request{Export: e.Name, Params: params, File: e.Name + ".xlsx", Keep: time.Duration(e.Keep), Owner: owner, Caller: caller}
+	return jobs.Request{Export: e.Name, Params: params, File: e.Name + ".xlsx", Keep: time.Duration(e.Keep), Owner: owner, Caller: caller, Notify: e.notify}
 }
 
 // jobJSON is a job as the API shows it.
@@ -374,13 +381,22 @@ func (s *Server) jobFile(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusConflict, fmt.Sprintf("the job is %s; its file is there once it is done", j.State))
 		return
 	}
+	_, asked := query["link"]
+	s.sendJobFile(w, r, j, asked, "")
+}
+
+// sendJobFile sends a done job's file: a redirect to a signed link where
+// the storage makes them, else the bytes; with asked, {"url": the link
+// or ""} instead. subject names who asked in the audit trail ("" for the
+// request's identity).
+func (s *Server) sendJobFile(w http.ResponseWriter, r *http.Request, j jobs.Job, asked bool, subject string) {
 	link, err := s.store.Presign(r.Context(), j.Key, time.Duration(s.cfg.LinkTTL), j.File)
 	if err != nil {
 		s.internalError(w, "the file could not be linked", err)
 		return
 	}
-	s.audit(w, r, auditRecord{Event: "job_file", Export: j.Export, Job: shortID(j.ID), Bytes: j.Bytes, Outcome: "ok"})
-	if _, asked := query["link"]; asked {
+	s.audit(w, r, auditRecord{Event: "job_file", Subject: subject, Export: j.Export, Job: shortID(j.ID), Bytes: j.Bytes, Outcome: "ok"})
+	if asked {
 		// For the page: a signed link it can open, or "" when the file
 		// comes from here (with the page's token).
 		writeJSON(w, http.StatusOK, map[string]string{"url": link})

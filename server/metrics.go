@@ -171,6 +171,7 @@ func writeJobMetrics(b *strings.Builder, ctx context.Context, q jobsSource) {
 	fmt.Fprintf(b, "# HELP sheetstream_job_attempts_total Job attempts this process ended, by outcome.\n# TYPE sheetstream_job_attempts_total counter\n")
 	fmt.Fprintf(b, "sheetstream_job_attempts_total{outcome=\"done\"} %d\nsheetstream_job_attempts_total{outcome=\"failed\"} %d\nsheetstream_job_attempts_total{outcome=\"retried\"} %d\nsheetstream_job_attempts_total{outcome=\"cancelled\"} %d\n", st.Done, st.Failed, st.Retried, st.Cancelled)
 	fmt.Fprintf(b, "# HELP sheetstream_job_rescues_total Jobs this process took over from a worker that vanished.\n# TYPE sheetstream_job_rescues_total counter\nsheetstream_job_rescues_total %d\n", st.Rescued)
+	fmt.Fprintf(b, "# HELP sheetstream_mails_total Mails this process's workers sent, attempts to be retried, and mails failed for good.\n# TYPE sheetstream_mails_total counter\nsheetstream_mails_total{outcome=\"sent\"} %d\nsheetstream_mails_total{outcome=\"retried\"} %d\nsheetstream_mails_total{outcome=\"failed\"} %d\n", st.MailsSent, st.MailsRetried, st.MailsFailed)
 	fmt.Fprintf(b, "# HELP sheetstream_job_seconds_total Time this process spent running jobs.\n# TYPE sheetstream_job_seconds_total counter\nsheetstream_job_seconds_total %g\n", st.Seconds)
 	fmt.Fprintf(b, "# HELP sheetstream_job_upload_bytes_total Bytes this process's jobs stored.\n# TYPE sheetstream_job_upload_bytes_total counter\nsheetstream_job_upload_bytes_total %d\n", st.Bytes)
 }
