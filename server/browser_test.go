@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -75,6 +76,34 @@ func TestWebPageJobs(t *testing.T) {
 	items := pyread.ReadValues(t, r.Saved)[r.Saved].Openpyxl["Items"]
 	if len(items) != 4 || items[1][0].String() != "n:4996" || items[3][0].String() != "n:5000" {
 		t.Errorf("the downloaded job's rows: %v", items)
+	}
+}
+
+// TestWebPageSchedules: the page lists a schedule that mails and, under
+// it, its deliveries as they are sent (mail_dir: each an .eml file).
+func TestWebPageSchedules(t *testing.T) {
+	dir := t.TempDir()
+	mailDir := filepath.Join(dir, "mail")
+	stdout := runBrowser(t, "browser_schedules.cjs", func() *fixture {
+		return newFixture(t, 2, fmt.Sprintf(`jobs: sqlite:%s
+storage: file://%s
+mail_dir: %s
+schedules:
+  - {name: daily-items, export: items, params: {from: "4999"}, every: 2s, deliver: {email: {to: [ops@example.com]}}}`,
+			filepath.Join(dir, "queue.db"), filepath.Join(dir, "files"), mailDir))
+	})
+	var r struct {
+		Heading, To, State string
+		CSPViolations      []string
+	}
+	if err := json.Unmarshal(stdout, &r); err != nil {
+		t.Fatalf("report %s: %v", stdout, err)
+	}
+	if r.Heading != "daily-items: items, every 2s, mailed to ops@example.com" || r.To != "ops@example.com" || r.State != "sent" || len(r.CSPViolations) != 0 {
+		t.Errorf("the page's schedules: %+v", r)
+	}
+	if files, _ := filepath.Glob(filepath.Join(mailDir, "*.eml")); len(files) == 0 {
+		t.Error("no .eml file in mail_dir")
 	}
 }
 

@@ -194,6 +194,29 @@ async function refreshJobs() {
   if (jobs.some(j => j.state === "queued" || j.state === "running")) jobsTimer = setTimeout(refreshJobs, 1000);
 }
 
+// refreshSchedules lists the schedules and, under each that mails, its
+// latest deliveries (admins only: others are answered 404 and see none).
+let schedulesTimer;
+async function refreshSchedules() {
+  clearTimeout(schedulesTimer);
+  const section = $("#schedules");
+  const resp = await fetch("api/schedules", { headers: headers() });
+  if (!resp.ok) return;
+  const { schedules } = await resp.json();
+  section.hidden = schedules.length === 0;
+  $(".list", section).replaceChildren(...schedules.map(sc => {
+    const rows = sc.mails.map(m => el("tr", { className: "mail " + m.state },
+      el("td", { textContent: m.to }), el("td", { className: "state", textContent: m.state }),
+      el("td", { textContent: new Date(m.finished || m.created).toLocaleString() }),
+      el("td", { textContent: m.error || "" })));
+    const table = rows.length ? [el("table", {}, el("thead", {}, el("tr", {}, ...["Recipient", "State", "When", ""].map(h => el("th", { textContent: h })))),
+      el("tbody", {}, ...rows))] : [];
+    return el("div", { className: "schedule", id: "schedule-" + sc.name },
+      el("h3", { textContent: `${sc.name}: ${sc.export}, ${sc.when}` + (sc.recipients ? `, mailed to ${sc.recipients}` : "") }), ...table);
+  }));
+  if (schedules.length) schedulesTimer = setTimeout(refreshSchedules, 5000);
+}
+
 // whoAmI shows who the page is signed in as, with a way out.
 async function whoAmI() {
   const resp = await fetch("api/session", { headers: headers() });
@@ -255,6 +278,6 @@ async function load() {
       el("p", { textContent: (exp.description || "") + (sheets ? ` Sheets: ${sheets}.` : "") + (exp.template ? ` Filled into the designed workbook ${exp.template}.` : "") + (exp.encrypted ? " The file is password-protected." : "") }),
       form, status, box);
   }));
-  if (jobs) refreshJobs();
+  if (jobs) { refreshJobs(); refreshSchedules(); }
 }
 load();
