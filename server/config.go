@@ -656,6 +656,9 @@ func parseConfig(b []byte, dirs []string, database string) (*Config, error) {
 		if e.notify, err = e.Notify.check(fmt.Sprintf("export %q", e.Name)); err != nil {
 			return nil, err
 		}
+		if e.Provenance && e.Template != "" {
+			return nil, fmt.Errorf("config: export %q: provenance: true with template: (a designed workbook keeps its own sheets: name the provenance in it with placeholders)", e.Name)
+		}
 		if e.Template != "" {
 			e.Template = resolvePath(e.Template, dirs)
 			e.TemplateName = filepath.Base(e.Template)
@@ -708,6 +711,13 @@ func parseConfig(b []byte, dirs []string, database string) (*Config, error) {
 			}
 			s.query = q
 		}
+	}
+	// Relative paths, as template: paths: beside the configuration file.
+	if cfg.MailDir != "" {
+		cfg.MailDir = resolvePath(cfg.MailDir, dirs)
+	}
+	if cfg.SMTP != nil && cfg.SMTP.CAFile != "" {
+		cfg.SMTP.CAFile = resolvePath(cfg.SMTP.CAFile, dirs)
 	}
 	if err := cfg.checkMail(); err != nil {
 		return nil, err

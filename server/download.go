@@ -138,15 +138,20 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusNotFound, "downloads are /exports/NAME.xlsx or /exports/NAME.csv")
 		return
 	}
-	e, vals, _, ok := s.lookup(w, r, name)
+	e, vals, query, ok := s.lookup(w, r, name)
 	if !ok {
 		return
+	}
+	var prov *sqlsheet.Provenance
+	if e.Provenance {
+		id := identity(r)
+		prov = e.provenance(query, id.Subject, id.Email)
 	}
 	headers := func(h http.Header) { downloadHeaders(h, e) }
 	// An encrypted download makes its bytes only at the end; the
 	// statement timeout bounds it.
 	s.stream(w, r, e, headers, e.password == "", func(ctx context.Context, cw *clientWriter) (sqlsheet.Stats, error) {
-		return s.writeXLSX(ctx, e, vals, cw)
+		return s.writeXLSX(ctx, e, vals, prov, cw)
 	})
 }
 
@@ -338,7 +343,8 @@ func (s *Server) downloadOptions(e *Export) xlsx.Options {
 
 // writeXLSX writes an export's workbook into out: its sheets, or its
 // template filled with them.
-func (s *Server) writeXLSX(ctx context.Context, e *Export, vals map[string]any, out io.Writer) (sqlsheet.Stats, error) {
+// With prov, a last sheet says where the rows came from.
+func (s *Server) writeXLSX(ctx context.Context, e *Export, vals map[string]any, prov *sqlsheet.Provenance, out io.Writer) (sqlsheet.Stats, error) {
 	if e.Template != "" {
 		return s.fillTemplate(ctx, e, vals, out)
 	}
@@ -352,8 +358,44 @@ func (s *Server) writeXLSX(ctx context.Context, e *Export, vals map[string]any, 
 	// A job's clients see its rows as they go (nothing else for a download).
 	progress := func(rows int64) { jobs.ReportRows(ctx, rows) }
 	st, err := s.run(ctx, e, e.Sheets, vals, sqlsheet.Workbook(xw), sqlsheet.Options{Progress: progress})
+	if err == nil && prov != nil {
+		// The queries as configured, their :parameters named: what a
+		// reader can follow.
+		queries := make([]sqlsheet.Query, len(e.Sheets))
+		for i, sh := range e.Sheets {
+			queries[i] = sqlsheet.Query{SQL: sh.SQL, Sheet: sh.Name}
+		}
+		prov.At = time.Now()
+		err = sqlsheet.WriteProvenance(xw, *prov, queries, st)
+	}
 	if err == nil {
 		err = xw.Close()
 	}
 	return st, err
+}
+
+// provenance is the export's provenance for the parameters as given
+// (secret ones redacted) and who asked.
+func (e *Export) provenance(given map[string]string, subject, email string) *sqlsheet.Provenance {
+	p := &sqlsheet.Provenance{Export: e.Name, Caller: subject, Database: sqlsheet.RedactURL(e.Database)}
+	if email != "" && email != subject {
+		p.Caller += " <" + email + ">"
+	}
+	for _, par := range e.Params {
+		v, ok := given[par.Name]
+		switch {
+		case par.From != "":
+			v, ok = "(from the caller's "+par.From+")", true
+		case !ok && par.Default != "":
+			v, ok = par.Default+" (the default)", true
+		}
+		if !ok {
+			continue
+		}
+		if par.Secret {
+			v = "[redacted]"
+		}
+		p.Params = append(p.Params, [2]string{par.Name, v})
+	}
+	return p
 }

@@ -96,7 +96,19 @@ func (s *Server) runJob(ctx context.Context, req jobs.Request, w io.Writer) (int
 		defer jw.watchOutput()()
 	}
 	w = jw
-	st, err := s.writeXLSX(ctx, e, vals, w)
+	var prov *sqlsheet.Provenance
+	if e.Provenance {
+		caller := req.Owner
+		email := ""
+		if req.Caller != nil {
+			caller, email = req.Caller.Subject, req.Caller.Email
+		}
+		prov = e.provenance(req.Params, caller, email)
+		if req.Schedule != "" {
+			prov.Caller = fmt.Sprintf("%s (schedule %s, slot %s)", prov.Caller, req.Schedule, req.Slot)
+		}
+	}
+	st, err := s.writeXLSX(ctx, e, vals, prov, w)
 	if err != nil {
 		switch cause := context.Cause(ctx); {
 		case errors.Is(cause, errNothingMade):

@@ -116,8 +116,10 @@ func (w Warnings) Total() int64 { return w.BigNumbers + w.Truncated + w.DatesOut
 
 // Stats describe a finished export.
 type Stats struct {
-	Rows     int64 // data rows, headers excluded
-	Sheets   []string
+	Rows int64 // data rows, headers excluded
+	// QueryRows are each query's data rows, in the queries' order.
+	QueryRows []int64
+	Sheets    []string
 	Warnings Warnings
 	// Partial: a query stopped at Options.MaxBytes before its rows ended
 	// or reached MaxRows.
@@ -126,6 +128,7 @@ type Stats struct {
 
 func (s *Stats) add(o Stats) {
 	s.Rows += o.Rows
+	s.QueryRows = append(s.QueryRows, o.Rows)
 	s.Sheets = append(s.Sheets, o.Sheets...)
 	s.Warnings.BigNumbers += o.Warnings.BigNumbers
 	s.Warnings.Truncated += o.Warnings.Truncated

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -91,6 +92,7 @@ type exportFlags struct {
 	sheets                 []string
 	demo, strict, forceNum bool
 	noSchema, excelTable   bool
+	provenance             bool
 	charts                 []sqlsheet.Chart // for every query: given before any
 	template               string
 	sets                   []string
@@ -149,6 +151,7 @@ func (f *exportFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.byPosition, "by-position", false, "with --template: match the table's columns to the query's by position, not by name")
 	fl.BoolVar(&f.noSchema, "no-schema", false, "leave out the schema part (each column's SQL type and the table's primary key, for import)")
 	fl.BoolVar(&f.demo, "demo", false, "export sample data from an embedded SQLite database")
+	fl.BoolVar(&f.provenance, "provenance", false, "add a last sheet \"Provenance\": the database (without its password), who ran the export and when, each sheet's rows and query")
 	f.pw.writeFlags(cmd)
 }
 
@@ -252,6 +255,8 @@ func runExport(ctx context.Context, f *exportFlags) error {
 			return fmt.Errorf("%s: only a workbook is encrypted: write .xlsx", f.out)
 		case len(queries[0].Charts) > 0:
 			return fmt.Errorf("%s: a %s file has no charts: write .xlsx, or leave out --chart", f.out, format)
+		case f.provenance:
+			return fmt.Errorf("%s: --provenance adds a sheet: write .xlsx", f.out)
 		}
 		return writeQueryFile(ctx, db, queries[0], f.out, format, opts)
 	}
@@ -268,13 +273,20 @@ func runExport(ctx context.Context, f *exportFlags) error {
 		if err != nil {
 			return err
 		}
+		if f.provenance {
+			return fmt.Errorf("--provenance adds a sheet, which --template does not: name the provenance in the template with --set placeholders")
+		}
 		topts := xlsx.TemplateOptions{Options: xlsx.Options{Password: secret}, Values: values, ByPosition: f.byPosition, TemplatePassword: tplPassword}
 		return writeTemplateExport(ctx, db, queries, f.template, f.out, topts, opts)
 	}
 	if len(f.sets) > 0 || len(f.setTexts) > 0 || f.byPosition || f.templatePasswordFile != "" {
 		return fmt.Errorf("--set, --set-text, --by-position and --template-password-file go with --template")
 	}
-	err = writeExport(ctx, db, queries, f.out, secret, opts)
+	var prov *sqlsheet.Provenance
+	if f.provenance {
+		prov = &sqlsheet.Provenance{Export: "sheetstream export", Caller: whoRuns(), Database: sqlsheet.RedactURL(f.dbURL)}
+	}
+	err = writeExport(ctx, db, queries, f.out, secret, prov, opts)
 	if err != nil && len(f.charts) > 0 && len(queries) > 1 && errors.Is(err, xlsx.ErrNoColumn) {
 		err = fmt.Errorf("%w (a --chart given before any --query is every query's: give it after the --query or --table it is for)", err)
 	}
@@ -364,7 +376,8 @@ func outputWhere(out string) string {
 }
 
 // writeExport writes the queries to out and says what it wrote.
-func writeExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Query, out, password string, opts sqlsheet.Options) error {
+// With prov, a last sheet says where the rows came from.
+func writeExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Query, out, password string, prov *sqlsheet.Provenance, opts sqlsheet.Options) error {
 	bar := newProgress(-1, "exporting rows", false)
 	if bar != nil {
 		opts.Progress = func(rows int64) { bar.Set64(rows) }
@@ -374,6 +387,10 @@ func writeExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Query, out,
 	err := writeWorkbook(out, xlsx.Options{Password: password}, func(w *xlsx.Writer) error {
 		var err error
 		st, err = sqlsheet.Export(ctx, db, w, queries, opts)
+		if err == nil && prov != nil {
+			prov.At = time.Now()
+			err = sqlsheet.WriteProvenance(w, *prov, queries, st)
+		}
 		return err
 	})
 	if bar != nil {
@@ -389,4 +406,17 @@ func writeExport(ctx context.Context, db *sql.DB, queries []sqlsheet.Query, out,
 			w.BigNumbers+w.DatesOutOfRange, w.BigNumbers, w.DatesOutOfRange, w.Truncated)
 	}
 	return nil
+}
+
+// whoRuns names the user running the command, for a provenance sheet:
+// USER@HOST as the system knows them.
+func whoRuns() string {
+	name := "?"
+	if u, err := user.Current(); err == nil {
+		name = u.Username
+	}
+	if host, err := os.Hostname(); err == nil {
+		name += "@" + host
+	}
+	return name
 }

@@ -102,6 +102,9 @@ SIGTERM or Ctrl-C lets running downloads finish, up to shutdown_timeout.`,
 			if demoDir != "" {
 				fmt.Fprintf(os.Stderr, "sheetstream: the demo shop (500 customers, 50,000 orders) in %s\n", filepath.Join(demoDir, "demo.db"))
 			}
+			if cfg.SMTP == nil && cfg.MailDir != "" && cfg.Jobs != "" {
+				fmt.Fprintf(os.Stderr, "sheetstream: mails go to %s as .eml files (no smtp: in the configuration)\n", cfg.MailDir)
+			}
 			fmt.Fprintf(os.Stderr, "sheetstream: serving %d export(s) on http://%s/\n", len(cfg.Exports), ln.Addr())
 			select {
 			case err := <-done:
