@@ -58,7 +58,7 @@ exports:
 		t.Fatalf("%s %s", resp.Status, body)
 	}
 	f.waitJob(j.ID)
-	_, book = f.get("/api/jobs/"+j.ID+"/file")
+	_, book = f.get("/api/jobs/" + j.ID + "/file")
 	check("job", readBook(t, book))
 	_, err = ParseConfig([]byte("database: sqlite:x.db\nexports:\n  - {name: t, provenance: true, template: report.xlsx, sheets: [{sql: SELECT 1}]}\n"))
 	if err == nil || !strings.Contains(err.Error(), "provenance: true with template:") {

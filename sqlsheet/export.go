@@ -120,7 +120,7 @@ type Stats struct {
 	// QueryRows are each query's data rows, in the queries' order.
 	QueryRows []int64
 	Sheets    []string
-	Warnings Warnings
+	Warnings  Warnings
 	// Partial: a query stopped at Options.MaxBytes before its rows ended
 	// or reached MaxRows.
 	Partial bool
