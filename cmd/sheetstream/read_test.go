@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/mail"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -360,12 +361,16 @@ func TestServeDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	var base, dbPath string
+	var base, dbPath, mailDir string
+	started := time.Now()
 	lines := bufio.NewScanner(stderr)
 	for base == "" && lines.Scan() {
 		line := lines.Text()
 		if _, p, ok := strings.Cut(line, "the demo shop (500 customers, 50,000 orders) in "); ok {
 			dbPath = p
+		}
+		if _, p, ok := strings.Cut(line, "mails go to "); ok {
+			mailDir, _, _ = strings.Cut(p, " as .eml files")
 		}
 		if _, u, ok := strings.Cut(line, " on http://"); ok {
 			base = "http://" + strings.TrimSuffix(u, "/")
@@ -453,6 +458,33 @@ func TestServeDemo(t *testing.T) {
 	}
 	if out, err := exec.Command(bin, "jobs", "submit", "orders", "since=soon", "--url", base).CombinedOutput(); err == nil || !strings.Contains(string(out), `parameter \"since\"`) && !strings.Contains(string(out), `parameter "since"`) {
 		t.Errorf("a bad parameter: %v %s", err, out)
+	}
+	// Delivery with no setup: each city manager's report, mailed every
+	// minute into a folder as .eml files.
+	var sc struct {
+		Schedules []struct{ Name, Recipients string }
+	}
+	if err := json.Unmarshal(get("/api/schedules"), &sc); err != nil || len(sc.Schedules) != 2 || sc.Schedules[1].Name != "city-reports-by-mail" {
+		t.Errorf("schedules: %+v %v", sc, err)
+	}
+	var mails []string
+	for deadline := started.Add(75 * time.Second); time.Now().Before(deadline) && len(mails) < 3; time.Sleep(500 * time.Millisecond) {
+		mails, _ = filepath.Glob(filepath.Join(mailDir, "*.eml"))
+	}
+	if mailDir == "" || len(mails) != 3 {
+		t.Fatalf("mails in %q: %v", mailDir, mails)
+	}
+	for _, path := range mails {
+		raw, _ := os.ReadFile(path)
+		m, err := mail.ReadMessage(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		to := m.Header.Get("To")
+		city := map[string]string{"<oslo.manager@example.com>": "Oslo", "<lisbon.manager@example.com>": "Lisbon", "<nairobi.manager@example.com>": "Nairobi"}[to]
+		if city == "" || !strings.Contains(m.Header.Get("Subject"), city) || !strings.Contains(string(raw), `filename="city-report.xlsx"`) {
+			t.Errorf("a demo mail to %s: %s", to, m.Header.Get("Subject"))
+		}
 	}
 	cmd.Process.Signal(syscall.SIGTERM)
 	if err := cmd.Wait(); err != nil {
