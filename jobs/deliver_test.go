@@ -155,8 +155,9 @@ func TestDeliverRecipients(t *testing.T) {
 	}
 }
 
-// TestDeliverServerDown: a mail whose server is down is retried with
-// River's backoff and arrives once the server is back, once.
+// TestDeliverServerDown: the mail server down for a slot: each of its
+// mails is retried with River's backoff and arrives once the server is
+// back, once.
 func TestDeliverServerDown(t *testing.T) {
 	srv := mailpit.Start(t, mailpit.Options{})
 	srv.Stop()
@@ -166,28 +167,41 @@ func TestDeliverServerDown(t *testing.T) {
 		c.OnMail = ev.on
 	})
 	q := qs["sqlite"]
-	j, err := q.Submit(context.Background(), Request{Export: "ok", Params: map[string]string{"city": "Oslo"}, File: "ok.xlsx", Owner: "o",
-		Deliver: &Delivery{To: []string{"dana@example.com"}}}, "")
-	if err != nil {
+	sched := &Schedule{Name: "down", Every: time.Hour,
+		Request: Request{Export: "ok", File: "ok.xlsx", Owner: "schedule:down", Deliver: &Delivery{}},
+		Recipients: func(context.Context, time.Time) ([]Recipient, error) {
+			return []Recipient{{Email: "dana@example.com", Params: map[string]string{"city": "Oslo"}},
+				{Email: "eve@example.com", Params: map[string]string{"city": "Reykjavik"}}}, nil
+		}}
+	if err := sched.Check(); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case e := <-ev.ch:
-		if e.Outcome != "retry" {
-			t.Fatalf("the first attempt: %+v", e)
+	if err := q.submitSlot(context.Background(), sched, time.Date(2026, 12, 1, 7, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	for failed := map[string]bool{}; len(failed) < 2; {
+		select {
+		case e := <-ev.ch:
+			if e.Outcome != "retry" {
+				t.Fatalf("a first attempt: %+v", e)
+			}
+			failed[e.To] = true
+		case <-time.After(30 * time.Second):
+			t.Fatal("no attempt")
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("no attempt")
 	}
 	srv.Restart()
-	srv.Wait(t, 1, 30*time.Second)
-	time.Sleep(time.Second)
+	srv.Wait(t, 2, 60*time.Second)
+	time.Sleep(time.Second) // a third would be on its way
 	msgs := srv.Messages(t)
-	if len(msgs) != 1 || msgs[0].To[0].Address != "dana@example.com" || !strings.Contains(msgs[0].Subject, "ok") || len(msgs[0].Attachments) != 1 {
-		t.Fatalf("%+v", msgs)
+	if len(msgs) != 2 {
+		t.Fatalf("%d mails: %+v", len(msgs), msgs)
 	}
-	if part := string(srv.Part(t, msgs[0], msgs[0].Attachments[0])); part != fileOf(t, q, wait(t, q, j.ID)) {
-		t.Errorf("the attachment %q", part)
+	for _, m := range msgs {
+		city := map[string]string{"dana@example.com": "Oslo", "eve@example.com": "Reykjavik"}[m.To[0].Address]
+		if part := string(srv.Part(t, m, m.Attachments[0])); city == "" || !strings.Contains(part, "city="+city) {
+			t.Errorf("%s got %q", m.To[0].Address, part)
+		}
 	}
 	if !slices.ContainsFunc(ev.all, func(e MailEvent) bool { return e.Outcome == "sent" && e.Attempt >= 2 }) {
 		t.Errorf("events: %+v", ev.all)
