@@ -1,3 +1,5 @@
+//go:build !lite
+
 package main
 
 import (
@@ -20,18 +22,6 @@ import (
 // Arrow IPC files: the file format (.arrow, .feather: Feather version 2
 // is this format) and the stream format (.arrows), both ways, a record
 // batch at a time.
-
-// arrowFormat is "file" or "stream" for a path of an Arrow extension,
-// "" for any other.
-func arrowFormat(path string) string {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".arrow", ".feather":
-		return "file"
-	case ".arrows":
-		return "stream"
-	}
-	return ""
-}
 
 // workbookToColumnar writes one sheet of a workbook as a Parquet or
 // Arrow file, each column typed as arrowsheet's mapping says, a batch of

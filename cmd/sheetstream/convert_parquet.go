@@ -1,18 +1,16 @@
+//go:build !lite
+
 package main
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/sheetstream/sheetstream/parquetsheet"
 	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
-
-// isParquet says whether path names a Parquet file.
-func isParquet(path string) bool { return strings.EqualFold(filepath.Ext(path), ".parquet") }
 
 // parquetSource opens a Parquet file for import, which reads it twice
 // (types, then rows).

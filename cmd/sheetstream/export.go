@@ -351,8 +351,7 @@ func writeQueryFile(ctx context.Context, db *sql.DB, q sqlsheet.Query, out, form
 // what finishes it once the export has ended (with err, if it failed).
 func queryDestination(w io.Writer, format string) (sqlsheet.Destination, func(err error) error) {
 	if columnarFormat("."+format) != "" {
-		c := &columnar{format: format, w: w}
-		return c, func(error) error { return c.wait() } // End has waited, unless the export failed
+		return columnarDestination(w, format)
 	}
 	f, _ := csvsheet.ParseFormat(format)
 	rows := csvsheet.NewRowWriter(w, csvsheet.WriteOptions{Format: f, Records: f == csvsheet.JSONL})

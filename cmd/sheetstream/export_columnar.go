@@ -1,10 +1,10 @@
+//go:build !lite
+
 package main
 
 import (
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
@@ -35,6 +35,13 @@ type columnar struct {
 	done    chan error             // its first error, when batches closes
 }
 
+// columnarDestination is export's destination of a Parquet or Arrow
+// file, and what finishes it.
+func columnarDestination(w io.Writer, format string) (sqlsheet.Destination, func(error) error) {
+	c := &columnar{format: format, w: w}
+	return c, func(error) error { return c.wait() } // End has waited, unless the export failed
+}
+
 func (c *columnar) AddStyle(xlsx.Style) (xlsx.StyleID, error) { return 0, nil }
 
 func (c *columnar) Begin(t *sqlsheet.Table) error {
@@ -52,16 +59,6 @@ func (c *columnar) start(table string, names []string) error {
 	}
 	c.b = arrowsheet.NewBatcher(table, names, arrowsheet.ReadOptions{BatchRows: 16384}, c.write)
 	return nil
-}
-
-// columnarFormat is the columnar format a path's extension names, "" for
-// none.
-func columnarFormat(path string) string {
-	switch ext := strings.ToLower(filepath.Ext(path)); ext {
-	case ".parquet", ".arrow", ".feather":
-		return ext[1:]
-	}
-	return ""
 }
 
 // writeColumnar writes a Parquet or Arrow file at path from what fill
