@@ -183,6 +183,11 @@ type Writer struct {
 	charts     []*sheetChart
 	chartCount int
 	chartWatch map[string][]*chartRef
+	// pivotWatch are pivot tables declared before their source sheet,
+	// by its lower-case name; pivots those written, numbered from 1.
+	pivotWatch map[string][]*pivot
+	pivots     []*pivot
+	pivotCount int
 	// worksheets and chartSheets count each kind's parts.
 	worksheets, chartSheets int
 	media                   []media
@@ -542,6 +547,10 @@ func (w *Writer) addSheet(name string, opts SheetOptions) (*Sheet, error) {
 	if refs, ok := w.chartWatch[strings.ToLower(name)]; ok {
 		s.chartRefs = refs
 		delete(w.chartWatch, strings.ToLower(name))
+	}
+	if ps, ok := w.pivotWatch[strings.ToLower(name)]; ok {
+		s.pivots = ps
+		delete(w.pivotWatch, strings.ToLower(name))
 	}
 	w.unlockShared()
 	if opts.Protect != nil {

@@ -14,19 +14,23 @@ import (
 // is one row. Allocations per op must stay at 0 after warm-up. "table"
 // writes the rows into an Excel table with a totals row; "chart" has a
 // chart over three columns on the sheet, its caches filled as the rows
-// stream (to the default limit of 32,000 points a series).
+// stream (to the default limit of 32,000 points a series); "pivot" feeds
+// a pivot table by the text column (1,000 items) with a sum and an
+// average.
 func BenchmarkWriteRow(b *testing.B) {
 	for _, mode := range []struct {
 		name  string
 		opts  xlsx.Options
 		table bool
 		chart bool
+		pivot bool
 	}{
-		{"shared", xlsx.Options{Workers: 1}, false, false},
-		{"inline", xlsx.Options{Workers: 1, Strings: xlsx.StringsInline}, false, false},
-		{"parallel", xlsx.Options{}, false, false},
-		{"table", xlsx.Options{Workers: 1}, true, false},
-		{"chart", xlsx.Options{Workers: 1}, false, true},
+		{"shared", xlsx.Options{Workers: 1}, false, false, false},
+		{"inline", xlsx.Options{Workers: 1, Strings: xlsx.StringsInline}, false, false, false},
+		{"parallel", xlsx.Options{}, false, false, false},
+		{"table", xlsx.Options{Workers: 1}, true, false, false},
+		{"chart", xlsx.Options{Workers: 1}, false, true, false},
+		{"pivot", xlsx.Options{Workers: 1}, false, false, true},
 	} {
 		b.Run(mode.name, func(b *testing.B) {
 			w, err := xlsx.NewWriter(io.Discard, mode.opts)
@@ -34,6 +38,21 @@ func BenchmarkWriteRow(b *testing.B) {
 				b.Fatal(err)
 			}
 			addSheet := func(name string) (*xlsx.Sheet, error) {
+				if mode.pivot {
+					if err := w.AddPivotTable(xlsx.PivotTable{Source: name, Rows: []string{"e"},
+						Values: []xlsx.PivotValue{{Column: "c"}, {Column: "d", Func: xlsx.PivotAverage}}}); err != nil {
+						return nil, err
+					}
+					sh, err := w.AddSheet(name, xlsx.SheetOptions{})
+					if err != nil {
+						return nil, err
+					}
+					header := make([]xlsx.Cell, 10)
+					for i := range header {
+						header[i] = xlsx.String(string(rune('a' + i)))
+					}
+					return sh, sh.WriteRow(header)
+				}
 				sh, err := w.AddSheet(name, xlsx.SheetOptions{})
 				if err != nil || mode.chart {
 					if err == nil {

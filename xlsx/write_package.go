@@ -56,6 +56,11 @@ func (w *Writer) contentTypes(hasSST bool) []byte {
 	for _, part := range w.tableParts() {
 		b = appendOverride(b, "/"+part, contentTypeBase+"spreadsheetml.table+xml")
 	}
+	for _, p := range w.pivots {
+		n := strconv.Itoa(p.id)
+		b = appendOverride(b, "/xl/pivotTables/pivotTable"+n+".xml", contentTypeBase+"spreadsheetml.pivotTable+xml")
+		b = appendOverride(b, "/xl/pivotCache/pivotCacheDefinition"+n+".xml", contentTypeBase+"spreadsheetml.pivotCacheDefinition+xml")
+	}
 	b = appendOverride(b, "/xl/theme/theme1.xml", contentTypeBase+"theme+xml")
 	b = appendOverride(b, "/xl/styles.xml", contentTypeBase+"spreadsheetml.styles+xml")
 	if hasSST {
@@ -178,6 +183,9 @@ func (w *Writer) Close() error {
 	if err := w.loadErr(); err != nil {
 		return err
 	}
+	for _, ps := range w.pivotWatch {
+		return w.fail(fmt.Errorf("%w %q: no sheet named %q, its source, was added", ErrPivot, ps[0].def.Name, ps[0].def.Source))
+	}
 	if w.activeSheet() < 0 {
 		return w.fail(fmt.Errorf("%w: a workbook needs at least one visible sheet", ErrSheetName))
 	}
@@ -215,6 +223,7 @@ func (w *Writer) Close() error {
 			parts = append(parts, s.chartSheetParts()...)
 		}
 	}
+	parts = append(parts, w.pivotParts()...)
 	parts = append(parts, w.customXMLParts()...)
 	parts = append(parts, w.mediaParts()...)
 	if w.dynamicArrays.Load() {

@@ -83,5 +83,21 @@ func (w *Writer) workbookRels(hasSST bool) []byte {
 	for i := range w.customXML {
 		b = appendRel(b, next+i, "customXml", "../customXml/item"+strconv.Itoa(i+1)+".xml")
 	}
+	for _, p := range w.pivots {
+		b = appendRel(b, w.pivotRelID(p, hasSST), "pivotCacheDefinition", "pivotCache/pivotCacheDefinition"+strconv.Itoa(p.id)+".xml")
+	}
 	return append(b, "</Relationships>"...)
+}
+
+// pivotRelID is the workbook relationship of a pivot's cache: after the
+// sheets, theme, styles, shared strings, metadata and custom XML.
+func (w *Writer) pivotRelID(p *pivot, hasSST bool) int {
+	id := len(w.sheets) + 3 + len(w.customXML) + p.id - 1
+	if hasSST {
+		id++
+	}
+	if w.dynamicArrays.Load() {
+		id++
+	}
+	return id
 }

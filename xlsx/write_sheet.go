@@ -138,6 +138,10 @@ type Sheet struct {
 	images  []sheetImage
 	charts  []*sheetChart
 	drawing int
+	// pivots are the pivot tables over this sheet, fed its rows;
+	// pivotTable, on a pivot's own sheet, is its table's number.
+	pivots     []*pivot
+	pivotTable int
 	// chartRefs are the chart ranges on this sheet whose values are
 	// cached as rows are written.
 	chartRefs []*chartRef
@@ -369,6 +373,12 @@ func (s *Sheet) writeRow(cells []Cell, opts *RowOptions) error {
 	if len(s.chartRefs) > 0 {
 		s.watchRow(row, cells)
 	}
+	if len(s.pivots) > 0 {
+		if err := s.watchPivots(row, cells); err != nil {
+			s.buf = s.buf[:start]
+			return s.fail(row, 0, err)
+		}
+	}
 	s.buf = b
 	s.row = row
 	s.sstRefs += uint64(refs)
@@ -464,7 +474,15 @@ func (s *Sheet) Close() error {
 	if err != nil {
 		return s.w.fail(&CellError{Sheet: s.name, Err: err})
 	}
-	return s.w.finishSink(s.sink, crc, size, s.parts())
+	if err := s.w.finishSink(s.sink, crc, size, s.parts()); err != nil {
+		return err
+	}
+	if len(s.pivots) > 0 {
+		// The pivot tables over this sheet are complete: each gets its
+		// sheet, next in the workbook.
+		return s.finishPivots()
+	}
+	return nil
 }
 
 // dateStyle is styleSheet.dateStyle, under the shared lock for

@@ -237,7 +237,7 @@ func (s *Sheet) externalLinks() int {
 // parts returns the parts that go with the sheet: its relationships,
 // if any, and its tables.
 func (s *Sheet) parts() []packagePart {
-	if s.externalLinks() == 0 && len(s.tables) == 0 && len(s.notes) == 0 && s.drawing == 0 {
+	if s.externalLinks() == 0 && len(s.tables) == 0 && len(s.notes) == 0 && s.drawing == 0 && s.pivotTable == 0 {
 		return nil
 	}
 	var rels relsWriter
@@ -257,6 +257,9 @@ func (s *Sheet) parts() []packagePart {
 	}
 	if len(s.notes) > 0 {
 		rels.add("comments", "../comments"+strconv.Itoa(s.vmlIndex)+".xml", false)
+	}
+	if s.pivotTable > 0 {
+		rels.add("pivotTable", "../pivotTables/pivotTable"+strconv.Itoa(s.pivotTable)+".xml", false)
 	}
 	parts := []packagePart{{"xl/worksheets/_rels/sheet" + strconv.Itoa(s.part) + ".xml.rels", rels.bytes()}}
 	for _, t := range s.tables {

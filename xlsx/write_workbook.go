@@ -132,5 +132,17 @@ func (w *Writer) workbookXML() []byte {
 	}
 	// Excel 2007's calculation engine id, so newer versions recalculate
 	// every formula when they open the file.
-	return append(b, `<calcPr calcId="124519" fullCalcOnLoad="1"/></workbook>`...)
+	b = append(b, `<calcPr calcId="124519" fullCalcOnLoad="1"/>`...)
+	if len(w.pivots) > 0 {
+		b = append(b, "<pivotCaches>"...)
+		hasSST := len(w.sst.entries) > 0
+		for _, p := range w.pivots {
+			b = appendIntAttr(append(b, "<pivotCache"...), "cacheId", p.id)
+			b = append(b, ` r:id="rId`...)
+			b = strconv.AppendInt(b, int64(w.pivotRelID(p, hasSST)), 10)
+			b = append(b, `"/>`...)
+		}
+		b = append(b, "</pivotCaches>"...)
+	}
+	return append(b, "</workbook>"...)
 }

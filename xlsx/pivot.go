@@ -1,0 +1,243 @@
+package xlsx
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// PivotTable is a pivot table computed while its source sheet's rows are
+// written: Writer.AddPivotTable declares it before the source's rows,
+// the source streams as usual, and when the source sheet ends the pivot
+// cache (its fields, and the items of the row, column and filter fields)
+// and the pivot table, its cells filled in with the values computed, are
+// written on a sheet of their own placed after the source. The cache
+// holds no records (saveData="0") and asks to be refreshed on open
+// (refreshOnLoad), so Excel rebuilds it from the source; viewers that do
+// not refresh (previews, web viewers, readers of cells) show the values
+// computed here.
+//
+// Memory is bounded by the distinct items of the row, column and filter
+// fields and their combinations (MaxKeys), not by the rows.
+type PivotTable struct {
+	// Name is the pivot table's name ("PivotTable1", "PivotTable2"... by
+	// default).
+	Name string
+	// Sheet is the sheet the pivot table goes on, added after the source
+	// ("Pivot", "Pivot 2"... by default).
+	Sheet string
+	// Source names the source sheet: its first row is the header, every
+	// later row written to it a record.
+	Source string
+	// Rows, Columns and Filters name header columns: the row fields
+	// (outermost first, at least one), the column field (at most one) and
+	// the filter (page) fields, shown as "(All)".
+	Rows, Columns, Filters []string
+	// Values are the data fields, at least one.
+	Values []PivotValue
+	// Layout is PivotCompact, the only layout written so far.
+	Layout PivotLayout
+	// GrandTotals says which grand totals show: both (the default), none,
+	// the Grand Total row at the bottom, or the Grand Total column at the
+	// right (with a column field).
+	GrandTotals PivotTotals
+	// Style is the pivot table style ("PivotStyleLight16" by default).
+	Style string
+	// MaxKeys bounds the distinct items and item combinations the pivot
+	// keeps (DefaultPivotKeys when 0); past it the pivot fails with
+	// ErrPivotKeys naming the field, instead of growing without bound.
+	MaxKeys int
+}
+
+// PivotValue is one data field: a header column summarised by Func.
+type PivotValue struct {
+	Column string
+	Func   PivotFunc
+	// Name is the field's caption ("Sum of amount" by default).
+	Name string
+	// NumFormat formats its cells ("#,##0.00"; General by default).
+	NumFormat string
+}
+
+// PivotFunc is how a data field summarises its values.
+type PivotFunc uint8
+
+// The summaries. Sum, Average, Min, Max, StdDev (sample) and Var (sample)
+// take the numbers among the values; Count counts every value that is
+// not empty (Excel's COUNTA), CountNums the numbers.
+const (
+	PivotSum PivotFunc = iota
+	PivotCount
+	PivotAverage
+	PivotMax
+	PivotMin
+	PivotCountNums
+	PivotStdDev
+	PivotVar
+)
+
+var pivotFuncs = [...]struct{ xml, caption, word string }{
+	PivotSum:       {"sum", "Sum", "sum"},
+	PivotCount:     {"count", "Count", "count"},
+	PivotAverage:   {"average", "Average", "average"},
+	PivotMax:       {"max", "Max", "max"},
+	PivotMin:       {"min", "Min", "min"},
+	PivotCountNums: {"countNums", "Count", "countnums"},
+	PivotStdDev:    {"stdDev", "StdDev", "stddev"},
+	PivotVar:       {"var", "Var", "var"},
+}
+
+func (f PivotFunc) String() string {
+	if int(f) < len(pivotFuncs) {
+		return pivotFuncs[f].word
+	}
+	return "PivotFunc(" + strconv.Itoa(int(f)) + ")"
+}
+
+// ParsePivotFunc reads a summary's name: sum, count, average, max, min,
+// countnums, stddev, var (any case).
+func ParsePivotFunc(s string) (PivotFunc, bool) {
+	for i, f := range pivotFuncs {
+		if strings.EqualFold(s, f.word) {
+			return PivotFunc(i), true
+		}
+	}
+	return 0, false
+}
+
+// PivotLayout is how the row fields are laid out.
+type PivotLayout uint8
+
+// The layouts.
+const (
+	PivotCompact PivotLayout = iota // every row field in one column, inner items indented
+	PivotOutline                    // a column a row field, subtotals on top (not written yet)
+	PivotTabular                    // a column a row field, subtotals below (not written yet)
+)
+
+// PivotTotals says which grand totals a pivot table shows.
+type PivotTotals uint8
+
+// The grand totals.
+const (
+	PivotTotalsBoth   PivotTotals = iota
+	PivotTotalsNone               // neither
+	PivotTotalsRow                // the Grand Total row at the bottom only
+	PivotTotalsColumn             // the Grand Total column at the right only
+)
+
+// DefaultPivotKeys is PivotTable.MaxKeys when it is 0.
+const DefaultPivotKeys = 100000
+
+// ErrPivot: a pivot table that cannot be written as declared (a column
+// its source's header lacks, a field used twice, a layout not written).
+var ErrPivot = errors.New("pivot table")
+
+// ErrPivotKeys: a pivot table's fields have more distinct items and
+// combinations than its MaxKeys.
+var ErrPivotKeys = errors.New("too many distinct keys for a pivot table")
+
+// AddPivotTable declares a pivot table over the sheet named p.Source,
+// before its first row (the source may be added later). Its sheet is
+// written when the source ends.
+//
+// Errors: ErrPivot for a declaration that cannot be written (no source,
+// rows or values, two column fields, a field twice on the axes, a
+// layout other than PivotCompact, a source that already has rows, a
+// pivot sheet name already used), ErrSheetName for a sheet name Excel
+// refuses; later, the source's rows fail with ErrNoColumn for a column
+// its header lacks and ErrPivotKeys past MaxKeys.
+func (w *Writer) AddPivotTable(p PivotTable) error {
+	if err := w.loadErr(); err != nil {
+		return err
+	}
+	if w.closed {
+		return ErrClosed
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w %q: %s", ErrPivot, p.Name, fmt.Sprintf(format, args...))
+	}
+	w.pivotCount++
+	if p.Name == "" {
+		p.Name = "PivotTable" + strconv.Itoa(w.pivotCount)
+	}
+	switch {
+	case p.Source == "":
+		return bad("no source sheet")
+	case len(p.Rows) == 0:
+		return bad("no row field")
+	case len(p.Columns) > 1:
+		return bad("%d column fields: one at most is written", len(p.Columns))
+	case len(p.Values) == 0:
+		return bad("no value field")
+	case p.Layout != PivotCompact:
+		return bad("only the compact layout is written so far")
+	case p.GrandTotals > PivotTotalsColumn:
+		return bad("GrandTotals %d", p.GrandTotals)
+	}
+	seen := map[string]bool{}
+	for _, f := range append(append(append([]string{}, p.Rows...), p.Columns...), p.Filters...) {
+		if seen[f] {
+			return bad("the field %q is on the axes twice", f)
+		}
+		seen[f] = true
+	}
+	for i, v := range p.Values {
+		if v.Column == "" || int(v.Func) >= len(pivotFuncs) {
+			return bad("value %d: a column and one of the summaries", i+1)
+		}
+		if v.Name == "" {
+			p.Values[i].Name = pivotFuncs[v.Func].caption + " of " + v.Column
+		}
+	}
+	p.Values = append([]PivotValue(nil), p.Values...)
+	if p.Style == "" {
+		p.Style = "PivotStyleLight16"
+	}
+	if p.MaxKeys <= 0 {
+		p.MaxKeys = DefaultPivotKeys
+	}
+	taken := func(name string) bool {
+		if w.sheetIndex(name) >= 0 {
+			return true
+		}
+		for _, list := range w.pivotWatch {
+			for _, q := range list {
+				if strings.EqualFold(q.def.Sheet, name) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if p.Sheet == "" {
+		p.Sheet = "Pivot"
+		for n := 2; taken(p.Sheet); n++ {
+			p.Sheet = "Pivot " + strconv.Itoa(n)
+		}
+	} else if taken(p.Sheet) {
+		return bad("its sheet %q is already used", p.Sheet)
+	}
+	if err := CheckSheetName(p.Sheet); err != nil {
+		return err
+	}
+	pv := &pivot{def: p, w: w}
+	if err := pv.addStyles(); err != nil {
+		return err
+	}
+	if i := w.sheetIndex(p.Source); i >= 0 {
+		s := w.sheets[i]
+		if s.row > 0 || s.finished {
+			return bad("declare it before the source sheet %q has rows", p.Source)
+		}
+		s.pivots = append(s.pivots, pv)
+		return nil
+	}
+	if w.pivotWatch == nil {
+		w.pivotWatch = map[string][]*pivot{}
+	}
+	key := strings.ToLower(p.Source)
+	w.pivotWatch[key] = append(w.pivotWatch[key], pv)
+	return nil
+}

@@ -1,0 +1,1060 @@
+package xlsx
+
+// Pivot tables: the source's rows aggregated as they are written, then
+// the cache definition, the table definition and the rendered cells.
+
+import (
+	"cmp"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// pivot is a declared pivot table and what its source's rows made of it.
+type pivot struct {
+	def PivotTable
+	w   *Writer
+	id  int // its cache id and part numbers, from 1, given when written
+	// table is the table definition part, once rendered; sourceRows the
+	// source's rows, header included.
+	table      []byte
+	sourceRows int
+	// styles are registered when the pivot is declared: its sheet may
+	// be written as the Writer closes.
+	styles struct {
+		bold, date StyleID
+		values     []StyleID
+		indents    []StyleID // by level, 0 none
+	}
+
+	header  []string
+	fields  []*pivotField // a cache field per source column
+	rowCols []int         // the row fields' columns (0-based)
+	colCol  int           // the column field's column, -1 for none
+	filters []int
+	values  []int // each value's column
+	// groups maps a packed key (level, row items, column item) to its
+	// accumulators' index in accs: len(values) of them.
+	groups  map[string]int32
+	accs    []pivotAcc
+	keybuf  []byte
+	itemIdx []int32 // this row's item of each axis field: rows, then the column
+	records int
+	keys    int // distinct items and groups, against MaxKeys
+	lastCol int
+}
+
+// pivotField is one column of the source as the cache describes it:
+// what kinds of values it holds and, for a field on an axis, its
+// distinct items in order of first appearance.
+type pivotField struct {
+	name  string
+	axis  bool
+	items []pivotItem
+	index map[string]int32
+
+	hasString, hasNumber, hasBlank, hasDate, hasBool, nonInt, longText bool
+	minNum, maxNum, minDate, maxDate                                   float64
+}
+
+// pivotItem is one distinct value of an axis field.
+type pivotItem struct {
+	kind byte // 's' text, 'n' number, 'd' date (num: its serial), 'b' boolean, 'm' blank
+	num  float64
+	text string
+}
+
+// pivotAcc accumulates one value field over one group: counts, a
+// Kahan-Neumaier compensated sum, extremes, and running moments
+// (Welford) for deviations.
+type pivotAcc struct {
+	count, nums int64
+	sum, comp   float64
+	min, max    float64
+	mean, m2    float64
+}
+
+func (a *pivotAcc) add(v float64) {
+	a.nums++
+	t := a.sum + v
+	if math.Abs(a.sum) >= math.Abs(v) {
+		a.comp += (a.sum - t) + v
+	} else {
+		a.comp += (v - t) + a.sum
+	}
+	a.sum = t
+	if a.nums == 1 || v < a.min {
+		a.min = v
+	}
+	if a.nums == 1 || v > a.max {
+		a.max = v
+	}
+	d := v - a.mean
+	a.mean += d / float64(a.nums)
+	a.m2 += d * (v - a.mean)
+}
+
+// cell is the summary f of the accumulated values, as Excel shows it:
+// #DIV/0! for an average or deviation of too few numbers.
+func (a *pivotAcc) cell(f PivotFunc) Cell {
+	switch f {
+	case PivotSum:
+		return Float(a.sum + a.comp)
+	case PivotCount:
+		return Int(a.count)
+	case PivotCountNums:
+		return Int(a.nums)
+	case PivotAverage:
+		if a.nums == 0 {
+			return Error(ErrorDiv0)
+		}
+		return Float((a.sum + a.comp) / float64(a.nums))
+	case PivotMax:
+		return Float(a.max) // 0 with no numbers, as Excel shows
+	case PivotMin:
+		return Float(a.min)
+	case PivotStdDev, PivotVar:
+		if a.nums < 2 {
+			return Error(ErrorDiv0)
+		}
+		v := a.m2 / float64(a.nums-1)
+		if f == PivotStdDev {
+			v = math.Sqrt(v)
+		}
+		return Float(v)
+	}
+	return Cell{}
+}
+
+// pivotValue is a cell's value as a pivot sees it.
+func (w *Writer) pivotValue(c *Cell) (kind byte, num float64, text string) {
+	k := c.kind
+	text = c.s
+	if k == kindFormula {
+		k, text = c.cached, c.cachedText()
+	}
+	switch k {
+	case kindInt:
+		return 'n', float64(c.i), ""
+	case kindUint:
+		return 'n', float64(c.uint()), ""
+	case kindFloat, kindFloat32:
+		return 'n', c.num, ""
+	case kindDecimal:
+		if v, err := strconv.ParseFloat(text, 64); err == nil {
+			return 'n', v, ""
+		}
+		return 's', 0, text
+	case kindBool:
+		return 'b', float64(c.i), ""
+	case kindDate, kindDateTime:
+		if v, err := w.timeValue(k, c); err == nil {
+			return 'd', v, ""
+		}
+	case kindTimeOfDay, kindDuration:
+		if v, err := w.timeValue(k, c); err == nil {
+			return 'n', v, ""
+		}
+	case kindString:
+		return 's', 0, text
+	case kindRich:
+		var b strings.Builder
+		for _, r := range c.runs {
+			b.WriteString(r.Text)
+		}
+		return 's', 0, b.String()
+	case kindError:
+		return 's', 0, text
+	}
+	return 'm', 0, ""
+}
+
+// addStyles registers the styles the pivot's sheet uses.
+func (p *pivot) addStyles() error {
+	w := p.w
+	var err error
+	if p.styles.bold, err = w.AddStyle(Style{Font: Font{Bold: true}}); err != nil {
+		return err
+	}
+	if p.styles.date, err = w.AddStyle(Style{NumFmt: "yyyy-mm-dd"}); err != nil {
+		return err
+	}
+	p.styles.values = make([]StyleID, len(p.def.Values))
+	for i, v := range p.def.Values {
+		if v.NumFormat != "" {
+			if p.styles.values[i], err = w.AddStyle(Style{NumFmt: v.NumFormat}); err != nil {
+				return err
+			}
+		}
+	}
+	p.styles.indents = []StyleID{0}
+	for level := 1; level < len(p.def.Rows); level++ {
+		id, err := w.AddStyle(Style{Alignment: Alignment{Indent: uint8(min(level, 15))}})
+		if err != nil {
+			return err
+		}
+		p.styles.indents = append(p.styles.indents, id)
+	}
+	return nil
+}
+
+// start reads the source's header row: every column a cache field, the
+// declared ones found by name.
+func (p *pivot) start(s *Sheet, cells []Cell) error {
+	for i := range cells {
+		_, _, text := p.w.pivotValue(&cells[i])
+		if kind, num, _ := p.w.pivotValue(&cells[i]); kind == 'n' {
+			text = strconv.FormatFloat(num, 'f', -1, 64)
+		}
+		p.header = append(p.header, text)
+	}
+	for len(p.header) > 0 && p.header[len(p.header)-1] == "" {
+		p.header = p.header[:len(p.header)-1]
+	}
+	find := func(name string) (int, error) {
+		for i, h := range p.header {
+			if h == name {
+				return i, nil
+			}
+		}
+		return 0, fmt.Errorf("%w %q: %w %q in the header of %q (there are %s)", ErrPivot, p.def.Name, ErrNoColumn, name, s.name, strings.Join(p.header, ", "))
+	}
+	p.fields = make([]*pivotField, len(p.header))
+	for i, h := range p.header {
+		if h == "" {
+			return fmt.Errorf("%w %q: column %s of %q has no header (a pivot's fields are named)", ErrPivot, p.def.Name, ColumnName(i+1), s.name)
+		}
+		p.fields[i] = &pivotField{name: h}
+	}
+	axis := func(name string) (int, error) {
+		i, err := find(name)
+		if err == nil {
+			p.fields[i].axis = true
+			p.fields[i].index = map[string]int32{}
+		}
+		return i, err
+	}
+	p.colCol = -1
+	for _, name := range p.def.Rows {
+		i, err := axis(name)
+		if err != nil {
+			return err
+		}
+		p.rowCols = append(p.rowCols, i)
+	}
+	for _, name := range p.def.Columns {
+		i, err := axis(name)
+		if err != nil {
+			return err
+		}
+		p.colCol = i
+	}
+	for _, name := range p.def.Filters {
+		i, err := axis(name)
+		if err != nil {
+			return err
+		}
+		p.filters = append(p.filters, i)
+	}
+	for _, v := range p.def.Values {
+		i, err := find(v.Column)
+		if err != nil {
+			return err
+		}
+		p.values = append(p.values, i)
+	}
+	p.groups = map[string]int32{}
+	p.itemIdx = make([]int32, len(p.rowCols)+1)
+	p.lastCol = len(p.header)
+	return nil
+}
+
+// add takes one record: the fields' kinds, the axis fields' items, and
+// every group the record belongs to (each prefix of its row items, with
+// and without its column item).
+func (p *pivot) add(cells []Cell) error {
+	p.records++
+	for i, f := range p.fields {
+		var kind byte = 'm'
+		var num float64
+		var text string
+		if i < len(cells) {
+			kind, num, text = p.w.pivotValue(&cells[i])
+		}
+		f.note(kind, num, text)
+		if f.axis {
+			idx, err := p.item(f, kind, num, text)
+			if err != nil {
+				return err
+			}
+			for j, c := range p.rowCols {
+				if c == i {
+					p.itemIdx[j] = idx
+				}
+			}
+			if i == p.colCol {
+				p.itemIdx[len(p.rowCols)] = idx
+			}
+		}
+	}
+	cols := 1
+	if p.colCol >= 0 {
+		cols = 2
+	}
+	for level := 0; level <= len(p.rowCols); level++ {
+		for c := range cols {
+			b := append(p.keybuf[:0], byte(level), byte(c))
+			for j := range level {
+				b = binary.LittleEndian.AppendUint32(b, uint32(p.itemIdx[j]))
+			}
+			if c == 1 {
+				b = binary.LittleEndian.AppendUint32(b, uint32(p.itemIdx[len(p.rowCols)]))
+			}
+			p.keybuf = b
+			g, ok := p.groups[string(b)]
+			if !ok {
+				if err := p.grow("its combinations of items"); err != nil {
+					return err
+				}
+				g = int32(len(p.accs))
+				p.groups[string(b)] = g
+				p.accs = append(p.accs, make([]pivotAcc, len(p.values))...)
+			}
+			accs := p.accs[g : int(g)+len(p.values)]
+			for v, col := range p.values {
+				if col >= len(cells) {
+					continue
+				}
+				kind, num, _ := p.w.pivotValue(&cells[col])
+				if kind == 'm' {
+					continue
+				}
+				accs[v].count++
+				if kind == 'n' || kind == 'd' {
+					accs[v].add(num)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// grow counts one more key, failing past MaxKeys.
+func (p *pivot) grow(what string) error {
+	p.keys++
+	if p.keys > p.def.MaxKeys {
+		return fmt.Errorf("%w %q: %w: more than %d distinct items and combinations (%s)", ErrPivot, p.def.Name, ErrPivotKeys, p.def.MaxKeys, what)
+	}
+	return nil
+}
+
+// item is the index of a value among an axis field's items, a new one
+// added at its first appearance.
+func (p *pivot) item(f *pivotField, kind byte, num float64, text string) (int32, error) {
+	b := append(p.keybuf[:0], kind)
+	if kind == 's' {
+		// Excel's pivot items ignore case: "Oslo" and "OSLO" are one item,
+		// shown as it first came.
+		b = appendFolded(b, text)
+	} else {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(num))
+	}
+	p.keybuf = b
+	if i, ok := f.index[string(b)]; ok {
+		return i, nil
+	}
+	if err := p.grow("the items of " + strconv.Quote(f.name)); err != nil {
+		return 0, err
+	}
+	i := int32(len(f.items))
+	f.index[string(b)] = i
+	f.items = append(f.items, pivotItem{kind: kind, num: num, text: strings.Clone(text)})
+	return i, nil
+}
+
+// appendFolded appends text in lower case, allocating nothing.
+func appendFolded(b []byte, text string) []byte {
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(text[i:])
+		b = utf8.AppendRune(b, unicode.ToLower(r))
+		i += n
+	}
+	return b
+}
+
+// note records a value's kind in the field's description.
+func (f *pivotField) note(kind byte, num float64, text string) {
+	switch kind {
+	case 'm':
+		f.hasBlank = true
+	case 's':
+		f.hasString = true
+		if len(text) > 255 {
+			f.longText = true
+		}
+	case 'b':
+		f.hasBool = true
+	case 'n':
+		if !f.hasNumber || num < f.minNum {
+			f.minNum = num
+		}
+		if !f.hasNumber || num > f.maxNum {
+			f.maxNum = num
+		}
+		f.hasNumber = true
+		if num != math.Trunc(num) {
+			f.nonInt = true
+		}
+	case 'd':
+		if !f.hasDate || num < f.minDate {
+			f.minDate = num
+		}
+		if !f.hasDate || num > f.maxDate {
+			f.maxDate = num
+		}
+		f.hasDate = true
+	}
+}
+
+// order is the field's items in Excel's order: numbers and dates by
+// value, then text (ignoring case), then FALSE and TRUE, then the blank.
+func (f *pivotField) order() []int32 {
+	rank := map[byte]int{'n': 0, 'd': 0, 's': 1, 'b': 2, 'm': 3}
+	out := make([]int32, len(f.items))
+	for i := range out {
+		out[i] = int32(i)
+	}
+	slices.SortStableFunc(out, func(a, b int32) int {
+		x, y := &f.items[a], &f.items[b]
+		if c := cmp.Compare(rank[x.kind], rank[y.kind]); c != 0 {
+			return c
+		}
+		if x.kind == 's' {
+			if c := strings.Compare(strings.ToLower(x.text), strings.ToLower(y.text)); c != 0 {
+				return c
+			}
+			return strings.Compare(x.text, y.text)
+		}
+		return cmp.Compare(x.num, y.num)
+	})
+	return out
+}
+
+// watchPivots hands a row of the source to its pivots: the first is the
+// header.
+func (s *Sheet) watchPivots(row int, cells []Cell) error {
+	for _, p := range s.pivots {
+		var err error
+		if p.header == nil && row == 1 {
+			err = p.start(s, cells)
+			if err == nil && len(p.header) == 0 {
+				err = fmt.Errorf("%w %q: the source %q has an empty header row", ErrPivot, p.def.Name, s.name)
+			}
+		} else if p.header != nil {
+			err = p.add(cells)
+		} else {
+			err = fmt.Errorf("%w %q: the source %q's first row is row %d, not a header in row 1", ErrPivot, p.def.Name, s.name, row)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// itemCell is an item's label cell.
+func (p *pivot) itemCell(f *pivotField, i int32, dateStyle StyleID) Cell {
+	it := f.items[i]
+	switch it.kind {
+	case 's':
+		return String(it.text)
+	case 'n':
+		return Float(it.num)
+	case 'd':
+		return Float(it.num).WithStyle(dateStyle)
+	case 'b':
+		return Bool(it.num != 0)
+	}
+	return String("(blank)")
+}
+
+// acc is the accumulators of a group: level row fields fixed to items
+// (the first level of them), and the column item or, with c < 0, every
+// column.
+func (p *pivot) acc(items []int32, c int32) []pivotAcc {
+	b := []byte{byte(len(items)), 0}
+	if c >= 0 {
+		b[1] = 1
+	}
+	for _, i := range items {
+		b = binary.LittleEndian.AppendUint32(b, uint32(i))
+	}
+	if c >= 0 {
+		b = binary.LittleEndian.AppendUint32(b, uint32(c))
+	}
+	g, ok := p.groups[string(b)]
+	if !ok {
+		return nil
+	}
+	return p.accs[g : int(g)+len(p.values)]
+}
+
+// pivotRow is one rendered row of row items: its items (a prefix of the
+// row fields), or the grand total.
+type pivotRow struct {
+	items []int32 // shared item indexes, outermost first
+	pos   []int   // their positions in the fields' sorted items
+	grand bool
+}
+
+// rows are the table's rows in order: each item of the outer field, the
+// items of the next field under it (that occur with it), and so on.
+func (p *pivot) rows(orders [][]int32) []pivotRow {
+	var out []pivotRow
+	var walk func(prefix []int32, pos []int)
+	walk = func(prefix []int32, pos []int) {
+		level := len(prefix)
+		for at, i := range orders[level] {
+			items := append(slices.Clone(prefix), i)
+			if p.acc(items, -1) == nil {
+				continue // no record has this combination
+			}
+			ps := append(slices.Clone(pos), at)
+			out = append(out, pivotRow{items: items, pos: ps})
+			if level+1 < len(p.rowCols) {
+				walk(items, ps)
+			}
+		}
+	}
+	walk(nil, nil)
+	if p.def.GrandTotals == PivotTotalsBoth || p.def.GrandTotals == PivotTotalsRow {
+		out = append(out, pivotRow{grand: true})
+	}
+	return out
+}
+
+// writeSheet renders the pivot table on its own sheet and makes its
+// table definition.
+func (p *pivot) writeSheet() error {
+	w := p.w
+	if len(p.header) == 0 {
+		return fmt.Errorf("%w %q: its source %q has no header row", ErrPivot, p.def.Name, p.def.Source)
+	}
+	s, err := w.addSheet(p.def.Sheet, SheetOptions{AutoFit: true})
+	if err != nil {
+		return err
+	}
+	s.pivotTable = p.id
+	bold, dateStyle, valueStyles := p.styles.bold, p.styles.date, p.styles.values
+	indent := func(level int) (StyleID, error) { return p.styles.indents[min(level, len(p.styles.indents)-1)], nil }
+	orders := make([][]int32, len(p.rowCols))
+	for j, c := range p.rowCols {
+		orders[j] = p.fields[c].order()
+	}
+	var colOrder []int32
+	if p.colCol >= 0 {
+		colOrder = p.fields[p.colCol].order()
+	}
+	rows := p.rows(orders)
+	nv := len(p.values)
+	colGrand := p.colCol >= 0 && (p.def.GrandTotals == PivotTotalsBoth || p.def.GrandTotals == PivotTotalsColumn)
+	// Filters: a row each, then a blank row; the table below.
+	for _, f := range p.filters {
+		if err := s.WriteRow([]Cell{String(p.fields[f].name).WithStyle(bold), String("(All)")}); err != nil {
+			return err
+		}
+	}
+	top := max(3, len(p.filters)+2)
+	for s.row < top-1 {
+		if err := s.WriteRow(nil); err != nil {
+			return err
+		}
+	}
+	// The header rows.
+	headerRows := 1
+	caption := func(v int) Cell { return String(p.def.Values[v].Name).WithStyle(bold) }
+	switch {
+	case p.colCol < 0:
+		h := []Cell{String("Row Labels").WithStyle(bold)}
+		for v := range nv {
+			h = append(h, caption(v))
+		}
+		if err := s.WriteRow(h); err != nil {
+			return err
+		}
+	default:
+		first := []Cell{String("")}
+		if nv == 1 {
+			first[0] = caption(0)
+		}
+		first = append(first, String("Column Labels").WithStyle(bold))
+		if err := s.WriteRow(first); err != nil {
+			return err
+		}
+		second := []Cell{String("Row Labels").WithStyle(bold)}
+		if nv > 1 {
+			second[0] = String("")
+		}
+		f := p.fields[p.colCol]
+		for _, i := range colOrder {
+			second = append(second, p.itemCell(f, i, dateStyle))
+			for range nv - 1 {
+				second = append(second, Cell{})
+			}
+		}
+		if colGrand {
+			for v := range nv {
+				if nv == 1 {
+					second = append(second, String("Grand Total").WithStyle(bold))
+				} else {
+					second = append(second, String("Total "+p.def.Values[v].Name).WithStyle(bold))
+				}
+			}
+		}
+		if err := s.WriteRow(second); err != nil {
+			return err
+		}
+		headerRows = 2
+		if nv > 1 {
+			third := []Cell{String("Row Labels").WithStyle(bold)}
+			for range colOrder {
+				for v := range nv {
+					third = append(third, caption(v))
+				}
+			}
+			if err := s.WriteRow(third); err != nil {
+				return err
+			}
+			headerRows = 3
+		}
+	}
+	// The data rows.
+	values := func(accs []pivotAcc, out []Cell) []Cell {
+		for v := range nv {
+			if accs == nil {
+				out = append(out, Cell{})
+				continue
+			}
+			c := accs[v].cell(p.def.Values[v].Func)
+			if valueStyles[v] != 0 {
+				c = c.WithStyle(valueStyles[v])
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	width := 1
+	for _, r := range rows {
+		var cells []Cell
+		var label Cell
+		if r.grand {
+			label = String("Grand Total").WithStyle(bold)
+		} else {
+			level := len(r.items) - 1
+			st, err := indent(level)
+			if err != nil {
+				return err
+			}
+			label = p.itemCell(p.fields[p.rowCols[level]], r.items[level], dateStyle)
+			if st != 0 && label.kind != kindFloat {
+				label = label.WithStyle(st)
+			}
+			if len(r.items) < len(p.rowCols) {
+				label = label.WithStyle(bold)
+			}
+		}
+		cells = append(cells, label)
+		items := r.items
+		if p.colCol < 0 {
+			cells = values(p.acc(items, -1), cells)
+		} else {
+			for _, c := range colOrder {
+				cells = values(p.acc(items, c), cells)
+			}
+			if colGrand {
+				cells = values(p.acc(items, -1), cells)
+			}
+		}
+		width = max(width, len(cells))
+		if err := s.WriteRow(cells); err != nil {
+			return err
+		}
+	}
+	last := s.row
+	if width < 2 {
+		width = 1 + nv
+	}
+	p.table = p.definition(top, headerRows, last, width, rows, colOrder, colGrand)
+	return s.Close()
+}
+
+// definition is the pivot table's part: its location, fields, rendered
+// row and column items and data fields.
+func (p *pivot) definition(top, headerRows, last, width int, rows []pivotRow, colOrder []int32, colGrand bool) []byte {
+	nv := len(p.values)
+	b := []byte(xmlHeader)
+	b = append(b, `<pivotTableDefinition xmlns="`+nsMain+`" name="`...)
+	b = appendAttr(b, p.def.Name)
+	b = append(b, '"')
+	b = appendIntAttr(b, "cacheId", p.id)
+	b = append(b, ` applyNumberFormats="0" applyBorderFormats="0" applyFontFormats="0" applyPatternFormats="0" applyAlignmentFormats="0" applyWidthHeightFormats="1" dataCaption="Values" updatedVersion="3" minRefreshableVersion="3" useAutoFormatting="1" itemPrintTitles="1" createdVersion="3" indent="0" outline="1" outlineData="1" multipleFieldFilters="0"`...)
+	bottom := p.def.GrandTotals == PivotTotalsBoth || p.def.GrandTotals == PivotTotalsRow
+	if !colGrand && p.colCol >= 0 {
+		b = append(b, ` rowGrandTotals="0"`...)
+	}
+	if !bottom {
+		b = append(b, ` colGrandTotals="0"`...)
+	}
+	b = append(b, `><location ref="`...)
+	b = append(b, (Range{FirstRow: top, FirstCol: 1, LastRow: last, LastCol: width}).String()...)
+	b = append(b, '"')
+	switch {
+	case p.colCol < 0 && nv == 1:
+		b = append(b, ` firstHeaderRow="1" firstDataRow="1" firstDataCol="1"`...)
+	case p.colCol < 0:
+		b = append(b, ` firstHeaderRow="0" firstDataRow="1" firstDataCol="1"`...)
+	default:
+		b = append(b, ` firstHeaderRow="1"`...)
+		b = appendIntAttr(b, "firstDataRow", headerRows)
+		b = append(b, ` firstDataCol="1"`...)
+	}
+	if len(p.filters) > 0 {
+		b = appendIntAttr(b, "rowPageCount", len(p.filters))
+		b = append(b, ` colPageCount="1"`...)
+	}
+	b = append(b, "/>"...)
+	b = appendIntAttr(append(b, "<pivotFields"...), "count", len(p.fields))
+	b = append(b, '>')
+	isValue := map[int]bool{}
+	for _, c := range p.values {
+		isValue[c] = true
+	}
+	for i, f := range p.fields {
+		b = append(b, "<pivotField"...)
+		switch {
+		case slices.Contains(p.rowCols, i):
+			b = append(b, ` axis="axisRow"`...)
+		case i == p.colCol:
+			b = append(b, ` axis="axisCol"`...)
+		case slices.Contains(p.filters, i):
+			b = append(b, ` axis="axisPage"`...)
+		}
+		if isValue[i] {
+			b = append(b, ` dataField="1"`...)
+		}
+		if f.hasDate && !f.hasNumber && !f.hasString {
+			b = append(b, ` numFmtId="14"`...)
+		}
+		b = append(b, ` showAll="0"`...)
+		if !f.axis {
+			b = append(b, "/>"...)
+			continue
+		}
+		b = appendIntAttr(append(b, "><items"...), "count", len(f.items)+1)
+		b = append(b, '>')
+		for _, x := range f.order() {
+			b = appendIntAttr(append(b, "<item"...), "x", int(x))
+			b = append(b, "/>"...)
+		}
+		b = append(b, `<item t="default"/></items></pivotField>`...)
+	}
+	b = append(b, "</pivotFields>"...)
+	b = appendIntAttr(append(b, "<rowFields"...), "count", len(p.rowCols))
+	b = append(b, '>')
+	for _, c := range p.rowCols {
+		b = appendIntAttr(append(b, "<field"...), "x", c)
+		b = append(b, "/>"...)
+	}
+	b = append(b, "</rowFields>"...)
+	b = appendIntAttr(append(b, "<rowItems"...), "count", len(rows))
+	b = append(b, '>')
+	var prev []int
+	for _, r := range rows {
+		if r.grand {
+			b = append(b, `<i t="grand"><x/></i>`...)
+			continue
+		}
+		same := 0
+		for same < len(r.pos)-1 && same < len(prev) && prev[same] == r.pos[same] {
+			same++
+		}
+		b = append(b, "<i"...)
+		if same > 0 {
+			b = appendIntAttr(b, "r", same)
+		}
+		b = append(b, '>')
+		for _, pos := range r.pos[same:] {
+			b = appendX(b, pos)
+		}
+		b = append(b, "</i>"...)
+		prev = r.pos
+	}
+	b = append(b, "</rowItems>"...)
+	// Columns: the column field's items (each with every value), or the
+	// values alone, or nothing.
+	colFields := []int{}
+	if p.colCol >= 0 {
+		colFields = append(colFields, p.colCol)
+	}
+	if nv > 1 {
+		colFields = append(colFields, -2)
+	}
+	if len(colFields) > 0 {
+		b = appendIntAttr(append(b, "<colFields"...), "count", len(colFields))
+		b = append(b, '>')
+		for _, c := range colFields {
+			b = appendIntAttr(append(b, "<field"...), "x", c)
+			b = append(b, "/>"...)
+		}
+		b = append(b, "</colFields>"...)
+	}
+	var cols []byte
+	n := 0
+	item := func(grand bool, pos, v int) {
+		n++
+		cols = append(cols, "<i"...)
+		if grand {
+			cols = append(cols, ` t="grand"`...)
+		}
+		if p.colCol >= 0 && !grand && nv > 1 && v > 0 {
+			cols = appendIntAttr(cols, "r", 1)
+		}
+		if v > 0 {
+			cols = appendIntAttr(cols, "i", v)
+		}
+		cols = append(cols, '>')
+		switch {
+		case grand:
+			cols = append(cols, "<x/>"...)
+		case p.colCol >= 0 && nv > 1 && v > 0:
+			cols = appendX(cols, v)
+		case p.colCol >= 0 && nv > 1:
+			cols = appendX(appendX(cols, pos), 0)
+		case p.colCol >= 0:
+			cols = appendX(cols, pos)
+		default:
+			cols = appendX(cols, v)
+		}
+		cols = append(cols, "</i>"...)
+	}
+	switch {
+	case p.colCol >= 0:
+		for pos := range colOrder {
+			for v := range nv {
+				item(false, pos, v)
+			}
+		}
+		if colGrand {
+			for v := range nv {
+				item(true, 0, v)
+			}
+		}
+	case nv > 1:
+		for v := range nv {
+			item(false, 0, v)
+		}
+	default:
+		n, cols = 1, []byte("<i/>")
+	}
+	b = appendIntAttr(append(b, "<colItems"...), "count", n)
+	b = append(b, '>')
+	b = append(b, cols...)
+	b = append(b, "</colItems>"...)
+	if len(p.filters) > 0 {
+		b = appendIntAttr(append(b, "<pageFields"...), "count", len(p.filters))
+		b = append(b, '>')
+		for _, f := range p.filters {
+			b = appendIntAttr(append(b, "<pageField"...), "fld", f)
+			b = append(b, ` hier="-1"/>`...)
+		}
+		b = append(b, "</pageFields>"...)
+	}
+	b = appendIntAttr(append(b, "<dataFields"...), "count", nv)
+	b = append(b, '>')
+	for v, def := range p.def.Values {
+		b = append(b, `<dataField name="`...)
+		b = appendAttr(b, def.Name)
+		b = append(b, '"')
+		b = appendIntAttr(b, "fld", p.values[v])
+		if def.Func != PivotSum {
+			b = append(b, ` subtotal="`+pivotFuncs[def.Func].xml+`"`...)
+		}
+		b = append(b, ` baseField="0" baseItem="0"`...)
+		if def.NumFormat != "" {
+			p.w.lockShared()
+			id := p.w.styles.numFmtID(def.NumFormat)
+			p.w.unlockShared()
+			b = appendIntAttr(b, "numFmtId", id)
+		}
+		b = append(b, "/>"...)
+	}
+	b = append(b, "</dataFields>"...)
+	b = append(b, `<pivotTableStyleInfo name="`...)
+	b = appendAttr(b, p.def.Style)
+	b = append(b, `" showRowHeaders="1" showColHeaders="1" showRowStripes="0" showColStripes="0" showLastColumn="1"/></pivotTableDefinition>`...)
+	return b
+}
+
+func appendX(b []byte, v int) []byte {
+	if v == 0 {
+		return append(b, "<x/>"...)
+	}
+	b = appendIntAttr(append(b, "<x"...), "v", v)
+	return append(b, "/>"...)
+}
+
+// cacheDefinition is the pivot cache's part: the source range, and every
+// field with the kinds of its values and, on an axis, its items.
+func (p *pivot) cacheDefinition(sourceRows int) []byte {
+	b := []byte(xmlHeader)
+	b = append(b, `<pivotCacheDefinition xmlns="`+nsMain+`" xmlns:r="`+nsRelations+`" saveData="0" refreshOnLoad="1" refreshedBy="sheetstream"`...)
+	now, _ := excelSerial(time.Now().UTC(), false)
+	b = appendFloatAttr(b, "refreshedDate", math.Round(now*1e6)/1e6)
+	b = append(b, ` createdVersion="3" refreshedVersion="3" minRefreshableVersion="3"`...)
+	b = appendIntAttr(b, "recordCount", p.records)
+	b = append(b, `><cacheSource type="worksheet"><worksheetSource ref="`...)
+	b = append(b, (Range{FirstRow: 1, FirstCol: 1, LastRow: max(sourceRows, 1), LastCol: max(p.lastCol, 1)}).String()...)
+	b = append(b, `" sheet="`...)
+	b = appendAttr(b, p.def.Source)
+	b = append(b, `"/></cacheSource>`...)
+	b = appendIntAttr(append(b, "<cacheFields"...), "count", len(p.fields))
+	b = append(b, '>')
+	for _, f := range p.fields {
+		b = append(b, `<cacheField name="`...)
+		b = appendAttr(b, f.name)
+		b = append(b, '"')
+		if f.hasDate && !f.hasNumber && !f.hasString {
+			b = append(b, ` numFmtId="14"`...)
+		} else {
+			b = append(b, ` numFmtId="0"`...)
+		}
+		b = append(b, "><sharedItems"...)
+		b = f.sharedAttrs(b, p.w.opts.Date1904)
+		if !f.axis {
+			b = append(b, "/></cacheField>"...)
+			continue
+		}
+		b = appendIntAttr(b, "count", len(f.items))
+		b = append(b, '>')
+		for _, it := range f.items {
+			switch it.kind {
+			case 's':
+				b = append(b, `<s v="`...)
+				b = appendAttr(b, it.text)
+				b = append(b, `"/>`...)
+			case 'n':
+				b = append(b, `<n v="`...)
+				b = strconv.AppendFloat(b, it.num, 'g', -1, 64)
+				b = append(b, `"/>`...)
+			case 'd':
+				b = append(b, `<d v="`...)
+				b = append(b, DateFromSerial(it.num, p.w.opts.Date1904).Format("2006-01-02T15:04:05")...)
+				b = append(b, `"/>`...)
+			case 'b':
+				b = append(b, `<b v="`...)
+				b = strconv.AppendInt(b, int64(it.num), 10)
+				b = append(b, `"/>`...)
+			default:
+				b = append(b, "<m/>"...)
+			}
+		}
+		b = append(b, "</sharedItems></cacheField>"...)
+	}
+	return append(b, "</cacheFields></pivotCacheDefinition>"...)
+}
+
+// sharedAttrs describes the kinds of a field's values, as Excel writes
+// them on sharedItems (its defaults say text and no numbers).
+func (f *pivotField) sharedAttrs(b []byte, date1904 bool) []byte {
+	other := f.hasBool
+	if !f.hasString && !f.hasBlank && !other {
+		b = append(b, ` containsSemiMixedTypes="0"`...)
+	}
+	if f.hasDate && !f.hasNumber && !f.hasString && !other {
+		b = append(b, ` containsNonDate="0"`...)
+	}
+	if f.hasDate {
+		b = append(b, ` containsDate="1"`...)
+	}
+	if !f.hasString {
+		b = append(b, ` containsString="0"`...)
+	}
+	if f.hasBlank {
+		b = append(b, ` containsBlank="1"`...)
+	}
+	kinds := 0
+	for _, k := range []bool{f.hasString, f.hasNumber || f.hasDate, f.hasBool} {
+		if k {
+			kinds++
+		}
+	}
+	if kinds > 1 {
+		b = append(b, ` containsMixedTypes="1"`...)
+	}
+	if f.hasNumber && !f.hasDate {
+		b = append(b, ` containsNumber="1"`...)
+		if !f.nonInt {
+			b = append(b, ` containsInteger="1"`...)
+		}
+		b = strconv.AppendFloat(append(b, ` minValue="`...), f.minNum, 'g', -1, 64)
+		b = strconv.AppendFloat(append(b, `" maxValue="`...), f.maxNum, 'g', -1, 64)
+		b = append(b, '"')
+	}
+	if f.hasDate && !f.hasNumber {
+		b = append(b, ` minDate="`...)
+		b = append(b, DateFromSerial(f.minDate, date1904).Format("2006-01-02T15:04:05")...)
+		b = append(b, `" maxDate="`...)
+		// Excel's maxDate is the day after the last one.
+		b = append(b, DateFromSerial(math.Floor(f.maxDate)+1, date1904).Format("2006-01-02T15:04:05")...)
+		b = append(b, '"')
+	}
+	if f.longText {
+		b = append(b, ` longText="1"`...)
+	}
+	return b
+}
+
+// finishPivots writes the pivot tables of a source sheet that ended:
+// each on its own sheet, after the source.
+func (s *Sheet) finishPivots() error {
+	w := s.w
+	for _, p := range s.pivots {
+		w.pivots = append(w.pivots, p)
+		p.id = len(w.pivots)
+		p.sourceRows = s.row
+		if err := p.writeSheet(); err != nil {
+			return w.fail(err)
+		}
+	}
+	s.pivots = nil
+	return nil
+}
+
+// pivotParts are the pivot tables' and caches' parts.
+func (w *Writer) pivotParts() []packagePart {
+	var parts []packagePart
+	for _, p := range w.pivots {
+		n := strconv.Itoa(p.id)
+		rels := relsHeader + `<Relationship Id="rId1" Type="` + relTypes + `pivotCacheDefinition" Target="../pivotCache/pivotCacheDefinition` + n + `.xml"/></Relationships>`
+		parts = append(parts,
+			packagePart{"xl/pivotTables/pivotTable" + n + ".xml", p.table},
+			packagePart{"xl/pivotTables/_rels/pivotTable" + n + ".xml.rels", []byte(rels)},
+			packagePart{"xl/pivotCache/pivotCacheDefinition" + n + ".xml", p.cacheDefinition(p.sourceRows)})
+	}
+	return parts
+}

@@ -1,0 +1,362 @@
+package xlsx_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sheetstream/sheetstream/internal/pyread"
+	"github.com/sheetstream/sheetstream/xlsx"
+)
+
+// pivotSource writes n rows of region, city, year, paid, amount, units
+// (amount sometimes blank, units sometimes text) to the sheet "Data",
+// after declaring pivots, and returns the workbook.
+func pivotSource(t *testing.T, n int, cities []string, pivots ...xlsx.PivotTable) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := xlsx.NewWriter(&buf, xlsx.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pivots {
+		if err := w.AddPivotTable(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, _ := w.AddSheet("Data", xlsx.SheetOptions{})
+	s.WriteRow([]xlsx.Cell{xlsx.String("region"), xlsx.String("city"), xlsx.String("year"), xlsx.String("paid"), xlsx.String("amount"), xlsx.String("units")})
+	rng := rand.New(rand.NewPCG(1, 2))
+	region := map[string]string{"Oslo": "North", "Bergen": "North", "Lisbon": "South", "Porto": "South", "Rome": "South", "Zürich": "Middle", "osaka": "East", "Osaka": "East"}
+	for i := range n {
+		c := cities[rng.IntN(len(cities))]
+		amount := xlsx.Float(math.Round(rng.NormFloat64()*1e6) / 100)
+		if i%17 == 0 {
+			amount = xlsx.Cell{}
+		}
+		units := xlsx.Int(int64(rng.IntN(50)))
+		if i%29 == 0 {
+			units = xlsx.String("n/a")
+		}
+		if err := s.WriteRow([]xlsx.Cell{xlsx.String(region[c]), xlsx.String(c), xlsx.Int(int64(2020 + rng.IntN(4))), xlsx.Bool(rng.IntN(2) == 0), amount, units}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// sheetCells reads a sheet as text cells by reference ("B4").
+func sheetCells(t *testing.T, book []byte, sheet string) map[string]string {
+	t.Helper()
+	wb, err := xlsx.NewReader(bytes.NewReader(book), int64(len(book)), xlsx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range wb.Sheets() {
+		if s.Name != sheet {
+			continue
+		}
+		rows, _ := wb.Rows(context.Background(), s.Index)
+		defer rows.Close()
+		out := map[string]string{}
+		for rows.Next() {
+			for _, c := range rows.Row().Cells {
+				out[xlsx.ColumnName(c.Col())+fmt.Sprint(rows.Row().Num)] = c.String()
+			}
+		}
+		return out
+	}
+	t.Fatalf("no sheet %q", sheet)
+	return nil
+}
+
+// TestPivotValues: a pivot's cells are the group-by of the rows written,
+// computed here independently: every summary, nested row fields with
+// their subtotals, a column field, grand totals, items in Excel's order
+// (numbers, then text ignoring case).
+func TestPivotValues(t *testing.T) {
+	funcs := []xlsx.PivotFunc{xlsx.PivotSum, xlsx.PivotCount, xlsx.PivotAverage, xlsx.PivotMax, xlsx.PivotMin, xlsx.PivotCountNums, xlsx.PivotStdDev, xlsx.PivotVar}
+	var values []xlsx.PivotValue
+	for _, f := range funcs {
+		values = append(values, xlsx.PivotValue{Column: "amount", Func: f})
+	}
+	book := pivotSource(t, 3000, []string{"Oslo", "Bergen", "Lisbon", "Porto", "Rome", "Zürich", "osaka", "Osaka"},
+		xlsx.PivotTable{Sheet: "ByCity", Source: "Data", Rows: []string{"city"}, Values: values},
+		xlsx.PivotTable{Sheet: "Nested", Source: "Data", Rows: []string{"region", "city"}, Columns: []string{"year"}, Filters: []string{"paid"},
+			Values: []xlsx.PivotValue{{Column: "amount"}}},
+		xlsx.PivotTable{Sheet: "Units", Source: "Data", Rows: []string{"year"}, Values: []xlsx.PivotValue{{Column: "units", Func: xlsx.PivotCount}, {Column: "units"}}})
+	data := sheetCells(t, book, "Data")
+	type acc struct{ vals []float64 }
+	by := map[string]*acc{}
+	group := func(key string, v string) {
+		a := by[key]
+		if a == nil {
+			a = &acc{}
+			by[key] = a
+		}
+		if v != "" {
+			f := 0.0
+			fmt.Sscan(v, &f)
+			a.vals = append(a.vals, f)
+		}
+	}
+	firstOsaka := ""
+	for r := 2; data[fmt.Sprint("A", r)] != "" && firstOsaka == ""; r++ {
+		if c := data[fmt.Sprint("B", r)]; strings.EqualFold(c, "osaka") {
+			firstOsaka = c
+		}
+	}
+	for r := 2; data[fmt.Sprint("A", r)] != ""; r++ {
+		get := func(c string) string { return data[fmt.Sprint(c, r)] }
+		// Excel's items ignore case: Osaka and osaka are one, shown as
+		// the first came.
+		city := get("B")
+		if strings.EqualFold(city, "osaka") {
+			city = firstOsaka
+		}
+		group("city="+city, get("E"))
+		group("all", get("E"))
+		group("rc="+get("A")+"/"+city+"/"+get("C"), get("E"))
+	}
+	summary := func(vals []float64, f xlsx.PivotFunc) float64 {
+		n := float64(len(vals))
+		sum, mn, mx := 0.0, math.Inf(1), math.Inf(-1)
+		for _, v := range vals {
+			sum += v
+			mn, mx = min(mn, v), max(mx, v)
+		}
+		mean := sum / n
+		ss := 0.0
+		for _, v := range vals {
+			ss += (v - mean) * (v - mean)
+		}
+		switch f {
+		case xlsx.PivotSum:
+			return sum
+		case xlsx.PivotCount, xlsx.PivotCountNums:
+			return n
+		case xlsx.PivotAverage:
+			return mean
+		case xlsx.PivotMax:
+			return mx
+		case xlsx.PivotMin:
+			return mn
+		case xlsx.PivotStdDev:
+			return math.Sqrt(ss / (n - 1))
+		}
+		return ss / (n - 1)
+	}
+	near := func(got string, want float64) bool {
+		var g float64
+		fmt.Sscan(got, &g)
+		return math.Abs(g-want) <= 1e-9*max(1, math.Abs(want))
+	}
+	pv := sheetCells(t, book, "ByCity")
+	wantOrder := []string{"Bergen", "Lisbon", firstOsaka, "Oslo", "Porto", "Rome", "Zürich"}
+	if pv["A3"] != "Row Labels" || pv["B3"] != "Sum of amount" || pv["I3"] != "Var of amount" {
+		t.Errorf("header: %q %q %q", pv["A3"], pv["B3"], pv["I3"])
+	}
+	for i, city := range append(wantOrder, "Grand Total") {
+		row := 4 + i
+		if pv[fmt.Sprint("A", row)] != city {
+			t.Fatalf("row %d: %q, want %q", row, pv[fmt.Sprint("A", row)], city)
+		}
+		key := "city=" + city
+		if city == "Grand Total" {
+			key = "all"
+		}
+		for j, f := range funcs {
+			col := xlsx.ColumnName(2 + j)
+			if want := summary(by[key].vals, f); !near(pv[fmt.Sprint(col, row)], want) {
+				t.Errorf("%s %v: %s, want %v", city, f, pv[fmt.Sprint(col, row)], want)
+			}
+		}
+	}
+	nested := sheetCells(t, book, "Nested")
+	if nested["A1"] != "paid" || nested["B1"] != "(All)" || nested["A3"] != "Sum of amount" || nested["B3"] != "Column Labels" ||
+		nested["A4"] != "Row Labels" || nested["B4"] != "2020" || nested["F4"] != "Grand Total" || nested["A5"] != "East" || nested["A6"] != firstOsaka {
+		t.Errorf("nested header: %v", nested)
+	}
+	for r := 5; nested[fmt.Sprint("A", r)] != "Grand Total"; r++ {
+		label := nested[fmt.Sprint("A", r)]
+		region := map[string]bool{"East": true, "Middle": true, "North": true, "South": true}[label]
+		if region {
+			continue
+		}
+		// The region above this city's rows.
+		reg := ""
+		for q := r; q >= 5; q-- {
+			if l := nested[fmt.Sprint("A", q)]; map[string]bool{"East": true, "Middle": true, "North": true, "South": true}[l] {
+				reg = l
+				break
+			}
+		}
+		for y := range 4 {
+			col := xlsx.ColumnName(2 + y)
+			a := by[fmt.Sprintf("rc=%s/%s/%d", reg, label, 2020+y)]
+			got := nested[fmt.Sprint(col, r)]
+			if a == nil || len(a.vals) == 0 {
+				if got != "" && got != "0" {
+					t.Errorf("%s/%s %d: %q, want empty", reg, label, 2020+y, got)
+				}
+				continue
+			}
+			if !near(got, summary(a.vals, xlsx.PivotSum)) {
+				t.Errorf("%s/%s %d: %s, want %v", reg, label, 2020+y, got, summary(a.vals, xlsx.PivotSum))
+			}
+		}
+	}
+	units := sheetCells(t, book, "Units")
+	if units["A3"] != "Row Labels" || units["B3"] != "Count of units" || units["C3"] != "Sum of units" || units["A8"] != "Grand Total" || units["B8"] != "3000" {
+		t.Errorf("units: %v", units)
+	}
+}
+
+// TestPivotErrors: what cannot be written is refused by name: a column
+// the header lacks (when the header comes), a pivot declared after the
+// source's rows, too many distinct keys, a source never added.
+func TestPivotErrors(t *testing.T) {
+	var buf bytes.Buffer
+	w, _ := xlsx.NewWriter(&buf, xlsx.Options{})
+	w.AddPivotTable(xlsx.PivotTable{Source: "Data", Rows: []string{"nope"}, Values: []xlsx.PivotValue{{Column: "n"}}})
+	s, _ := w.AddSheet("Data", xlsx.SheetOptions{})
+	if err := s.WriteRow([]xlsx.Cell{xlsx.String("n")}); !errors.Is(err, xlsx.ErrNoColumn) || !errors.Is(err, xlsx.ErrPivot) || !strings.Contains(err.Error(), `"nope"`) {
+		t.Errorf("a missing column: %v", err)
+	}
+	buf.Reset()
+	w, _ = xlsx.NewWriter(&buf, xlsx.Options{})
+	s, _ = w.AddSheet("Data", xlsx.SheetOptions{})
+	s.WriteRow([]xlsx.Cell{xlsx.String("k"), xlsx.String("n")})
+	if err := w.AddPivotTable(xlsx.PivotTable{Source: "Data", Rows: []string{"k"}, Values: []xlsx.PivotValue{{Column: "n"}}}); !errors.Is(err, xlsx.ErrPivot) {
+		t.Errorf("declared after the rows: %v", err)
+	}
+	buf.Reset()
+	w, _ = xlsx.NewWriter(&buf, xlsx.Options{})
+	w.AddPivotTable(xlsx.PivotTable{Source: "Data", Rows: []string{"k"}, Values: []xlsx.PivotValue{{Column: "n"}}, MaxKeys: 100})
+	s, _ = w.AddSheet("Data", xlsx.SheetOptions{})
+	s.WriteRow([]xlsx.Cell{xlsx.String("k"), xlsx.String("n")})
+	var err error
+	for i := 0; err == nil && i < 1000; i++ {
+		err = s.WriteRow([]xlsx.Cell{xlsx.Int(int64(i)), xlsx.Int(1)})
+	}
+	var ce *xlsx.CellError
+	if !errors.Is(err, xlsx.ErrPivotKeys) || !errors.As(err, &ce) || ce.Row < 2 || ce.Row > 101 {
+		t.Errorf("past MaxKeys: %v", err)
+	}
+	buf.Reset()
+	w, _ = xlsx.NewWriter(&buf, xlsx.Options{})
+	w.AddPivotTable(xlsx.PivotTable{Source: "Missing", Rows: []string{"k"}, Values: []xlsx.PivotValue{{Column: "n"}}})
+	w.AddSheet("Data", xlsx.SheetOptions{})
+	if err := w.Close(); !errors.Is(err, xlsx.ErrPivot) || !strings.Contains(err.Error(), "Missing") {
+		t.Errorf("no source: %v", err)
+	}
+	for _, p := range []xlsx.PivotTable{
+		{Rows: []string{"k"}, Values: []xlsx.PivotValue{{Column: "n"}}},
+		{Source: "D", Values: []xlsx.PivotValue{{Column: "n"}}},
+		{Source: "D", Rows: []string{"k"}},
+		{Source: "D", Rows: []string{"k"}, Columns: []string{"a", "b"}, Values: []xlsx.PivotValue{{Column: "n"}}},
+		{Source: "D", Rows: []string{"k", "k"}, Values: []xlsx.PivotValue{{Column: "n"}}},
+		{Source: "D", Rows: []string{"k"}, Values: []xlsx.PivotValue{{Column: "n"}}, Layout: xlsx.PivotTabular},
+	} {
+		w, _ := xlsx.NewWriter(&buf, xlsx.Options{})
+		if err := w.AddPivotTable(p); !errors.Is(err, xlsx.ErrPivot) {
+			t.Errorf("%+v: %v", p, err)
+		}
+	}
+}
+
+// TestPivotReaders: the pivots are read back by openpyxl (table and
+// cache), pass openxml-audit, and LibreOffice, computing them again from
+// the source when it re-saves the workbook, keeps them with the same
+// values; pandas' group-by of the source equals their cells.
+func TestPivotReaders(t *testing.T) {
+	python := pyread.Python(t)
+	book := pivotSource(t, 2000, []string{"Oslo", "Bergen", "Lisbon", "Porto", "Rome", "Zürich", "Osaka"},
+		xlsx.PivotTable{Sheet: "ByCity", Source: "Data", Rows: []string{"city"}, Filters: []string{"paid"},
+			Values: []xlsx.PivotValue{{Column: "amount"}, {Column: "amount", Func: xlsx.PivotAverage, NumFormat: "#,##0.00"}, {Column: "amount", Func: xlsx.PivotStdDev}}},
+		xlsx.PivotTable{Sheet: "ByYear", Source: "Data", Rows: []string{"region"}, Columns: []string{"year"}, Values: []xlsx.PivotValue{{Column: "amount", Func: xlsx.PivotMax}}})
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pivots.xlsx")
+	os.WriteFile(path, book, 0o644)
+	res := pyread.Read(t, path)[path]
+	if len(res.Audit) > 0 || res.Error != "" {
+		t.Errorf("openxml-audit: %v %s", res.Audit, res.Error)
+	}
+	check := `import sys, json, openpyxl, pandas as pd
+path = sys.argv[1]
+wb = openpyxl.load_workbook(path)
+out = {"pivots": {ws.title: [(p.name, p.location.ref, [d.name for d in p.dataFields], len(p.cache.cacheFields)) for p in ws._pivots] for ws in wb.worksheets}}
+df = pd.read_excel(path, sheet_name="Data", engine="openpyxl")
+g = df.groupby("city")["amount"].agg(["sum", "mean", "std"])
+cells = {r[0].value: [c.value for c in r[1:4]] for r in wb["ByCity"].iter_rows(min_row=4) if r[0].value}
+bad = []
+for city, row in g.iterrows():
+    got = cells.get(city)
+    for want, have in zip([row["sum"], row["mean"], row["std"]], got or [None]*3):
+        if have is None or abs(have - want) > 1e-9 * max(1, abs(want)):
+            bad.append([city, want, have])
+total = cells.get("Grand Total")
+if abs(total[0] - df["amount"].sum()) > 1e-9 * abs(df["amount"].sum()):
+    bad.append(["total", df["amount"].sum(), total[0]])
+m = df.groupby(["region", "year"])["amount"].max()
+ws = wb["ByYear"]
+years = [c.value for c in ws[4][1:5]]
+for r in ws.iter_rows(min_row=5):
+    if r[0].value in (None, "Grand Total"):
+        continue
+    for y, c in zip(years, r[1:5]):
+        want = m.get((r[0].value, y))
+        if want is not None and abs(c.value - want) > 1e-9 * max(1, abs(want)):
+            bad.append([r[0].value, y, want, c.value])
+out["bad"] = bad
+print(json.dumps(out))`
+	got, err := exec.Command(python, "-c", check, path).Output()
+	if err != nil {
+		var ee *exec.ExitError
+		errors.As(err, &ee)
+		t.Fatalf("%v %s", err, ee.Stderr)
+	}
+	if !strings.Contains(string(got), `"ByCity": [["PivotTable1", "A3:D11", ["Sum of amount", "Average of amount", "StdDev of amount"], 6]]`) ||
+		!strings.Contains(string(got), `"ByYear": [["PivotTable2"`) || !strings.Contains(string(got), `"bad": []`) {
+		t.Errorf("openpyxl and pandas: %s", got)
+	}
+	resaved := pyread.Resave(t, dir, path)[0]
+	again := sheetCells(t, mustRead(t, resaved), "ByCity")
+	ours := sheetCells(t, book, "ByCity")
+	for r := 4; r < 11; r++ {
+		// LibreOffice lays the pivot out its own way: its rows hold the
+		// same cities and sums.
+		label, sum := ours[fmt.Sprint("A", r)], ours[fmt.Sprint("B", r)]
+		found := false
+		for ref, v := range again {
+			if strings.HasPrefix(ref, "A") && v == label {
+				if again["B"+ref[1:]] == sum {
+					found = true
+				}
+			}
+		}
+		if !found && label != "" {
+			t.Errorf("LibreOffice's pivot lacks %s = %s: %v", label, sum, again)
+		}
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
