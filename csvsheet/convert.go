@@ -85,6 +85,9 @@ type Options struct {
 	// sheet (see xlsx.ColumnChart); a chart naming a column the header
 	// lacks fails before the first row. They need a header.
 	Charts []xlsx.ColumnChart
+	// Pivots are computed over the rows, each on a sheet of its own after
+	// them; with pivots the rows hold at most one sheet's.
+	Pivots []xlsx.PivotTable
 }
 
 // Stats describe a finished conversion.
@@ -131,7 +134,7 @@ type sheetSink struct {
 func (s *sheetSink) Begin(header []string) error {
 	var err error
 	s.sheets, err = s.w.AddTableSheets(xlsx.TableSheetsOptions{Name: s.base, Header: header, RowsPerSheet: s.opts.RowsPerSheet,
-		ExcelTable: s.opts.ExcelTable, Charts: s.opts.Charts})
+		ExcelTable: s.opts.ExcelTable, Charts: s.opts.Charts, Pivots: s.opts.Pivots})
 	return err
 }
 

@@ -225,8 +225,65 @@ type Sheet struct {
 	// or a mapping {type, categories, values, title}; .xlsx downloads
 	// only (a CSV has no charts).
 	Charts []ChartConfig `yaml:"charts" json:"charts,omitempty"`
+	// Pivots are pivot tables computed over the sheet's rows, each on a
+	// sheet of its own after it: "ROWS:COLUMNS:FUNC(COL)[,...]" or a
+	// mapping {rows, columns, filters, values: ["sum(amount)"], name};
+	// .xlsx downloads and jobs only.
+	Pivots []PivotConfig `yaml:"pivots" json:"pivots,omitempty"`
 
 	query *boundQuery
+}
+
+// PivotConfig is one pivot table of a sheet, as the configuration gives
+// it.
+type PivotConfig struct {
+	xlsx.PivotTable
+}
+
+// UnmarshalYAML reads "ROWS:COLUMNS:FUNC(COL),..." or {rows, columns,
+// filters, values, name}.
+func (c *PivotConfig) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		p, err := xlsx.ParsePivot(n.Value)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", n.Line, err)
+		}
+		c.PivotTable = p
+		return nil
+	}
+	var m struct {
+		Rows    []string `yaml:"rows"`
+		Columns []string `yaml:"columns"`
+		Filters []string `yaml:"filters"`
+		Values  []string `yaml:"values"`
+		Name    string   `yaml:"name"`
+	}
+	if err := n.Decode(&m); err != nil {
+		return err
+	}
+	p, err := xlsx.ParsePivot(strings.Join(m.Rows, "+") + ":" + strings.Join(m.Columns, "+") + ":" + strings.Join(m.Values, ","))
+	if err != nil {
+		return fmt.Errorf("line %d: %w", n.Line, err)
+	}
+	p.Filters = m.Filters
+	if m.Name != "" {
+		if err := xlsx.CheckSheetName(m.Name); err != nil {
+			return fmt.Errorf("line %d: pivot name %q: %w", n.Line, m.Name, err)
+		}
+		p.Name, p.Sheet = m.Name, m.Name
+	}
+	c.PivotTable = p
+	return nil
+}
+
+// MarshalJSON says the pivot as its short form (and its name), for the
+// page and /api/exports.
+func (c PivotConfig) MarshalJSON() ([]byte, error) {
+	s := c.PivotTable.String()
+	if c.Sheet != "" {
+		s = c.Sheet + ": " + s
+	}
+	return json.Marshal(s)
 }
 
 // ChartConfig is one chart of a sheet, as the configuration gives it.
@@ -655,6 +712,13 @@ func parseConfig(b []byte, dirs []string, database string) (*Config, error) {
 		}
 		if e.notify, err = e.Notify.check(fmt.Sprintf("export %q", e.Name)); err != nil {
 			return nil, err
+		}
+		if e.Template != "" {
+			for _, sh := range e.Sheets {
+				if sh != nil && len(sh.Pivots) > 0 {
+					return nil, fmt.Errorf("config: export %q, sheet %q: pivots: with template: (design the pivot in the template: it is refreshed when opened)", e.Name, sh.Name)
+				}
+			}
 		}
 		if e.Provenance && e.Template != "" {
 			return nil, fmt.Errorf("config: export %q: provenance: true with template: (a designed workbook keeps its own sheets: name the provenance in it with placeholders)", e.Name)

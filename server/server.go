@@ -671,6 +671,9 @@ func (s *Server) run(ctx context.Context, e *Export, sheets []*Sheet, vals map[s
 		for _, c := range sh.Charts {
 			queries[i].Charts = append(queries[i].Charts, c.Chart)
 		}
+		for _, p := range sh.Pivots {
+			queries[i].Pivots = append(queries[i].Pivots, p.PivotTable)
+		}
 	}
 	opts.ReadOnly, opts.StatementTimeout = true, time.Duration(s.cfg.StatementTimeout)
 	return sqlsheet.ExportTo(ctx, db, dst, queries, opts)

@@ -40,6 +40,8 @@ type Table struct {
 	// Charts are the query's; destinations that cannot draw (text, a
 	// template's sheet, a preview) leave them out.
 	Charts []Chart
+	// Pivots are the query's pivot tables (a workbook's only).
+	Pivots []xlsx.PivotTable
 	// RowsPerSheet and FitRows are Options.RowsPerSheet and
 	// Options.SampleRows, for destinations with sheets.
 	RowsPerSheet, FitRows int
@@ -83,7 +85,7 @@ func (d *workbook) Begin(t *Table) error {
 	var err error
 	d.table, err = d.w.AddTableSheets(xlsx.TableSheetsOptions{
 		Name: t.Name, Header: t.names(), RowsPerSheet: t.RowsPerSheet, FitRows: t.FitRows,
-		ExcelTable: t.ExcelTable, Charts: t.Charts,
+		ExcelTable: t.ExcelTable, Charts: t.Charts, Pivots: t.Pivots,
 	})
 	if err != nil {
 		return fmt.Errorf("sheet %q: %w", t.Name, err)

@@ -100,6 +100,10 @@ type Query struct {
 	// them out). A chart naming a column the query does not have fails a
 	// workbook's export before its first row.
 	Charts []Chart
+	// Pivots are computed over the query's rows, each on a sheet of its
+	// own after the query's (a workbook only). A query with pivots holds
+	// at most one sheet's rows: more fail with xlsx.ErrPivot.
+	Pivots []xlsx.PivotTable
 	key    []string
 	types  map[string]string
 }
@@ -242,6 +246,7 @@ type queryJob struct {
 	opts   Options
 	from   schemaFrom
 	charts []Chart
+	pivots []xlsx.PivotTable
 }
 
 func forQuery(opts Options, q Query, engine Engine, done int64) queryJob {
@@ -250,7 +255,7 @@ func forQuery(opts Options, q Query, engine Engine, done int64) queryJob {
 		report := opts.Progress
 		opts.Progress = func(n int64) { report(done + n) }
 	}
-	return queryJob{opts: opts, from: schemaFrom{engine: engine, table: q.Table, key: q.key, types: q.types}, charts: q.Charts}
+	return queryJob{opts: opts, from: schemaFrom{engine: engine, table: q.Table, key: q.key, types: q.types}, charts: q.Charts, pivots: q.Pivots}
 }
 
 // ExportRows writes rows to a new sheet named sheet (and its numbered

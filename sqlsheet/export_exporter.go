@@ -58,7 +58,7 @@ func newExporter(infos []columnInfo, dst Destination, base string, job queryJob)
 	}
 	e := &exporter{dst: dst, base: base, opts: opts}
 	e.cv = converter{opts: opts, loc: loc, warn: &e.st.Warnings}
-	t := &Table{Name: base, ExcelTable: opts.ExcelTable, Charts: job.charts, RowsPerSheet: opts.RowsPerSheet, FitRows: opts.SampleRows}
+	t := &Table{Name: base, ExcelTable: opts.ExcelTable, Charts: job.charts, Pivots: job.pivots, RowsPerSheet: opts.RowsPerSheet, FitRows: opts.SampleRows}
 	for _, info := range infos {
 		t.Columns = append(t.Columns, Column{Name: info.name, DatabaseType: info.sqlType, Precision: info.precision, Scale: info.scale})
 	}

@@ -241,3 +241,62 @@ func (w *Writer) AddPivotTable(p PivotTable) error {
 	w.pivotWatch[key] = append(w.pivotWatch[key], pv)
 	return nil
 }
+
+// ParsePivot reads a pivot table's short form,
+// ROWS:COLUMNS:FUNC(COLUMN)[,FUNC(COLUMN)...]: ROWS and COLUMNS are
+// header names joined with "+" (COLUMNS may be empty: one column field at
+// most), FUNC one of ParsePivotFunc's names. "city+year::sum(amount),
+// average(amount)" is a pivot by city and year of the amount's sum and
+// average. Its Source and Sheet are the caller's to set.
+//
+// Errors: ErrPivot naming what does not parse.
+func ParsePivot(s string) (PivotTable, error) {
+	bad := func(format string, args ...any) (PivotTable, error) {
+		return PivotTable{}, fmt.Errorf("%w %q: %s (want ROWS:COLUMNS:FUNC(COLUMN)[,FUNC(COLUMN)...], such as city::sum(amount) or region+city:year:sum(amount),average(amount))", ErrPivot, s, fmt.Sprintf(format, args...))
+	}
+	parts := strings.SplitN(s, ":", 3)
+	if len(parts) != 3 {
+		return bad("three parts separated by ':'")
+	}
+	var p PivotTable
+	split := func(list string) []string {
+		var out []string
+		for _, name := range strings.Split(list, "+") {
+			if name = strings.TrimSpace(name); name != "" {
+				out = append(out, name)
+			}
+		}
+		return out
+	}
+	p.Rows, p.Columns = split(parts[0]), split(parts[1])
+	if len(p.Rows) == 0 {
+		return bad("no row field")
+	}
+	for _, v := range strings.Split(parts[2], ",") {
+		v = strings.TrimSpace(v)
+		open := strings.IndexByte(v, '(')
+		if open <= 0 || !strings.HasSuffix(v, ")") {
+			return bad("value %q is not FUNC(COLUMN)", v)
+		}
+		f, ok := ParsePivotFunc(strings.TrimSpace(v[:open]))
+		if !ok {
+			return bad("%q is not sum, count, average, min, max, countnums, stddev or var", v[:open])
+		}
+		col := strings.TrimSpace(v[open+1 : len(v)-1])
+		if col == "" {
+			return bad("value %q names no column", v)
+		}
+		p.Values = append(p.Values, PivotValue{Column: col, Func: f})
+	}
+	return p, nil
+}
+
+// String is the pivot's short form (see ParsePivot), its filters left
+// out.
+func (p PivotTable) String() string {
+	var values []string
+	for _, v := range p.Values {
+		values = append(values, v.Func.String()+"("+v.Column+")")
+	}
+	return strings.Join(p.Rows, "+") + ":" + strings.Join(p.Columns, "+") + ":" + strings.Join(values, ",")
+}

@@ -1,6 +1,10 @@
 package xlsx
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // TableSheetsOptions lay out the sheets of a TableSheets.
 type TableSheetsOptions struct {
@@ -25,6 +29,11 @@ type TableSheetsOptions struct {
 	Charts []ColumnChart
 	// NoFreeze leaves the header unfrozen (it scrolls with the rows).
 	NoFreeze bool
+	// Pivots are computed over the table's rows, each on a sheet of its
+	// own after the table's (their Source is the table's first sheet). A
+	// table with pivots that continues past its first sheet fails with
+	// ErrPivot: a pivot cache takes one sheet's range.
+	Pivots []PivotTable
 }
 
 // TableSheets writes one table, a header and its rows, to a sheet and,
@@ -64,10 +73,24 @@ func (w *Writer) AddTableSheets(opts TableSheetsOptions) (*TableSheets, error) {
 		if len(opts.Charts) > 0 {
 			return nil, fmt.Errorf("%w: charts name columns of the header, and there is none", ErrChart)
 		}
+		if len(opts.Pivots) > 0 {
+			return nil, fmt.Errorf("%w: pivot tables name columns of the header, and there is none", ErrPivot)
+		}
 		return t, nil
 	}
 	for _, c := range opts.Charts {
 		if _, err := c.Chart(opts.Name, opts.Header); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range opts.Pivots {
+		for _, name := range append(append(append(append([]string{}, p.Rows...), p.Columns...), p.Filters...), pivotColumns(p.Values)...) {
+			if !slices.Contains(opts.Header, name) {
+				return nil, fmt.Errorf("%w %q: %w %q in the header of %q (there are %s)", ErrPivot, p.Name, ErrNoColumn, name, opts.Name, strings.Join(opts.Header, ", "))
+			}
+		}
+		p.Source = opts.Name
+		if err := w.AddPivotTable(p); err != nil {
 			return nil, err
 		}
 	}
@@ -134,6 +157,9 @@ func (t *TableSheets) newSheet() error {
 			return err
 		}
 	}
+	if len(t.sheets) > 0 && len(t.opts.Pivots) > 0 {
+		return fmt.Errorf("%w: the rows of %q go past its sheet's %d: a pivot table's cache takes one sheet's range, so a table with pivots holds at most %d rows", ErrPivot, t.opts.Name, t.opts.RowsPerSheet, t.opts.RowsPerSheet-1)
+	}
 	name := NumberedSheetName(t.opts.Name, len(t.sheets))
 	so := SheetOptions{AutoFit: t.opts.FitRows > 0, AutoFitRows: t.opts.FitRows, AutoFitMax: 60}
 	if t.header != nil && !t.opts.NoFreeze {
@@ -168,4 +194,13 @@ func (t *TableSheets) endSheet() error {
 		return nil
 	}
 	return t.sheet.SetAutoFilter(Range{FirstRow: 1, FirstCol: 1, LastRow: t.sheet.LastRow(), LastCol: len(t.header)})
+}
+
+// pivotColumns are the columns of a pivot's values.
+func pivotColumns(values []PivotValue) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = v.Column
+	}
+	return out
 }

@@ -27,7 +27,7 @@ type convertFlags struct {
 	quote, decimal                string
 	dateFormats                   []string
 	maxRecordMiB                  int
-	charts                        []string
+	charts, pivots                []string
 	pw                            password
 }
 
@@ -73,6 +73,7 @@ Every flag: https://github.com/sheetstream/sheetstream/blob/main/docs/cli.md#con
 	fl.BoolVar(&f.escape, "escape-formulas", false, escapeFormulasHelp)
 	fl.BoolVar(&f.strict, "strict", false, "fail on a field longer than a cell holds (32,767 characters) instead of cutting it")
 	fl.StringArrayVar(&f.charts, "chart", nil, chartHelp)
+	fl.StringArrayVar(&f.pivots, "pivot", nil, pivotHelp)
 	fl.BoolVar(&f.widen, "widen", false, "a workbook to .parquet/.arrow: a later cell that does not fit its column's type (chosen from the first 1,000 rows) widens the column (int64 to float64, date32 to timestamp, else string) instead of failing; the sheet is read once more first")
 	f.pw.writeFlags(cmd) // to XLSX: encrypt with it; from an encrypted workbook: open with it
 	return cmd
@@ -96,6 +97,13 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	charts, err := parseCharts(f.charts)
 	if err != nil {
 		return err
+	}
+	pivots, err := parsePivots(f.pivots)
+	if err != nil {
+		return err
+	}
+	if len(pivots) > 0 && (isParquet(in) || arrowFormat(in) != "" || isWorkbook(in) || in == "-" && stdinIsWorkbook(stdin)) {
+		return fmt.Errorf("--pivot computes pivot tables over delimited text's rows; to pivot a workbook's, convert its sheet to CSV first")
 	}
 	if isParquet(in) {
 		if len(charts) > 0 {
@@ -123,8 +131,8 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	}
 	columnar := columnarFormat(out)
 	switch {
-	case columnar != "" && (len(charts) > 0 || f.excelTable || f.pw.asked()):
-		return fmt.Errorf("%s: charts, Excel tables and encryption are a workbook's: write .xlsx", out)
+	case columnar != "" && (len(charts) > 0 || len(pivots) > 0 || f.excelTable || f.pw.asked()):
+		return fmt.Errorf("%s: charts, pivot tables, Excel tables and encryption are a workbook's: write .xlsx", out)
 	case columnar == "" && !strings.EqualFold(filepath.Ext(out), ".xlsx") && out != "-":
 		return fmt.Errorf("%s: delimited text converts to .xlsx, .parquet, .arrow or .feather", out)
 	}
@@ -149,7 +157,7 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	opts := csvsheet.Options{
 		Comma: comma, Encoding: f.encoding, NoInfer: f.noInfer, NoHeader: f.noHeader, Sheet: f.sheet, ExcelTable: f.excelTable,
 		MaxRecordSize: f.maxRecordMiB << 20, Ragged: f.ragged, LazyQuotes: f.lazyQuotes, Strict: f.strict,
-		DateFormats: f.dateFormats, Charts: charts,
+		DateFormats: f.dateFormats, Charts: charts, Pivots: pivots,
 	}
 	if err := textMarks(f.quote, f.decimal, &opts); err != nil {
 		return err

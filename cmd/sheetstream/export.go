@@ -71,6 +71,46 @@ const chartHelp = `a chart beside the rows, TYPE:CATEGORIES:VALUES[,VALUES...] o
 Types: column, column-stacked, bar, line, line-markers, area, pie, doughnut,
 scatter, scatter-smooth, radar, stock and their variants (docs/cli.md#charts)`
 
+// pivotFlag attaches --pivot to the --query or --table before it, or to
+// every query when it comes first.
+type pivotFlag struct {
+	s   *sources
+	all *[]xlsx.PivotTable
+}
+
+func (f pivotFlag) String() string { return "" }
+func (f pivotFlag) Type() string   { return "ROWS:COLUMNS:FUNC(COL)" }
+func (f pivotFlag) Set(v string) error {
+	p, err := xlsx.ParsePivot(v)
+	if err != nil {
+		return err
+	}
+	if n := len(f.s.list); n > 0 {
+		f.s.list[n-1].Pivots = append(f.s.list[n-1].Pivots, p)
+	} else {
+		*f.all = append(*f.all, p)
+	}
+	return nil
+}
+
+const pivotHelp = `a pivot table on a sheet of its own ("Pivot", "Pivot 2"...), computed as the rows are written:
+ROWS:COLUMNS:FUNC(COL)[,FUNC(COL)...] of column names, ROWS and COLUMNS joined with + (COLUMNS may be empty);
+FUNC is sum, count, average, min, max, countnums, stddev or var (e.g. city::sum(amount),average(amount);
+region+city:year:sum(amount)); repeatable (docs/cli.md#pivot-tables)`
+
+// parsePivots reads --pivot flags.
+func parsePivots(flags []string) ([]xlsx.PivotTable, error) {
+	var out []xlsx.PivotTable
+	for _, v := range flags {
+		p, err := xlsx.ParsePivot(v)
+		if err != nil {
+			return nil, fmt.Errorf("--pivot: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
 // parseCharts reads --chart flags.
 func parseCharts(flags []string) ([]sqlsheet.Chart, error) {
 	var out []sqlsheet.Chart
@@ -93,7 +133,8 @@ type exportFlags struct {
 	demo, strict, forceNum bool
 	noSchema, excelTable   bool
 	provenance             bool
-	charts                 []sqlsheet.Chart // for every query: given before any
+	charts                 []sqlsheet.Chart  // for every query: given before any
+	pivots                 []xlsx.PivotTable // the same
 	template               string
 	sets                   []string
 	setTexts               []string
@@ -144,6 +185,7 @@ func (f *exportFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.forceNum, "force-numbers", false, "write integers beyond 2^53 and long decimals as numbers (Excel rounds them)")
 	fl.BoolVar(&f.excelTable, "excel-table", false, excelTableHelp)
 	fl.Var(chartFlag{&f.src, &f.charts}, "chart", chartHelp+"\n(a --chart after a --query or --table is that one's; before any, every query's)")
+	fl.Var(pivotFlag{&f.src, &f.pivots}, "pivot", pivotHelp+"\n(a --pivot after a --query or --table is that one's; before any, every query's)")
 	fl.StringVar(&f.template, "template", "", "fill this workbook (.xlsx, .xlsm, .xltx, .xltm) instead of new sheets: each query's rows go into the table of the sheet --sheet names (or below its last row), everything else kept")
 	fl.StringArrayVar(&f.sets, "set", nil, "with --template: NAME=VALUE for {{NAME}} in the template's text (a number or ISO date fills a cell that is only {{NAME}} typed); repeatable")
 	fl.StringArrayVar(&f.setTexts, "set-text", nil, "with --template: NAME=VALUE kept as text, however it reads; repeatable")
@@ -240,6 +282,7 @@ func runExport(ctx context.Context, f *exportFlags) error {
 	}
 	for i := range queries {
 		queries[i].Charts = append(slices.Clone(f.charts), queries[i].Charts...)
+		queries[i].Pivots = append(slices.Clone(f.pivots), queries[i].Pivots...)
 	}
 	format, err := exportFormat(f.out, f.format)
 	if err != nil {
@@ -257,6 +300,8 @@ func runExport(ctx context.Context, f *exportFlags) error {
 			return fmt.Errorf("%s: a %s file has no charts: write .xlsx, or leave out --chart", f.out, format)
 		case f.provenance:
 			return fmt.Errorf("%s: --provenance adds a sheet: write .xlsx", f.out)
+		case len(queries[0].Pivots) > 0:
+			return fmt.Errorf("%s: a %s file has no pivot tables: write .xlsx, or leave out --pivot", f.out, format)
 		}
 		return writeQueryFile(ctx, db, queries[0], f.out, format, opts)
 	}
@@ -275,6 +320,11 @@ func runExport(ctx context.Context, f *exportFlags) error {
 		}
 		if f.provenance {
 			return fmt.Errorf("--provenance adds a sheet, which --template does not: name the provenance in the template with --set placeholders")
+		}
+		for _, q := range queries {
+			if len(q.Pivots) > 0 {
+				return fmt.Errorf("--pivot adds a sheet, which --template does not: design the pivot in the template (its cache is refreshed when opened)")
+			}
 		}
 		topts := xlsx.TemplateOptions{Options: xlsx.Options{Password: secret}, Values: values, ByPosition: f.byPosition, TemplatePassword: tplPassword}
 		return writeTemplateExport(ctx, db, queries, f.template, f.out, topts, opts)
