@@ -31,7 +31,13 @@ type Table struct {
 	// NoAutoFilter leaves the filter buttons off the header row.
 	NoAutoFilter bool
 	// TotalsRow adds a row under the data with each column's
-	// TotalFunction or TotalLabel.
+	// TotalFunction or TotalLabel. Each SUBTOTAL carries its value,
+	// computed from the rows as they were written (hidden rows left out,
+	// as SUBTOTAL's codes say), so viewers that do not recalculate show
+	// it; over a column holding formulas the writer cannot evaluate (a
+	// calculated column, a formula given without WithValue) the total is
+	// left for Excel to compute, without a cached value, and so are those
+	// formulas.
 	TotalsRow bool
 	// FirstColumn and LastColumn emphasise those columns; NoBandedRows
 	// turns the row stripes off and BandedColumns turns column stripes

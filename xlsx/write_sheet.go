@@ -352,7 +352,7 @@ func (s *Sheet) writeRow(cells []Cell, opts *RowOptions) error {
 	}
 	if len(s.tables) > 0 {
 		var err error
-		if cells, err = s.tableCells(row, cells); err != nil {
+		if cells, err = s.tableCells(row, cells, opts != nil && opts.Hidden); err != nil {
 			return s.fail(row, 0, err)
 		}
 	}

@@ -21,6 +21,11 @@ type sheetTable struct {
 	headerDone bool
 	totalsDone bool
 	formulas   bool // a column is calculated
+	// sums accumulate each column's data rows for the totals row's
+	// cached values; unknown marks a column with a formula whose value
+	// the writer does not know (its total is then left uncached).
+	sums    []pivotAcc
+	unknown []bool
 }
 
 func (t *sheetTable) headerRow() int {
@@ -273,7 +278,7 @@ func headerText(c Cell) (string, bool) {
 // tables put in it (header names, totals, calculated columns), or cells
 // itself. The returned slice is the sheet's scratch, valid until the next
 // row.
-func (s *Sheet) tableCells(row int, cells []Cell) ([]Cell, error) {
+func (s *Sheet) tableCells(row int, cells []Cell, hidden bool) ([]Cell, error) {
 	out := cells
 	owned := false
 	// own makes out the sheet's scratch copy of the row, at least width
@@ -314,12 +319,49 @@ func (s *Sheet) tableCells(row int, cells []Cell) ([]Cell, error) {
 			own(t.ref.LastCol)
 			for i, c := range t.Columns {
 				if cell := &out[t.ref.FirstCol+i-1]; c.Formula != "" && cell.kind == kindEmpty {
-					*cell = Cell{kind: kindFormula, s: t.expandFormula(c.Formula), cached: kindInt, style: cell.style, styled: cell.styled}
+					*cell = Cell{kind: kindFormula, s: t.expandFormula(c.Formula), style: cell.style, styled: cell.styled}
 				}
 			}
 		}
+		if t.TotalsRow && row > t.headerRow() && row != t.totalsRowAt() && !hidden {
+			t.accumulate(s.w, out)
+		}
 	}
 	return out, nil
+}
+
+// accumulate adds a data row's cells to the totals of the columns that
+// have one. SUBTOTAL's codes of 100 and more leave hidden rows out, so
+// the caller does.
+func (t *sheetTable) accumulate(w *Writer, cells []Cell) {
+	if t.sums == nil {
+		t.sums, t.unknown = make([]pivotAcc, len(t.Columns)), make([]bool, len(t.Columns))
+	}
+	for i, c := range t.Columns {
+		col := t.ref.FirstCol + i - 1
+		if c.Total == TotalNone || c.Total == TotalCustom || col >= len(cells) {
+			continue
+		}
+		cell := &cells[col]
+		if cell.kind == kindFormula && cell.cached == kindEmpty {
+			t.unknown[i] = true // a formula whose value is Excel's to compute
+			continue
+		}
+		kind, num, _ := w.pivotValue(cell)
+		if kind == 'm' {
+			continue
+		}
+		t.sums[i].count++
+		if kind == 'n' || kind == 'd' {
+			t.sums[i].add(num)
+		}
+	}
+}
+
+// totalFuncs are the summaries of the totals row's functions.
+var totalFuncs = [...]PivotFunc{
+	TotalSum: PivotSum, TotalAverage: PivotAverage, TotalCount: PivotCount, TotalCountNums: PivotCountNums,
+	TotalMin: PivotMin, TotalMax: PivotMax, TotalStdDev: PivotStdDev, TotalVar: PivotVar,
 }
 
 // fillTotals puts the totals row's labels and SUBTOTAL formulas in the
@@ -336,7 +378,17 @@ func (t *sheetTable) fillTotals(out []Cell, row int) error {
 		case c.Total == TotalCustom:
 			v = Cell{kind: kindFormula, s: t.expandFormula(c.TotalFormula), cached: kindInt}
 		case c.Total != TotalNone:
-			v = Cell{kind: kindFormula, s: "SUBTOTAL(" + strconv.Itoa(totalFunctions[c.Total].code) + "," + structuredColumn(t.names[i]) + ")", cached: kindInt}
+			v = Cell{kind: kindFormula, s: "SUBTOTAL(" + strconv.Itoa(totalFunctions[c.Total].code) + "," + structuredColumn(t.names[i]) + ")"}
+			// Its value, as the rows went by: viewers that do not
+			// recalculate show it. A column with formulas the writer
+			// cannot evaluate leaves it to Excel.
+			if t.unknown == nil || !t.unknown[i] {
+				var acc pivotAcc
+				if t.sums != nil {
+					acc = t.sums[i]
+				}
+				v = v.WithValue(acc.cell(totalFuncs[c.Total]))
+			}
 		default:
 			continue
 		}

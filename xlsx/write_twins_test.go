@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +27,10 @@ type twin struct {
 	file  string
 	opts  xlsx.Options
 	build func(w *xlsx.Writer) error
+	// uncached: the twin's calculated column has a formula the writer
+	// cannot evaluate, which it leaves without a cached value where
+	// rust_xlsxwriter writes 0 (and so does a total over that column).
+	uncached []string
 }
 
 var (
@@ -323,6 +328,11 @@ func TestExcelTwins(t *testing.T) {
 						t.Errorf("%s differs", name)
 					}
 					continue
+				}
+				if strings.HasPrefix(name, "xl/worksheets/") {
+					for _, ref := range tw.uncached {
+						want[name] = regexp.MustCompile(`(<c r="`+ref+`"[^>]*><f>[^<]*</f>)<v>0</v>`).ReplaceAll(want[name], []byte("$1"))
+					}
 				}
 				w, g := canonical(t, name, want[name]), canonical(t, name, got[name])
 				if w != g {
