@@ -287,3 +287,41 @@ func TestMailConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestJobProgress: a long export's job (3,000,000 rows) shows its rows
+// while it runs, in GET /api/jobs/ID (the page polls the same), before it
+// finishes with all of them.
+func TestJobProgress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 3,000,000-row export: the go stage runs it, the race stage (-short) would take minutes")
+	}
+	f := jobFixture(t, "")
+	resp, body := f.do("POST", "/api/exports/big/jobs")
+	var j struct{ ID string }
+	if json.Unmarshal(body, &j); resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("%s %s", resp.Status, body)
+	}
+	seen := map[float64]bool{}
+	var got map[string]any
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		_, body := f.get("/api/jobs/" + j.ID)
+		json.Unmarshal(body, &got)
+		if got["state"] == "running" {
+			if rows, _ := got["rows"].(float64); rows > 0 {
+				seen[rows] = true
+			}
+		} else if got["state"] != "queued" {
+			break
+		}
+	}
+	if got["state"] != "done" || got["rows"] != float64(3000000) {
+		t.Fatalf("the job: %v", got)
+	}
+	partial := false
+	for rows := range seen {
+		partial = partial || rows > 0 && rows < 3000000
+	}
+	if !partial {
+		t.Errorf("rows seen while the job ran: %v, want a count short of its 3,000,000", seen)
+	}
+}
