@@ -227,7 +227,8 @@ type Sheet struct {
 	Charts []ChartConfig `yaml:"charts" json:"charts,omitempty"`
 	// Pivots are pivot tables computed over the sheet's rows, each on a
 	// sheet of its own after it: "ROWS:COLUMNS:FUNC(COL)[,...]" or a
-	// mapping {rows, columns, filters, values: ["sum(amount)"], name};
+	// mapping {rows, columns, filters, values: ["sum(amount)"], name,
+	// layout: compact|outline|tabular};
 	// .xlsx downloads and jobs only.
 	Pivots []PivotConfig `yaml:"pivots" json:"pivots,omitempty"`
 
@@ -257,6 +258,7 @@ func (c *PivotConfig) UnmarshalYAML(n *yaml.Node) error {
 		Filters []string `yaml:"filters"`
 		Values  []string `yaml:"values"`
 		Name    string   `yaml:"name"`
+		Layout  string   `yaml:"layout"`
 	}
 	if err := n.Decode(&m); err != nil {
 		return err
@@ -266,6 +268,15 @@ func (c *PivotConfig) UnmarshalYAML(n *yaml.Node) error {
 		return fmt.Errorf("line %d: %w", n.Line, err)
 	}
 	p.Filters = m.Filters
+	switch m.Layout {
+	case "", "compact":
+	case "outline":
+		p.Layout = xlsx.PivotOutline
+	case "tabular":
+		p.Layout = xlsx.PivotTabular
+	default:
+		return fmt.Errorf("line %d: pivot layout %q: want compact, outline or tabular", n.Line, m.Layout)
+	}
 	if m.Name != "" {
 		if err := xlsx.CheckSheetName(m.Name); err != nil {
 			return fmt.Errorf("line %d: pivot name %q: %w", n.Line, m.Name, err)

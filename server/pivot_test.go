@@ -25,7 +25,7 @@ exports:
         sql: SELECT id, region, amount FROM orders ORDER BY id
         pivots:
           - 'region::sum(amount)'
-          - {name: Counts, rows: [region], values: ['count(id)', 'max(amount)']}
+          - {name: Counts, rows: [region], values: ['count(id)', 'max(amount)'], layout: tabular}
 `, mailShop(t), filepath.Join(dir, "queue.db"), filepath.Join(dir, "files"))))
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +46,7 @@ exports:
 		if !strings.Contains(pivot, fmt.Sprintf("North|%g", north)) || !strings.Contains(pivot, "Grand Total|40100") {
 			t.Errorf("%s: the pivot: %s", what, pivot)
 		}
-		if !strings.Contains(counts, "Row Labels|Count of id|Max of amount") || !strings.Contains(counts, "North|100|200") {
+		if !strings.Contains(counts, "region|Count of id|Max of amount") || !strings.Contains(counts, "North|100|200") {
 			t.Errorf("%s: the counts: %s", what, counts)
 		}
 	}

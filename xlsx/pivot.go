@@ -36,7 +36,8 @@ type PivotTable struct {
 	Rows, Columns, Filters []string
 	// Values are the data fields, at least one.
 	Values []PivotValue
-	// Layout is PivotCompact, the only layout written so far.
+	// Layout is PivotCompact (the default: row fields in one column),
+	// PivotOutline or PivotTabular (a column each).
 	Layout PivotLayout
 	// GrandTotals says which grand totals show: both (the default), none,
 	// the Grand Total row at the bottom, or the Grand Total column at the
@@ -112,8 +113,8 @@ type PivotLayout uint8
 // The layouts.
 const (
 	PivotCompact PivotLayout = iota // every row field in one column, inner items indented
-	PivotOutline                    // a column a row field, subtotals on top (not written yet)
-	PivotTabular                    // a column a row field, subtotals below (not written yet)
+	PivotOutline                    // a column a row field, each item on a row of its own with its subtotals
+	PivotTabular                    // a column a row field, inner items on their outer item's row, subtotals below
 )
 
 // PivotTotals says which grand totals a pivot table shows.
@@ -131,7 +132,7 @@ const (
 const DefaultPivotKeys = 100000
 
 // ErrPivot: a pivot table that cannot be written as declared (a column
-// its source's header lacks, a field used twice, a layout not written).
+// its source's header lacks, a field used twice).
 var ErrPivot = errors.New("pivot table")
 
 // ErrPivotKeys: a pivot table's fields have more distinct items and
@@ -144,8 +145,7 @@ var ErrPivotKeys = errors.New("too many distinct keys for a pivot table")
 //
 // Errors: ErrPivot for a declaration that cannot be written (no source,
 // rows or values, two column fields, a field twice on the axes, a
-// layout other than PivotCompact, a source that already has rows, a
-// pivot sheet name already used), ErrSheetName for a sheet name Excel
+// source that already has rows, a pivot sheet name already used), ErrSheetName for a sheet name Excel
 // refuses; later, the source's rows fail with ErrNoColumn for a column
 // its header lacks and ErrPivotKeys past MaxKeys.
 func (w *Writer) AddPivotTable(p PivotTable) error {
@@ -171,8 +171,8 @@ func (w *Writer) AddPivotTable(p PivotTable) error {
 		return bad("%d column fields: one at most is written", len(p.Columns))
 	case len(p.Values) == 0:
 		return bad("no value field")
-	case p.Layout != PivotCompact:
-		return bad("only the compact layout is written so far")
+	case p.Layout > PivotTabular:
+		return bad("layout %d", p.Layout)
 	case p.GrandTotals > PivotTotalsColumn:
 		return bad("GrandTotals %d", p.GrandTotals)
 	}

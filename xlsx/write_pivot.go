@@ -477,6 +477,20 @@ func (s *Sheet) watchPivots(row int, cells []Cell) error {
 	return nil
 }
 
+// cellLabel is a label cell's text.
+func cellLabel(c Cell) string {
+	switch c.kind {
+	case kindString:
+		return c.s
+	case kindBool:
+		if c.i != 0 {
+			return "TRUE"
+		}
+		return "FALSE"
+	}
+	return string(AppendNumberText(nil, c.num))
+}
+
 // itemCell is an item's label cell.
 func (p *pivot) itemCell(f *pivotField, i int32, dateStyle StyleID) Cell {
 	it := f.items[i]
@@ -520,12 +534,18 @@ type pivotRow struct {
 	items []int32 // shared item indexes, outermost first
 	pos   []int   // their positions in the fields' sorted items
 	grand bool
+	// subtotal: the tabular layout's row under a group ("North Total").
+	subtotal bool
 }
 
 // rows are the table's rows in order: each item of the outer field, the
-// items of the next field under it (that occur with it), and so on.
+// items of the next field under it (that occur with it), and so on; an
+// outer item's row carries its subtotals, except in the tabular layout,
+// where each inner combination is a row and each group ends with a
+// subtotal row.
 func (p *pivot) rows(orders [][]int32) []pivotRow {
 	var out []pivotRow
+	tabular := p.def.Layout == PivotTabular
 	var walk func(prefix []int32, pos []int)
 	walk = func(prefix []int32, pos []int) {
 		level := len(prefix)
@@ -535,9 +555,15 @@ func (p *pivot) rows(orders [][]int32) []pivotRow {
 				continue // no record has this combination
 			}
 			ps := append(slices.Clone(pos), at)
-			out = append(out, pivotRow{items: items, pos: ps})
-			if level+1 < len(p.rowCols) {
+			inner := level+1 < len(p.rowCols)
+			if !tabular || !inner {
+				out = append(out, pivotRow{items: items, pos: ps})
+			}
+			if inner {
 				walk(items, ps)
+				if tabular {
+					out = append(out, pivotRow{items: items, pos: ps, subtotal: true})
+				}
 			}
 		}
 	}
@@ -546,6 +572,15 @@ func (p *pivot) rows(orders [][]int32) []pivotRow {
 		out = append(out, pivotRow{grand: true})
 	}
 	return out
+}
+
+// labelColumns is how many columns the row labels take: one in the
+// compact layout, one a row field in the others.
+func (p *pivot) labelColumns() int {
+	if p.def.Layout == PivotCompact {
+		return 1
+	}
+	return len(p.rowCols)
 }
 
 // writeSheet renders the pivot table on its own sheet and makes its
@@ -585,12 +620,25 @@ func (p *pivot) writeSheet() error {
 			return err
 		}
 	}
-	// The header rows.
+	// The header rows. The compact layout says "Row Labels" and "Column
+	// Labels"; the others name the fields, a column each.
 	headerRows := 1
+	lead := p.labelColumns()
 	caption := func(v int) Cell { return String(p.def.Values[v].Name).WithStyle(bold) }
+	rowHeads := func() []Cell {
+		if lead == 1 && p.def.Layout == PivotCompact {
+			return []Cell{String("Row Labels").WithStyle(bold)}
+		}
+		var h []Cell
+		for _, c := range p.rowCols {
+			h = append(h, String(p.fields[c].name).WithStyle(bold))
+		}
+		return h
+	}
+	blanks := func(n int) []Cell { return make([]Cell, n) }
 	switch {
 	case p.colCol < 0:
-		h := []Cell{String("Row Labels").WithStyle(bold)}
+		h := rowHeads()
 		for v := range nv {
 			h = append(h, caption(v))
 		}
@@ -598,17 +646,21 @@ func (p *pivot) writeSheet() error {
 			return err
 		}
 	default:
-		first := []Cell{String("")}
+		first := blanks(lead)
 		if nv == 1 {
 			first[0] = caption(0)
 		}
-		first = append(first, String("Column Labels").WithStyle(bold))
+		colHead := String("Column Labels").WithStyle(bold)
+		if p.def.Layout != PivotCompact {
+			colHead = String(p.fields[p.colCol].name).WithStyle(bold)
+		}
+		first = append(first, colHead)
 		if err := s.WriteRow(first); err != nil {
 			return err
 		}
-		second := []Cell{String("Row Labels").WithStyle(bold)}
+		second := rowHeads()
 		if nv > 1 {
-			second[0] = String("")
+			second = blanks(lead)
 		}
 		f := p.fields[p.colCol]
 		for _, i := range colOrder {
@@ -631,7 +683,7 @@ func (p *pivot) writeSheet() error {
 		}
 		headerRows = 2
 		if nv > 1 {
-			third := []Cell{String("Row Labels").WithStyle(bold)}
+			third := rowHeads()
 			for range colOrder {
 				for v := range nv {
 					third = append(third, caption(v))
@@ -659,26 +711,52 @@ func (p *pivot) writeSheet() error {
 		return out
 	}
 	width := 1
+	var prev []int // the previous row's item positions
 	for _, r := range rows {
-		var cells []Cell
-		var label Cell
-		if r.grand {
-			label = String("Grand Total").WithStyle(bold)
-		} else {
+		cells := blanks(lead)
+		switch {
+		case r.grand:
+			cells[0] = String("Grand Total").WithStyle(bold)
+		case r.subtotal:
 			level := len(r.items) - 1
-			st, err := indent(level)
-			if err != nil {
-				return err
+			it := p.fields[p.rowCols[level]].items[r.items[level]]
+			text := cellLabel(p.itemCell(p.fields[p.rowCols[level]], r.items[level], dateStyle))
+			if it.kind == 'd' {
+				text = DateFromSerial(it.num, p.w.opts.Date1904).Format("2006-01-02")
 			}
-			label = p.itemCell(p.fields[p.rowCols[level]], r.items[level], dateStyle)
-			if st != 0 && label.kind != kindFloat {
-				label = label.WithStyle(st)
+			cells[level] = String(text + " Total").WithStyle(bold)
+		default:
+			level := len(r.items) - 1
+			label := func(l int) Cell {
+				c := p.itemCell(p.fields[p.rowCols[l]], r.items[l], dateStyle)
+				if l < len(p.rowCols)-1 {
+					c = c.WithStyle(bold)
+				}
+				return c
 			}
-			if len(r.items) < len(p.rowCols) {
-				label = label.WithStyle(bold)
+			switch p.def.Layout {
+			case PivotCompact:
+				c := p.itemCell(p.fields[p.rowCols[level]], r.items[level], dateStyle)
+				if st, _ := indent(level); st != 0 && c.kind != kindFloat {
+					c = c.WithStyle(st)
+				}
+				if level < len(p.rowCols)-1 {
+					c = c.WithStyle(bold)
+				}
+				cells[0] = c
+			case PivotOutline:
+				cells[level] = label(level)
+			default: // tabular: the labels from the first that changed
+				same := 0
+				for same < len(r.pos) && same < len(prev) && prev[same] == r.pos[same] {
+					same++
+				}
+				for l := same; l <= level; l++ {
+					cells[l] = label(l)
+				}
 			}
+			prev = r.pos
 		}
-		cells = append(cells, label)
 		items := r.items
 		if p.colCol < 0 {
 			cells = values(p.acc(items, -1), cells)
@@ -696,8 +774,8 @@ func (p *pivot) writeSheet() error {
 		}
 	}
 	last := s.row
-	if width < 2 {
-		width = 1 + nv
+	if width <= lead {
+		width = lead + nv
 	}
 	p.table = p.definition(top, headerRows, last, width, rows, colOrder, colGrand)
 	return s.Close()
@@ -712,7 +790,16 @@ func (p *pivot) definition(top, headerRows, last, width int, rows []pivotRow, co
 	b = appendAttr(b, p.def.Name)
 	b = append(b, '"')
 	b = appendIntAttr(b, "cacheId", p.id)
-	b = append(b, ` applyNumberFormats="0" applyBorderFormats="0" applyFontFormats="0" applyPatternFormats="0" applyAlignmentFormats="0" applyWidthHeightFormats="1" dataCaption="Values" updatedVersion="3" minRefreshableVersion="3" useAutoFormatting="1" itemPrintTitles="1" createdVersion="3" indent="0" outline="1" outlineData="1" multipleFieldFilters="0"`...)
+	b = append(b, ` applyNumberFormats="0" applyBorderFormats="0" applyFontFormats="0" applyPatternFormats="0" applyAlignmentFormats="0" applyWidthHeightFormats="1" dataCaption="Values" updatedVersion="3" minRefreshableVersion="3" useAutoFormatting="1" itemPrintTitles="1" createdVersion="3" indent="0"`...)
+	switch p.def.Layout {
+	case PivotCompact:
+		b = append(b, ` outline="1" outlineData="1"`...)
+	case PivotOutline:
+		b = append(b, ` compact="0" compactData="0" outline="1" outlineData="1"`...)
+	default:
+		b = append(b, ` compact="0" compactData="0"`...)
+	}
+	b = append(b, ` multipleFieldFilters="0"`...)
 	bottom := p.def.GrandTotals == PivotTotalsBoth || p.def.GrandTotals == PivotTotalsRow
 	if !colGrand && p.colCol >= 0 {
 		b = append(b, ` rowGrandTotals="0"`...)
@@ -725,14 +812,14 @@ func (p *pivot) definition(top, headerRows, last, width int, rows []pivotRow, co
 	b = append(b, '"')
 	switch {
 	case p.colCol < 0 && nv == 1:
-		b = append(b, ` firstHeaderRow="1" firstDataRow="1" firstDataCol="1"`...)
+		b = append(b, ` firstHeaderRow="1" firstDataRow="1"`...)
 	case p.colCol < 0:
-		b = append(b, ` firstHeaderRow="0" firstDataRow="1" firstDataCol="1"`...)
+		b = append(b, ` firstHeaderRow="0" firstDataRow="1"`...)
 	default:
 		b = append(b, ` firstHeaderRow="1"`...)
 		b = appendIntAttr(b, "firstDataRow", headerRows)
-		b = append(b, ` firstDataCol="1"`...)
 	}
+	b = appendIntAttr(b, "firstDataCol", p.labelColumns())
 	if len(p.filters) > 0 {
 		b = appendIntAttr(b, "rowPageCount", len(p.filters))
 		b = append(b, ` colPageCount="1"`...)
@@ -759,6 +846,12 @@ func (p *pivot) definition(top, headerRows, last, width int, rows []pivotRow, co
 		}
 		if f.hasDate && !f.hasNumber && !f.hasString {
 			b = append(b, ` numFmtId="14"`...)
+		}
+		switch p.def.Layout {
+		case PivotOutline:
+			b = append(b, ` compact="0"`...)
+		case PivotTabular:
+			b = append(b, ` compact="0" outline="0"`...)
 		}
 		b = append(b, ` showAll="0"`...)
 		if !f.axis {
@@ -794,6 +887,9 @@ func (p *pivot) definition(top, headerRows, last, width int, rows []pivotRow, co
 			same++
 		}
 		b = append(b, "<i"...)
+		if r.subtotal {
+			b = append(b, ` t="default"`...)
+		}
 		if same > 0 {
 			b = appendIntAttr(b, "r", same)
 		}

@@ -226,6 +226,29 @@ func TestPivotValues(t *testing.T) {
 	}
 }
 
+// TestPivotLayouts: the outline layout puts each row field in a column
+// of its own, an outer item on its row with its subtotals; the tabular
+// layout puts the inner items on their outer item's row and a subtotal
+// row under each group; both name the fields in the header, and their
+// numbers are the compact layout's.
+func TestPivotLayouts(t *testing.T) {
+	var pivots []xlsx.PivotTable
+	for _, l := range []xlsx.PivotLayout{xlsx.PivotCompact, xlsx.PivotOutline, xlsx.PivotTabular} {
+		pivots = append(pivots, xlsx.PivotTable{Sheet: fmt.Sprint("L", l), Source: "Data", Layout: l, Rows: []string{"region", "city"},
+			Columns: []string{"year"}, Values: []xlsx.PivotValue{{Column: "amount"}}})
+	}
+	book := pivotSource(t, 500, []string{"Oslo", "Bergen", "Lisbon"}, pivots...)
+	compact, outline, tabular := sheetCells(t, book, "L0"), sheetCells(t, book, "L1"), sheetCells(t, book, "L2")
+	if outline["A4"] != "region" || outline["B4"] != "city" || outline["C3"] != "year" || outline["A5"] != "North" || outline["B6"] != "Bergen" ||
+		outline["C5"] != compact["B5"] || outline["C6"] != compact["B6"] {
+		t.Errorf("outline: %v\ncompact: %v", outline, compact)
+	}
+	if tabular["A5"] != "North" || tabular["B5"] != "Bergen" || tabular["B6"] != "Oslo" || tabular["A6"] != "" || tabular["A7"] != "North Total" ||
+		tabular["C7"] != compact["B5"] || tabular["C5"] != compact["B6"] || tabular["A8"] != "South" || tabular["A10"] != "Grand Total" {
+		t.Errorf("tabular: %v\ncompact: %v", tabular, compact)
+	}
+}
+
 // TestPivotErrors: what cannot be written is refused by name: a column
 // the header lacks (when the header comes), a pivot declared after the
 // source's rows, too many distinct keys, a source never added.
@@ -270,7 +293,7 @@ func TestPivotErrors(t *testing.T) {
 		{Source: "D", Rows: []string{"k"}},
 		{Source: "D", Rows: []string{"k"}, Columns: []string{"a", "b"}, Values: []xlsx.PivotValue{{Column: "n"}}},
 		{Source: "D", Rows: []string{"k", "k"}, Values: []xlsx.PivotValue{{Column: "n"}}},
-		{Source: "D", Rows: []string{"k"}, Values: []xlsx.PivotValue{{Column: "n"}}, Layout: xlsx.PivotTabular},
+		{Source: "D", Rows: []string{"k"}, Values: []xlsx.PivotValue{{Column: "n"}}, Layout: 9},
 	} {
 		w, _ := xlsx.NewWriter(&buf, xlsx.Options{})
 		if err := w.AddPivotTable(p); !errors.Is(err, xlsx.ErrPivot) {
@@ -288,7 +311,10 @@ func TestPivotReaders(t *testing.T) {
 	book := pivotSource(t, 2000, []string{"Oslo", "Bergen", "Lisbon", "Porto", "Rome", "Zürich", "Osaka"},
 		xlsx.PivotTable{Sheet: "ByCity", Source: "Data", Rows: []string{"city"}, Filters: []string{"paid"},
 			Values: []xlsx.PivotValue{{Column: "amount"}, {Column: "amount", Func: xlsx.PivotAverage, NumFormat: "#,##0.00"}, {Column: "amount", Func: xlsx.PivotStdDev}}},
-		xlsx.PivotTable{Sheet: "ByYear", Source: "Data", Rows: []string{"region"}, Columns: []string{"year"}, Values: []xlsx.PivotValue{{Column: "amount", Func: xlsx.PivotMax}}})
+		xlsx.PivotTable{Sheet: "ByYear", Source: "Data", Rows: []string{"region"}, Columns: []string{"year"}, Values: []xlsx.PivotValue{{Column: "amount", Func: xlsx.PivotMax}}},
+		xlsx.PivotTable{Sheet: "Tabular", Source: "Data", Rows: []string{"region", "city"}, Columns: []string{"paid"}, Layout: xlsx.PivotTabular,
+			Values: []xlsx.PivotValue{{Column: "amount"}, {Column: "units", Func: xlsx.PivotCount}}},
+		xlsx.PivotTable{Sheet: "Outline", Source: "Data", Rows: []string{"region", "city"}, Layout: xlsx.PivotOutline, Values: []xlsx.PivotValue{{Column: "amount"}}})
 	dir := t.TempDir()
 	path := filepath.Join(dir, "pivots.xlsx")
 	os.WriteFile(path, book, 0o644)
@@ -331,7 +357,8 @@ print(json.dumps(out))`
 		t.Fatalf("%v %s", err, ee.Stderr)
 	}
 	if !strings.Contains(string(got), `"ByCity": [["PivotTable1", "A3:D11", ["Sum of amount", "Average of amount", "StdDev of amount"], 6]]`) ||
-		!strings.Contains(string(got), `"ByYear": [["PivotTable2"`) || !strings.Contains(string(got), `"bad": []`) {
+		!strings.Contains(string(got), `"ByYear": [["PivotTable2"`) || !strings.Contains(string(got), `"Tabular": [["PivotTable3"`) ||
+		!strings.Contains(string(got), `"Outline": [["PivotTable4"`) || !strings.Contains(string(got), `"bad": []`) {
 		t.Errorf("openpyxl and pandas: %s", got)
 	}
 	resaved := pyread.Resave(t, dir, path)[0]
