@@ -499,6 +499,11 @@ func (w *Writer) AddConcurrentSheet(name string, opts SheetOptions) (*Sheet, err
 	if err := w.closeCurrent(); err != nil {
 		return nil, err
 	}
+	if _, ok := w.pivotWatch[strings.ToLower(name)]; ok {
+		// A pivot's sheet is written when its source closes, which a
+		// concurrent sheet does on a goroutine of its own.
+		return nil, fmt.Errorf("%w: the source %q of a pivot table is written as a sheet after another, not concurrently", ErrPivot, name)
+	}
 	if !w.concurrent {
 		// No sheet is being written elsewhere yet, so this is safe.
 		w.concurrent = true

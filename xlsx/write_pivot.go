@@ -226,11 +226,20 @@ func (p *pivot) start(s *Sheet, cells []Cell) error {
 		return 0, fmt.Errorf("%w %q: %w %q in the header of %q (there are %s)", ErrPivot, p.def.Name, ErrNoColumn, name, s.name, strings.Join(p.header, ", "))
 	}
 	p.fields = make([]*pivotField, len(p.header))
+	taken := map[string]bool{}
 	for i, h := range p.header {
 		if h == "" {
 			return fmt.Errorf("%w %q: column %s of %q has no header (a pivot's fields are named)", ErrPivot, p.def.Name, ColumnName(i+1), s.name)
 		}
-		p.fields[i] = &pivotField{name: h}
+		// A cache's fields have names of their own, as Excel makes them:
+		// a repeated header gets a number ("amount2"); the declared
+		// fields name the first.
+		name := h
+		for n := 2; taken[strings.ToLower(name)]; n++ {
+			name = h + strconv.Itoa(n)
+		}
+		taken[strings.ToLower(name)] = true
+		p.fields[i] = &pivotField{name: name}
 	}
 	axis := func(name string) (int, error) {
 		i, err := find(name)

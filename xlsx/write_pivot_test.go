@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -440,5 +441,41 @@ func TestPivotCorpusRead(t *testing.T) {
 	})
 	if found < 20 {
 		t.Errorf("%d workbooks with pivot tables in the corpus, want 20", found)
+	}
+}
+
+// TestPivotHeaderRepeats: a header that repeats a name gives the cache
+// fields names of their own (Excel refuses two alike), the declared field
+// naming the first; a concurrent source is refused.
+func TestPivotHeaderRepeats(t *testing.T) {
+	var buf bytes.Buffer
+	w, _ := xlsx.NewWriter(&buf, xlsx.Options{})
+	w.AddPivotTable(xlsx.PivotTable{Source: "Data", Rows: []string{"k"}, Values: []xlsx.PivotValue{{Column: "n"}}})
+	s, _ := w.AddSheet("Data", xlsx.SheetOptions{})
+	s.WriteRow([]xlsx.Cell{xlsx.String("k"), xlsx.String("n"), xlsx.String("N"), xlsx.String("n")})
+	s.WriteRow([]xlsx.Cell{xlsx.String("a"), xlsx.Int(1), xlsx.Int(10), xlsx.Int(100)})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zr, _ := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	var def []byte
+	for _, f := range zr.File {
+		if f.Name == "xl/pivotCache/pivotCacheDefinition1.xml" {
+			rc, _ := f.Open()
+			def, _ = io.ReadAll(rc)
+		}
+	}
+	for _, want := range []string{`name="k"`, `name="n"`, `name="N2"`, `name="n3"`} {
+		if !bytes.Contains(def, []byte(want)) {
+			t.Errorf("cache fields lack %s: %s", want, def)
+		}
+	}
+	if got := sheetCells(t, buf.Bytes(), "Pivot"); got["B4"] != "1" {
+		t.Errorf("the first n: %v", got)
+	}
+	w, _ = xlsx.NewWriter(&buf, xlsx.Options{})
+	w.AddPivotTable(xlsx.PivotTable{Source: "Data", Rows: []string{"k"}, Values: []xlsx.PivotValue{{Column: "n"}}})
+	if _, err := w.AddConcurrentSheet("Data", xlsx.SheetOptions{}); !errors.Is(err, xlsx.ErrPivot) {
+		t.Errorf("a concurrent source: %v", err)
 	}
 }
