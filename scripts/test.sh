@@ -180,6 +180,8 @@ stage_fuzz() {
   fuzz ./parquetsheet/ FuzzReader 3000x
   fuzz ./arrowsheet/ FuzzReadSheet 3000x
   fuzz ./csvsheet/ FuzzInfer 50000x
+  fuzz ./xlsx/ FuzzParsePivot 20000x
+  fuzz ./xlsx/ FuzzPivotItems 3000x
   fuzz ./csvsheet/ FuzzDateFormat 50000x
   fuzz ./internal/csvscan/ FuzzSameAsEncodingCSV 50000x
   fuzz ./internal/csvscan/ FuzzLineQuotes 50000x

@@ -796,7 +796,7 @@ func (p *pivot) definition(top, headerRows, last, width int, rows []pivotRow, co
 	nv := len(p.values)
 	b := []byte(xmlHeader)
 	b = append(b, `<pivotTableDefinition xmlns="`+nsMain+`" name="`...)
-	b = appendAttr(b, p.def.Name)
+	b = appendItemAttr(b, p.def.Name)
 	b = append(b, '"')
 	b = appendIntAttr(b, "cacheId", p.id)
 	b = append(b, ` applyNumberFormats="0" applyBorderFormats="0" applyFontFormats="0" applyPatternFormats="0" applyAlignmentFormats="0" applyWidthHeightFormats="1" dataCaption="Values" updatedVersion="3" minRefreshableVersion="3" useAutoFormatting="1" itemPrintTitles="1" createdVersion="3" indent="0"`...)
@@ -993,7 +993,7 @@ func (p *pivot) definition(top, headerRows, last, width int, rows []pivotRow, co
 	b = append(b, '>')
 	for v, def := range p.def.Values {
 		b = append(b, `<dataField name="`...)
-		b = appendAttr(b, def.Name)
+		b = appendItemAttr(b, def.Name)
 		b = append(b, '"')
 		b = appendIntAttr(b, "fld", p.values[v])
 		if def.Func != PivotSum {
@@ -1013,6 +1013,25 @@ func (p *pivot) definition(top, headerRows, last, width int, rows []pivotRow, co
 	b = appendAttr(b, p.def.Style)
 	b = append(b, `" showRowHeaders="1" showColHeaders="1" showRowStripes="0" showColStripes="0" showLastColumn="1"/></pivotTableDefinition>`...)
 	return b
+}
+
+// appendItemAttr escapes a text (an item, a field's name) for an
+// attribute as Excel writes one: control characters as _xHHHH_ (XML has
+// no way to carry them), a literal "_xHHHH_" with its underscore
+// escaped so that readers do not decode it, the rest as appendAttr.
+func appendItemAttr(b []byte, s string) []byte {
+	var t []byte
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 && c != '\t' && c != '\n' && c != '\r':
+			t = appendXEscape(t, uint16(c))
+		case c == '_' && isXEscape(s[i:]):
+			t = append(t, "_x005F_"...)
+		default:
+			t = append(t, c)
+		}
+	}
+	return appendAttr(b, string(t))
 }
 
 func appendX(b []byte, v int) []byte {
@@ -1041,7 +1060,7 @@ func (p *pivot) cacheDefinition(sourceRows int) []byte {
 	b = append(b, '>')
 	for _, f := range p.fields {
 		b = append(b, `<cacheField name="`...)
-		b = appendAttr(b, f.name)
+		b = appendItemAttr(b, f.name)
 		b = append(b, '"')
 		if f.hasDate && !f.hasNumber && !f.hasString {
 			b = append(b, ` numFmtId="14"`...)
@@ -1060,7 +1079,7 @@ func (p *pivot) cacheDefinition(sourceRows int) []byte {
 			switch it.kind {
 			case 's':
 				b = append(b, `<s v="`...)
-				b = appendAttr(b, it.text)
+				b = appendItemAttr(b, it.text)
 				b = append(b, `"/>`...)
 			case 'n':
 				b = append(b, `<n v="`...)
