@@ -45,6 +45,13 @@ type PivotTable struct {
 	GrandTotals PivotTotals
 	// Style is the pivot table style ("PivotStyleLight16" by default).
 	Style string
+	// Records saves the cache's records (Excel's "save source data with
+	// file"): a record a source row, spooled to a temporary file (in
+	// Options.TempDir, else the system's) while the rows stream and
+	// copied into the package at the end, so memory stays bounded.
+	// Without them the cache says saveData="0" and is rebuilt from the
+	// source when the file opens.
+	Records bool
 	// MaxKeys bounds the distinct items and item combinations the pivot
 	// keeps (DefaultPivotKeys when 0); past it the pivot fails with
 	// ErrPivotKeys naming the field, instead of growing without bound.
@@ -225,6 +232,12 @@ func (w *Writer) AddPivotTable(p PivotTable) error {
 	pv := &pivot{def: p, w: w}
 	if err := pv.addStyles(); err != nil {
 		return err
+	}
+	if p.Records {
+		var err error
+		if pv.records_, err = newPivotRecords(w.opts.TempDir); err != nil {
+			return err
+		}
 	}
 	if i := w.sheetIndex(p.Source); i >= 0 {
 		s := w.sheets[i]

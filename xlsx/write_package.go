@@ -60,6 +60,9 @@ func (w *Writer) contentTypes(hasSST bool) []byte {
 		n := strconv.Itoa(p.id)
 		b = appendOverride(b, "/xl/pivotTables/pivotTable"+n+".xml", contentTypeBase+"spreadsheetml.pivotTable+xml")
 		b = appendOverride(b, "/xl/pivotCache/pivotCacheDefinition"+n+".xml", contentTypeBase+"spreadsheetml.pivotCacheDefinition+xml")
+		if p.records_ != nil {
+			b = appendOverride(b, "/xl/pivotCache/pivotCacheRecords"+n+".xml", contentTypeBase+"spreadsheetml.pivotCacheRecords+xml")
+		}
 	}
 	b = appendOverride(b, "/xl/theme/theme1.xml", contentTypeBase+"theme+xml")
 	b = appendOverride(b, "/xl/styles.xml", contentTypeBase+"spreadsheetml.styles+xml")
@@ -170,6 +173,7 @@ func (w *Writer) Close() error {
 	}
 	w.closed = true
 	defer w.pool.Close()
+	defer w.discardPivotRecords()
 	if len(w.sheets) == 0 && w.loadErr() == nil {
 		if _, err := w.addSheet("Sheet1", SheetOptions{}); err != nil {
 			return err
@@ -202,6 +206,9 @@ func (w *Writer) Close() error {
 		if err := w.writeSharedStrings(); err != nil {
 			return err
 		}
+	}
+	if err := w.writePivotRecords(); err != nil {
+		return err
 	}
 	parts := []packagePart{
 		{"xl/styles.xml", w.styles.xml()},

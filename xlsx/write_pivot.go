@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"io"
+	"os"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -25,6 +27,8 @@ type pivot struct {
 	// source's rows, header included.
 	table      []byte
 	sourceRows int
+	// records, with PivotTable.Records, spools the cache's records.
+	records_ *pivotRecords
 	// styles are registered when the pivot is declared: its sheet may
 	// be written as the Writer closes.
 	styles struct {
@@ -289,6 +293,10 @@ func (p *pivot) start(s *Sheet, cells []Cell) error {
 // and without its column item).
 func (p *pivot) add(cells []Cell) error {
 	p.records++
+	rec := p.records_
+	if rec != nil {
+		rec.buf = append(rec.buf, "<r>"...)
+	}
 	for i, f := range p.fields {
 		var kind byte = 'm'
 		var num float64
@@ -297,10 +305,17 @@ func (p *pivot) add(cells []Cell) error {
 			kind, num, text = p.w.pivotValue(&cells[i])
 		}
 		f.note(kind, num, text)
+		if !f.axis && rec != nil {
+			rec.buf = p.appendValue(rec.buf, kind, num, text)
+		}
 		if f.axis {
 			idx, err := p.item(f, kind, num, text)
 			if err != nil {
 				return err
+			}
+			if rec != nil {
+				rec.buf = appendIntAttr(append(rec.buf, "<x"...), "v", int(idx))
+				rec.buf = append(rec.buf, "/>"...)
 			}
 			for j, c := range p.rowCols {
 				if c == i {
@@ -310,6 +325,12 @@ func (p *pivot) add(cells []Cell) error {
 			if i == p.colCol {
 				p.itemIdx[len(p.rowCols)] = idx
 			}
+		}
+	}
+	if rec != nil {
+		rec.buf = append(rec.buf, "</r>"...)
+		if err := rec.flush(false); err != nil {
+			return err
 		}
 	}
 	cols := 1
@@ -1015,6 +1036,64 @@ func (p *pivot) definition(top, headerRows, last, width int, rows []pivotRow, co
 	return b
 }
 
+// appendValue is a value as a cache writes it: <n>, <s>, <b>, <d> or
+// <m/> for a blank.
+func (p *pivot) appendValue(b []byte, kind byte, num float64, text string) []byte {
+	switch kind {
+	case 's':
+		b = append(b, `<s v="`...)
+		b = appendItemAttr(b, text)
+		return append(b, `"/>`...)
+	case 'n':
+		b = append(b, `<n v="`...)
+		b = strconv.AppendFloat(b, num, 'g', -1, 64)
+		return append(b, `"/>`...)
+	case 'd':
+		b = append(b, `<d v="`...)
+		b = append(b, DateFromSerial(num, p.w.opts.Date1904).Format("2006-01-02T15:04:05")...)
+		return append(b, `"/>`...)
+	case 'b':
+		b = append(b, `<b v="`...)
+		b = strconv.AppendInt(b, int64(num), 10)
+		return append(b, `"/>`...)
+	}
+	return append(b, "<m/>"...)
+}
+
+// pivotRecords spools a cache's records to a temporary file.
+type pivotRecords struct {
+	f   *os.File
+	buf []byte
+}
+
+func newPivotRecords(dir string) (*pivotRecords, error) {
+	f, err := os.CreateTemp(dir, "sheetstream-pivot-*")
+	if err != nil {
+		return nil, fmt.Errorf("%w: spooling its records: %w", ErrPivot, err)
+	}
+	return &pivotRecords{f: f, buf: make([]byte, 0, 64<<10)}, nil
+}
+
+// flush writes the buffered records out when they fill the buffer (or
+// always, with all).
+func (r *pivotRecords) flush(all bool) error {
+	if len(r.buf) < 60<<10 && !all {
+		return nil
+	}
+	_, err := r.f.Write(r.buf)
+	r.buf = r.buf[:0]
+	return err
+}
+
+// discard removes the spool.
+func (r *pivotRecords) discard() {
+	if r != nil && r.f != nil {
+		r.f.Close()
+		os.Remove(r.f.Name())
+		r.f = nil
+	}
+}
+
 // appendItemAttr escapes a text (an item, a field's name) for an
 // attribute as Excel writes one: control characters as _xHHHH_ (XML has
 // no way to carry them), a literal "_xHHHH_" with its underscore
@@ -1046,7 +1125,13 @@ func appendX(b []byte, v int) []byte {
 // field with the kinds of its values and, on an axis, its items.
 func (p *pivot) cacheDefinition(sourceRows int) []byte {
 	b := []byte(xmlHeader)
-	b = append(b, `<pivotCacheDefinition xmlns="`+nsMain+`" xmlns:r="`+nsRelations+`" saveData="0" refreshOnLoad="1" refreshedBy="sheetstream"`...)
+	b = append(b, `<pivotCacheDefinition xmlns="`+nsMain+`" xmlns:r="`+nsRelations+`"`...)
+	if p.records_ != nil {
+		b = append(b, ` r:id="rId1"`...)
+	} else {
+		b = append(b, ` saveData="0"`...)
+	}
+	b = append(b, ` refreshOnLoad="1" refreshedBy="sheetstream"`...)
 	now, _ := excelSerial(time.Now().UTC(), false)
 	b = appendFloatAttr(b, "refreshedDate", math.Round(now*1e6)/1e6)
 	b = append(b, ` createdVersion="3" refreshedVersion="3" minRefreshableVersion="3"`...)
@@ -1179,6 +1264,86 @@ func (w *Writer) pivotParts() []packagePart {
 			packagePart{"xl/pivotTables/pivotTable" + n + ".xml", p.table},
 			packagePart{"xl/pivotTables/_rels/pivotTable" + n + ".xml.rels", []byte(rels)},
 			packagePart{"xl/pivotCache/pivotCacheDefinition" + n + ".xml", p.cacheDefinition(p.sourceRows)})
+		if p.records_ != nil {
+			parts = append(parts, packagePart{"xl/pivotCache/_rels/pivotCacheDefinition" + n + ".xml.rels",
+				[]byte(relsHeader + `<Relationship Id="rId1" Type="` + relTypes + `pivotCacheRecords" Target="pivotCacheRecords` + n + `.xml"/></Relationships>`)})
+		}
 	}
 	return parts
+}
+
+// writePivotRecords streams each pivot's spooled records into the
+// package, and removes the spools.
+func (w *Writer) writePivotRecords() error {
+	for _, p := range w.pivots {
+		r := p.records_
+		if r == nil {
+			continue
+		}
+		name := "xl/pivotCache/pivotCacheRecords" + strconv.Itoa(p.id) + ".xml"
+		err := func() error {
+			defer r.discard()
+			if err := r.flush(true); err != nil {
+				return err
+			}
+			if _, err := r.f.Seek(0, io.SeekStart); err != nil {
+				return err
+			}
+			entry, err := w.zip.Create(name)
+			if err != nil {
+				return err
+			}
+			stream := w.pool.NewStream(entry)
+			b := append(w.pool.Buffer(), xmlHeader+`<pivotCacheRecords xmlns="`+nsMain+`" xmlns:r="`+nsRelations+`"`...)
+			b = appendIntAttr(b, "count", p.records)
+			b = append(b, '>')
+			chunk := make([]byte, 64<<10)
+			for {
+				n, readErr := r.f.Read(chunk)
+				b = append(b, chunk[:n]...)
+				if len(b) >= w.pool.ChunkSize() {
+					var err error
+					if b, err = stream.Submit(b); err != nil {
+						stream.Abort()
+						return err
+					}
+					b = b[:0]
+				}
+				if readErr == io.EOF {
+					break
+				}
+				if readErr != nil {
+					stream.Abort()
+					return readErr
+				}
+			}
+			b = append(b, "</pivotCacheRecords>"...)
+			crc, size, err := stream.Close(b)
+			if err == nil {
+				err = entry.Close(crc, size)
+			}
+			return err
+		}()
+		if err != nil {
+			return w.fail(partError(name, err))
+		}
+	}
+	return nil
+}
+
+// discardPivotRecords removes the spools of a writer that did not finish.
+func (w *Writer) discardPivotRecords() {
+	for _, p := range w.pivots {
+		p.records_.discard()
+	}
+	for _, s := range w.sheets {
+		for _, p := range s.pivots {
+			p.records_.discard()
+		}
+	}
+	for _, list := range w.pivotWatch {
+		for _, p := range list {
+			p.records_.discard()
+		}
+	}
 }

@@ -479,3 +479,48 @@ func TestPivotHeaderRepeats(t *testing.T) {
 		t.Errorf("a concurrent source: %v", err)
 	}
 }
+
+// TestPivotRecords: with Records the cache holds a record a row (the
+// axis fields as indexes of their items, the others as values), read by
+// openpyxl and passed by the validator; its spool is gone after Close
+// and after Abort.
+func TestPivotRecords(t *testing.T) {
+	python := pyread.Python(t)
+	spool := t.TempDir()
+	var buf bytes.Buffer
+	w, _ := xlsx.NewWriter(&buf, xlsx.Options{TempDir: spool})
+	w.AddPivotTable(xlsx.PivotTable{Source: "Data", Rows: []string{"k"}, Values: []xlsx.PivotValue{{Column: "n"}}, Records: true})
+	s, _ := w.AddSheet("Data", xlsx.SheetOptions{})
+	s.WriteRow([]xlsx.Cell{xlsx.String("k"), xlsx.String("n"), xlsx.String("note")})
+	for i := range 3000 {
+		s.WriteRow([]xlsx.Cell{xlsx.String([]string{"a", "b", "c"}[i%3]), xlsx.Int(int64(i)), xlsx.String("<&>")})
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(spool); len(left) != 0 {
+		t.Errorf("left in TempDir: %v", left)
+	}
+	path := filepath.Join(t.TempDir(), "records.xlsx")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	if res := pyread.Read(t, path)[path]; len(res.Audit) > 0 || res.Error != "" {
+		t.Errorf("openxml-audit: %v %s", res.Audit, res.Error)
+	}
+	check := `import sys, openpyxl
+p = openpyxl.load_workbook(sys.argv[1])["Pivot"]._pivots[0]
+r = p.cache.records
+print(r.count, len(r.r), " ".join(type(f).__name__ + ":" + str(f.v) for f in r.r[1]._fields))`
+	got, err := exec.Command(python, "-c", check, path).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(got)) != "3000 3000 Index:1 Number:1.0 Text:<&>" {
+		t.Errorf("openpyxl's records: %v %s", err, got)
+	}
+	w, _ = xlsx.NewWriter(io.Discard, xlsx.Options{TempDir: spool})
+	w.AddPivotTable(xlsx.PivotTable{Source: "Data", Rows: []string{"k"}, Values: []xlsx.PivotValue{{Column: "n"}}, Records: true})
+	s, _ = w.AddSheet("Data", xlsx.SheetOptions{})
+	s.WriteRow([]xlsx.Cell{xlsx.String("k"), xlsx.String("n")})
+	s.WriteRow([]xlsx.Cell{xlsx.String("a"), xlsx.Int(1)})
+	w.Abort()
+	if left, _ := os.ReadDir(spool); len(left) != 0 {
+		t.Errorf("left in TempDir after Abort: %v", left)
+	}
+}
