@@ -235,7 +235,7 @@ func (w *Writer) AddPivotTable(p PivotTable) error {
 	}
 	if p.Records {
 		var err error
-		if pv.records_, err = newPivotRecords(w.opts.TempDir); err != nil {
+		if pv.spool, err = newPivotRecords(w.opts.TempDir); err != nil {
 			return err
 		}
 	}

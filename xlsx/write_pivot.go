@@ -27,8 +27,8 @@ type pivot struct {
 	// source's rows, header included.
 	table      []byte
 	sourceRows int
-	// records, with PivotTable.Records, spools the cache's records.
-	records_ *pivotRecords
+	// spool, with PivotTable.Records, holds the cache's records.
+	spool *pivotRecords
 	// styles are registered when the pivot is declared: its sheet may
 	// be written as the Writer closes.
 	styles struct {
@@ -293,7 +293,7 @@ func (p *pivot) start(s *Sheet, cells []Cell) error {
 // and without its column item).
 func (p *pivot) add(cells []Cell) error {
 	p.records++
-	rec := p.records_
+	rec := p.spool
 	if rec != nil {
 		rec.buf = append(rec.buf, "<r>"...)
 	}
@@ -1126,7 +1126,7 @@ func appendX(b []byte, v int) []byte {
 func (p *pivot) cacheDefinition(sourceRows int) []byte {
 	b := []byte(xmlHeader)
 	b = append(b, `<pivotCacheDefinition xmlns="`+nsMain+`" xmlns:r="`+nsRelations+`"`...)
-	if p.records_ != nil {
+	if p.spool != nil {
 		b = append(b, ` r:id="rId1"`...)
 	} else {
 		b = append(b, ` saveData="0"`...)
@@ -1264,7 +1264,7 @@ func (w *Writer) pivotParts() []packagePart {
 			packagePart{"xl/pivotTables/pivotTable" + n + ".xml", p.table},
 			packagePart{"xl/pivotTables/_rels/pivotTable" + n + ".xml.rels", []byte(rels)},
 			packagePart{"xl/pivotCache/pivotCacheDefinition" + n + ".xml", p.cacheDefinition(p.sourceRows)})
-		if p.records_ != nil {
+		if p.spool != nil {
 			parts = append(parts, packagePart{"xl/pivotCache/_rels/pivotCacheDefinition" + n + ".xml.rels",
 				[]byte(relsHeader + `<Relationship Id="rId1" Type="` + relTypes + `pivotCacheRecords" Target="pivotCacheRecords` + n + `.xml"/></Relationships>`)})
 		}
@@ -1276,7 +1276,7 @@ func (w *Writer) pivotParts() []packagePart {
 // package, and removes the spools.
 func (w *Writer) writePivotRecords() error {
 	for _, p := range w.pivots {
-		r := p.records_
+		r := p.spool
 		if r == nil {
 			continue
 		}
@@ -1334,16 +1334,16 @@ func (w *Writer) writePivotRecords() error {
 // discardPivotRecords removes the spools of a writer that did not finish.
 func (w *Writer) discardPivotRecords() {
 	for _, p := range w.pivots {
-		p.records_.discard()
+		p.spool.discard()
 	}
 	for _, s := range w.sheets {
 		for _, p := range s.pivots {
-			p.records_.discard()
+			p.spool.discard()
 		}
 	}
 	for _, list := range w.pivotWatch {
 		for _, p := range list {
-			p.records_.discard()
+			p.spool.discard()
 		}
 	}
 }
