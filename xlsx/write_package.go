@@ -60,7 +60,7 @@ func (w *Writer) contentTypes(hasSST bool) []byte {
 		n := strconv.Itoa(p.id)
 		b = appendOverride(b, "/xl/pivotTables/pivotTable"+n+".xml", contentTypeBase+"spreadsheetml.pivotTable+xml")
 		b = appendOverride(b, "/xl/pivotCache/pivotCacheDefinition"+n+".xml", contentTypeBase+"spreadsheetml.pivotCacheDefinition+xml")
-		if p.records_ != nil {
+		if p.spool != nil {
 			b = appendOverride(b, "/xl/pivotCache/pivotCacheRecords"+n+".xml", contentTypeBase+"spreadsheetml.pivotCacheRecords+xml")
 		}
 	}
