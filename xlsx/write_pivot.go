@@ -1200,7 +1200,9 @@ func (f *pivotField) sharedAttrs(b []byte, date1904 bool) []byte {
 	if f.hasDate {
 		b = append(b, ` containsDate="1"`...)
 	}
-	if !f.hasString {
+	if !f.hasString && !f.hasBool {
+		// Excel counts booleans with the text here: a field of TRUE and
+		// FALSE has no attributes at all.
 		b = append(b, ` containsString="0"`...)
 	}
 	if f.hasBlank {
