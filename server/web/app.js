@@ -272,10 +272,11 @@ async function load() {
     form.addEventListener("submit", ev => { ev.preventDefault(); download(exp, form, status, dl); });
     bg.addEventListener("click", () => { if (form.reportValidity()) runInBackground(exp, form, status); });
     pv.addEventListener("click", () => { if (form.reportValidity()) preview(exp, form, box, status); });
-    const sheets = exp.sheets.map(s => s.name + (s.charts && s.charts.length ? ` (${s.charts.length} chart${s.charts.length > 1 ? "s" : ""}: ${s.charts.join("; ")})` : "")).join(", ");
+    const sheets = exp.sheets.map(s => s.name + (s.charts && s.charts.length ? ` (${s.charts.length} chart${s.charts.length > 1 ? "s" : ""}: ${s.charts.join("; ")})` : "") +
+      (s.pivots && s.pivots.length ? ` (pivot table${s.pivots.length > 1 ? "s" : ""}: ${s.pivots.join("; ")})` : "")).join(", ");
     return el("section", { className: "export", id: "export-" + exp.name },
       el("h2", { textContent: exp.title }),
-      el("p", { textContent: (exp.description || "") + (sheets ? ` Sheets: ${sheets}.` : "") + (exp.template ? ` Filled into the designed workbook ${exp.template}.` : "") + (exp.encrypted ? " The file is password-protected." : "") }),
+      el("p", { textContent: (exp.description || "") + (sheets ? ` Sheets: ${sheets}.` : "") + (exp.template ? ` Filled into the designed workbook ${exp.template}.` : "") + (exp.encrypted ? " The file is password-protected." : "") + (exp.provenance ? " Its last sheet says where the rows came from." : "") }),
       form, status, box);
   }));
   if (jobs) { refreshJobs(); refreshSchedules(); }
