@@ -425,7 +425,7 @@ func (cfg *Config) checkSchedules() error {
 			// at each slot.
 			var pe *ParamError
 			perRecipient := sc.Deliver != nil && sc.Deliver.Email != nil && sc.Deliver.Email.RecipientsSQL != ""
-			if !perRecipient || !errors.As(err, &pe) || pe.Msg != "is required" {
+			if !perRecipient || !errors.As(err, &pe) || !pe.Missing {
 				return fmt.Errorf("config: schedule %q: %w", sc.Name, err)
 			}
 		}

@@ -382,7 +382,7 @@ func (s *Server) jobFile(w http.ResponseWriter, r *http.Request) {
 	query, err := parseQuery(r.URL.RawQuery)
 	for name := range query {
 		if name != "link" {
-			err = &ParamError{name, "is not a parameter of a job's file (link)"}
+			err = &ParamError{Name: name, Msg: "is not a parameter of a job's file (link)"}
 		}
 	}
 	if err != nil {

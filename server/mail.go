@@ -350,7 +350,7 @@ func (s *Server) fileOrLink(w http.ResponseWriter, r *http.Request) {
 	}
 	for name := range q {
 		if name != "expires" && name != "signature" {
-			jsonError(w, http.StatusBadRequest, (&ParamError{name, "is not a parameter of a signed link (expires, signature)"}).Error())
+			jsonError(w, http.StatusBadRequest, (&ParamError{Name: name, Msg: "is not a parameter of a signed link (expires, signature)"}).Error())
 			return
 		}
 	}

@@ -105,6 +105,8 @@ func (p *Param) check() error {
 type ParamError struct {
 	Name string
 	Msg  string
+	// Missing: a required parameter that was not given.
+	Missing bool
 }
 
 func (e *ParamError) Error() string { return fmt.Sprintf("parameter %q: %s", e.Name, e.Msg) }
@@ -120,11 +122,11 @@ var decimalNumber = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-
 // cannot carry.
 func checkText(name, s string) error {
 	if !utf8.ValidString(s) {
-		return &ParamError{name, "the value is not valid UTF-8 text"}
+		return &ParamError{Name: name, Msg: "the value is not valid UTF-8 text"}
 	}
 	if i := strings.IndexAny(s, "\x00\uFFFE\uFFFF"); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(s[i:])
-		return &ParamError{name, fmt.Sprintf("the value holds U+%04X, which no sheet cell can", r)}
+		return &ParamError{Name: name, Msg: fmt.Sprintf("the value holds U+%04X, which no sheet cell can", r)}
 	}
 	return nil
 }
@@ -132,7 +134,7 @@ func checkText(name, s string) error {
 // parse reads a value of the parameter's type.
 func (p *Param) parse(s string) (any, error) {
 	bad := func() (any, error) {
-		return nil, &ParamError{p.Name, fmt.Sprintf("%q is not %s", s, paramTypes[p.Type])}
+		return nil, &ParamError{Name: p.Name, Msg: fmt.Sprintf("%q is not %s", s, paramTypes[p.Type])}
 	}
 	if err := checkText(p.Name, s); err != nil {
 		return nil, err
@@ -177,7 +179,7 @@ func (p *Param) parse(s string) (any, error) {
 				return s, nil
 			}
 		}
-		return nil, &ParamError{p.Name, fmt.Sprintf("%q is not one of %s", s, strings.Join(p.Choices, ", "))}
+		return nil, &ParamError{Name: p.Name, Msg: fmt.Sprintf("%q is not one of %s", s, strings.Join(p.Choices, ", "))}
 	}
 	return s, nil
 }
@@ -199,7 +201,7 @@ func (e *Export) valuesFor(q map[string]string, b *auth.Attributes, reserved ...
 		known[p.Name] = true
 		if p.From != "" {
 			if _, given := q[p.Name]; given {
-				return nil, &ParamError{p.Name, fmt.Sprintf("is set from the caller's identity (%s) and cannot be given", p.From)}
+				return nil, &ParamError{Name: p.Name, Msg: fmt.Sprintf("is set from the caller's identity (%s) and cannot be given", p.From)}
 			}
 			v, err := boundValue(b, p)
 			if err != nil {
@@ -211,7 +213,7 @@ func (e *Export) valuesFor(q map[string]string, b *auth.Attributes, reserved ...
 		s, given := q[p.Name]
 		if !given || s == "" {
 			if p.Required && p.Default == "" {
-				return nil, &ParamError{p.Name, "is required"}
+				return nil, &ParamError{Name: p.Name, Msg: "is required", Missing: true}
 			}
 			s = p.Default
 		}
@@ -233,7 +235,7 @@ func (e *Export) valuesFor(q map[string]string, b *auth.Attributes, reserved ...
 	}
 	for name := range q {
 		if !known[name] {
-			return nil, &ParamError{name, "is not a parameter of this export"}
+			return nil, &ParamError{Name: name, Msg: "is not a parameter of this export"}
 		}
 	}
 	return out, nil

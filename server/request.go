@@ -22,19 +22,19 @@ func parseQuery(raw string) (map[string]string, error) {
 			continue // a&&b, a trailing &: nothing is lost
 		}
 		if strings.Contains(pair, ";") {
-			return nil, &ParamError{pairName(pair), fmt.Sprintf("%q: a semicolon is not a separator here; escape it as %%3B", pair)}
+			return nil, &ParamError{Name: pairName(pair), Msg: fmt.Sprintf("%q: a semicolon is not a separator here; escape it as %%3B", pair)}
 		}
 		k, v, _ := strings.Cut(pair, "=")
 		name, err := url.QueryUnescape(k)
 		if err != nil {
-			return nil, &ParamError{k, fmt.Sprintf("the name in %q is not a valid URL escape", pair)}
+			return nil, &ParamError{Name: k, Msg: fmt.Sprintf("the name in %q is not a valid URL escape", pair)}
 		}
 		value, err := url.QueryUnescape(v)
 		if err != nil {
-			return nil, &ParamError{name, fmt.Sprintf("the value %q is not a valid URL escape", v)}
+			return nil, &ParamError{Name: name, Msg: fmt.Sprintf("the value %q is not a valid URL escape", v)}
 		}
 		if _, dup := out[name]; dup {
-			return nil, &ParamError{name, "is given twice"}
+			return nil, &ParamError{Name: name, Msg: "is given twice"}
 		}
 		out[name] = value
 	}

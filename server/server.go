@@ -690,5 +690,5 @@ func (e *Export) sheetIndex(v string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, &ParamError{"sheet", fmt.Sprintf("want 1 to %d or a sheet's name", len(e.Sheets))}
+	return 0, &ParamError{Name: "sheet", Msg: fmt.Sprintf("want 1 to %d or a sheet's name", len(e.Sheets))}
 }
