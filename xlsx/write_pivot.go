@@ -49,6 +49,10 @@ type pivot struct {
 	accs    []pivotAcc
 	keybuf  []byte
 	itemIdx []int32 // this row's item of each axis field: rows, then the column
+	slot    []int   // each field's place in itemIdx, -1 for none
+	// kinds and nums are this row's values, a field each, read once.
+	kinds   []byte
+	nums    []float64
 	records int
 	keys    int // distinct items and groups, against MaxKeys
 	lastCol int
@@ -211,11 +215,8 @@ func (p *pivot) addStyles() error {
 // start reads the source's header row: every column a cache field, the
 // declared ones found by name.
 func (p *pivot) start(s *Sheet, cells []Cell) error {
-	for i := range cells {
-		_, _, text := p.w.pivotValue(&cells[i])
-		if kind, num, _ := p.w.pivotValue(&cells[i]); kind == 'n' {
-			text = strconv.FormatFloat(num, 'f', -1, 64)
-		}
+	for _, c := range cells {
+		text, _ := headerText(c) // as an Excel table names its columns
 		p.header = append(p.header, text)
 	}
 	for len(p.header) > 0 && p.header[len(p.header)-1] == "" {
@@ -284,6 +285,17 @@ func (p *pivot) start(s *Sheet, cells []Cell) error {
 	}
 	p.groups = map[string]int32{}
 	p.itemIdx = make([]int32, len(p.rowCols)+1)
+	p.slot = make([]int, len(p.fields))
+	for i := range p.slot {
+		p.slot[i] = -1
+	}
+	for j, c := range p.rowCols {
+		p.slot[c] = j
+	}
+	if p.colCol >= 0 {
+		p.slot[p.colCol] = len(p.rowCols)
+	}
+	p.kinds, p.nums = make([]byte, len(p.fields)), make([]float64, len(p.fields))
 	p.lastCol = len(p.header)
 	return nil
 }
@@ -304,6 +316,7 @@ func (p *pivot) add(cells []Cell) error {
 		if i < len(cells) {
 			kind, num, text = p.w.pivotValue(&cells[i])
 		}
+		p.kinds[i], p.nums[i] = kind, num
 		f.note(kind, num, text)
 		if !f.axis && rec != nil {
 			rec.buf = p.appendValue(rec.buf, kind, num, text)
@@ -317,13 +330,8 @@ func (p *pivot) add(cells []Cell) error {
 				rec.buf = appendIntAttr(append(rec.buf, "<x"...), "v", int(idx))
 				rec.buf = append(rec.buf, "/>"...)
 			}
-			for j, c := range p.rowCols {
-				if c == i {
-					p.itemIdx[j] = idx
-				}
-			}
-			if i == p.colCol {
-				p.itemIdx[len(p.rowCols)] = idx
+			if slot := p.slot[i]; slot >= 0 {
+				p.itemIdx[slot] = idx
 			}
 		}
 	}
@@ -358,17 +366,13 @@ func (p *pivot) add(cells []Cell) error {
 			}
 			accs := p.accs[g : int(g)+len(p.values)]
 			for v, col := range p.values {
-				if col >= len(cells) {
+				switch p.kinds[col] {
+				case 'm':
 					continue
-				}
-				kind, num, _ := p.w.pivotValue(&cells[col])
-				if kind == 'm' {
-					continue
+				case 'n', 'd':
+					accs[v].add(p.nums[col])
 				}
 				accs[v].count++
-				if kind == 'n' || kind == 'd' {
-					accs[v].add(num)
-				}
 			}
 		}
 	}
