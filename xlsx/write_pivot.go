@@ -511,20 +511,6 @@ func (s *Sheet) watchPivots(row int, cells []Cell) error {
 	return nil
 }
 
-// cellLabel is a label cell's text.
-func cellLabel(c Cell) string {
-	switch c.kind {
-	case kindString:
-		return c.s
-	case kindBool:
-		if c.i != 0 {
-			return "TRUE"
-		}
-		return "FALSE"
-	}
-	return string(AppendNumberText(nil, c.num))
-}
-
 // itemCell is an item's label cell.
 func (p *pivot) itemCell(f *pivotField, i int32, dateStyle StyleID) Cell {
 	it := f.items[i]
@@ -754,7 +740,7 @@ func (p *pivot) writeSheet() error {
 		case r.subtotal:
 			level := len(r.items) - 1
 			it := p.fields[p.rowCols[level]].items[r.items[level]]
-			text := cellLabel(p.itemCell(p.fields[p.rowCols[level]], r.items[level], dateStyle))
+			text, _ := headerText(p.itemCell(p.fields[p.rowCols[level]], r.items[level], dateStyle))
 			if it.kind == 'd' {
 				text = DateFromSerial(it.num, p.w.opts.Date1904).Format("2006-01-02")
 			}
