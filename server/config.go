@@ -721,18 +721,8 @@ func parseConfig(b []byte, dirs []string, database string) (*Config, error) {
 		if e.Params == nil {
 			e.Params = []*Param{} // [] in /api/exports, not null
 		}
-		if e.notify, err = e.Notify.check(fmt.Sprintf("export %q", e.Name)); err != nil {
+		if err := e.checkAdditions(); err != nil {
 			return nil, err
-		}
-		if e.Template != "" {
-			for _, sh := range e.Sheets {
-				if sh != nil && len(sh.Pivots) > 0 {
-					return nil, fmt.Errorf("config: export %q, sheet %q: pivots: with template: (design the pivot in the template: it is refreshed when opened)", e.Name, sh.Name)
-				}
-			}
-		}
-		if e.Provenance && e.Template != "" {
-			return nil, fmt.Errorf("config: export %q: provenance: true with template: (a designed workbook keeps its own sheets: name the provenance in it with placeholders)", e.Name)
 		}
 		if e.Template != "" {
 			e.Template = resolvePath(e.Template, dirs)
@@ -804,6 +794,28 @@ func parseConfig(b []byte, dirs []string, database string) (*Config, error) {
 		return nil, err
 	}
 	return &cfg, nil
+}
+
+// checkAdditions reads what an export adds to its workbook and jobs: its
+// webhook, and pivots and a provenance sheet, which a template's designed
+// workbook does not take.
+func (e *Export) checkAdditions() error {
+	var err error
+	if e.notify, err = e.Notify.check(fmt.Sprintf("export %q", e.Name)); err != nil {
+		return err
+	}
+	if e.Template == "" {
+		return nil
+	}
+	for _, sh := range e.Sheets {
+		if sh != nil && len(sh.Pivots) > 0 {
+			return fmt.Errorf("config: export %q, sheet %q: pivots: with template: (design the pivot in the template: it is refreshed when opened)", e.Name, sh.Name)
+		}
+	}
+	if e.Provenance {
+		return fmt.Errorf("config: export %q: provenance: true with template: (a designed workbook keeps its own sheets: name the provenance in it with placeholders)", e.Name)
+	}
+	return nil
 }
 
 // checkAllow reads the exports' allow lists: each entry group:, user: or
