@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sheetstream/sheetstream/csvsheet"
+	"github.com/sheetstream/sheetstream/sqlsheet"
 	"github.com/sheetstream/sheetstream/xlsx"
 )
 
@@ -94,11 +95,11 @@ func runConvert(ctx context.Context, f *convertFlags, in, out string) error {
 	}
 	// Standard input is a workbook or CSV, whichever comes.
 	stdin := bufio.NewReaderSize(os.Stdin, 64<<10)
-	charts, err := parseCharts(f.charts)
+	charts, err := parseEach("chart", f.charts, sqlsheet.ParseChart)
 	if err != nil {
 		return err
 	}
-	pivots, err := parsePivots(f.pivots)
+	pivots, err := parseEach("pivot", f.pivots, xlsx.ParsePivot)
 	if err != nil {
 		return err
 	}

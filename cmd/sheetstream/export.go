@@ -44,26 +44,44 @@ func (f sourceFlag) Set(v string) error {
 	return nil
 }
 
-// chartFlag attaches --chart to the --query or --table before it, or to
-// every query when it comes first.
-type chartFlag struct {
-	s   *sources
-	all *[]sqlsheet.Chart
+// queryFlag attaches a repeatable flag's value (--chart, --pivot) to
+// the --query or --table before it, or to every query when it comes
+// first.
+type queryFlag[T any] struct {
+	s     *sources
+	all   *[]T
+	typ   string
+	parse func(string) (T, error)
+	field func(*sqlsheet.Query) *[]T // the query's list the value joins
 }
 
-func (f chartFlag) String() string { return "" }
-func (f chartFlag) Type() string   { return "TYPE:CATEGORIES:VALUES" }
-func (f chartFlag) Set(v string) error {
-	c, err := sqlsheet.ParseChart(v)
+func (f queryFlag[T]) String() string { return "" }
+func (f queryFlag[T]) Type() string   { return f.typ }
+func (f queryFlag[T]) Set(v string) error {
+	x, err := f.parse(v)
 	if err != nil {
 		return err
 	}
 	if n := len(f.s.list); n > 0 {
-		f.s.list[n-1].Charts = append(f.s.list[n-1].Charts, c)
+		list := f.field(&f.s.list[n-1])
+		*list = append(*list, x)
 	} else {
-		*f.all = append(*f.all, c)
+		*f.all = append(*f.all, x)
 	}
 	return nil
+}
+
+// parseEach reads each value of a repeatable flag.
+func parseEach[T any](flag string, values []string, parse func(string) (T, error)) ([]T, error) {
+	var out []T
+	for _, v := range values {
+		x, err := parse(v)
+		if err != nil {
+			return nil, fmt.Errorf("--%s: %w", flag, err)
+		}
+		out = append(out, x)
+	}
+	return out, nil
 }
 
 const chartHelp = `a chart beside the rows, TYPE:CATEGORIES:VALUES[,VALUES...] of column names
@@ -71,58 +89,10 @@ const chartHelp = `a chart beside the rows, TYPE:CATEGORIES:VALUES[,VALUES...] o
 Types: column, column-stacked, bar, line, line-markers, area, pie, doughnut,
 scatter, scatter-smooth, radar, stock and their variants (docs/cli.md#charts)`
 
-// pivotFlag attaches --pivot to the --query or --table before it, or to
-// every query when it comes first.
-type pivotFlag struct {
-	s   *sources
-	all *[]xlsx.PivotTable
-}
-
-func (f pivotFlag) String() string { return "" }
-func (f pivotFlag) Type() string   { return "ROWS:COLUMNS:FUNC(COL)" }
-func (f pivotFlag) Set(v string) error {
-	p, err := xlsx.ParsePivot(v)
-	if err != nil {
-		return err
-	}
-	if n := len(f.s.list); n > 0 {
-		f.s.list[n-1].Pivots = append(f.s.list[n-1].Pivots, p)
-	} else {
-		*f.all = append(*f.all, p)
-	}
-	return nil
-}
-
 const pivotHelp = `a pivot table on a sheet of its own ("Pivot", "Pivot 2"...), computed as the rows are written:
 ROWS:COLUMNS:FUNC(COL)[,FUNC(COL)...] of column names, ROWS and COLUMNS joined with + (COLUMNS may be empty);
 FUNC is sum, count, average, min, max, countnums, stddev or var (e.g. city::sum(amount),average(amount);
 region+city:year:sum(amount)); repeatable (docs/cli.md#pivot-tables)`
-
-// parsePivots reads --pivot flags.
-func parsePivots(flags []string) ([]xlsx.PivotTable, error) {
-	var out []xlsx.PivotTable
-	for _, v := range flags {
-		p, err := xlsx.ParsePivot(v)
-		if err != nil {
-			return nil, fmt.Errorf("--pivot: %w", err)
-		}
-		out = append(out, p)
-	}
-	return out, nil
-}
-
-// parseCharts reads --chart flags.
-func parseCharts(flags []string) ([]sqlsheet.Chart, error) {
-	var out []sqlsheet.Chart
-	for _, v := range flags {
-		c, err := sqlsheet.ParseChart(v)
-		if err != nil {
-			return nil, fmt.Errorf("--chart: %w", err)
-		}
-		out = append(out, c)
-	}
-	return out, nil
-}
 
 // exportFlags are export's flags, as given.
 type exportFlags struct {
@@ -184,8 +154,8 @@ func (f *exportFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.strict, "strict", false, "fail on text longer than a cell holds instead of truncating")
 	fl.BoolVar(&f.forceNum, "force-numbers", false, "write integers beyond 2^53 and long decimals as numbers (Excel rounds them)")
 	fl.BoolVar(&f.excelTable, "excel-table", false, excelTableHelp)
-	fl.Var(chartFlag{&f.src, &f.charts}, "chart", chartHelp+"\n(a --chart after a --query or --table is that one's; before any, every query's)")
-	fl.Var(pivotFlag{&f.src, &f.pivots}, "pivot", pivotHelp+"\n(a --pivot after a --query or --table is that one's; before any, every query's)")
+	fl.Var(queryFlag[sqlsheet.Chart]{&f.src, &f.charts, "TYPE:CATEGORIES:VALUES", sqlsheet.ParseChart, func(q *sqlsheet.Query) *[]sqlsheet.Chart { return &q.Charts }}, "chart", chartHelp+"\n(a --chart after a --query or --table is that one's; before any, every query's)")
+	fl.Var(queryFlag[xlsx.PivotTable]{&f.src, &f.pivots, "ROWS:COLUMNS:FUNC(COL)", xlsx.ParsePivot, func(q *sqlsheet.Query) *[]xlsx.PivotTable { return &q.Pivots }}, "pivot", pivotHelp+"\n(a --pivot after a --query or --table is that one's; before any, every query's)")
 	fl.StringVar(&f.template, "template", "", "fill this workbook (.xlsx, .xlsm, .xltx, .xltm) instead of new sheets: each query's rows go into the table of the sheet --sheet names (or below its last row), everything else kept")
 	fl.StringArrayVar(&f.sets, "set", nil, "with --template: NAME=VALUE for {{NAME}} in the template's text (a number or ISO date fills a cell that is only {{NAME}} typed); repeatable")
 	fl.StringArrayVar(&f.setTexts, "set-text", nil, "with --template: NAME=VALUE kept as text, however it reads; repeatable")
