@@ -31,8 +31,9 @@ type PivotTable struct {
 	// later row written to it a record.
 	Source string
 	// Rows, Columns and Filters name header columns: the row fields
-	// (outermost first, at least one), the column field (at most one) and
-	// the filter (page) fields, shown as "(All)".
+	// (outermost first, at least one), the column fields (outermost
+	// first, none or more) and the filter (page) fields, shown as "(All)".
+	// An outer row or column field's items get subtotals.
 	Rows, Columns, Filters []string
 	// Values are the data fields, at least one.
 	Values []PivotValue
@@ -135,6 +136,10 @@ const (
 	PivotTotalsColumn             // the Grand Total column at the right only
 )
 
+// maxPivotAxis bounds the row fields and the column fields: a group's
+// key counts them in a byte, and no reader shows more.
+const maxPivotAxis = 64
+
 // DefaultPivotKeys is PivotTable.MaxKeys when it is 0.
 const DefaultPivotKeys = 100000
 
@@ -151,7 +156,7 @@ var ErrPivotKeys = errors.New("too many distinct keys for a pivot table")
 // written when the source ends.
 //
 // Errors: ErrPivot for a declaration that cannot be written (no source,
-// rows or values, two column fields, a field twice on the axes, a
+// rows or values, more than 64 row or column fields, a field twice on the axes, a
 // source that already has rows, a pivot sheet name already used), ErrSheetName for a sheet name Excel
 // refuses; later, the source's rows fail with ErrNoColumn for a column
 // its header lacks and ErrPivotKeys past MaxKeys.
@@ -174,8 +179,8 @@ func (w *Writer) AddPivotTable(p PivotTable) error {
 		return bad("no source sheet")
 	case len(p.Rows) == 0:
 		return bad("no row field")
-	case len(p.Columns) > 1:
-		return bad("%d column fields: one at most is written", len(p.Columns))
+	case len(p.Rows) > maxPivotAxis || len(p.Columns) > maxPivotAxis:
+		return bad("%d row and %d column fields: %d each at most", len(p.Rows), len(p.Columns), maxPivotAxis)
 	case len(p.Values) == 0:
 		return bad("no value field")
 	case p.Layout > PivotTabular:
@@ -190,6 +195,7 @@ func (w *Writer) AddPivotTable(p PivotTable) error {
 		}
 		seen[f] = true
 	}
+	p.Values = append([]PivotValue(nil), p.Values...)
 	for i, v := range p.Values {
 		if v.Column == "" || int(v.Func) >= len(pivotFuncs) {
 			return bad("value %d: a column and one of the summaries", i+1)
@@ -198,7 +204,6 @@ func (w *Writer) AddPivotTable(p PivotTable) error {
 			p.Values[i].Name = pivotFuncs[v.Func].caption + " of " + v.Column
 		}
 	}
-	p.Values = append([]PivotValue(nil), p.Values...)
 	if p.Style == "" {
 		p.Style = "PivotStyleLight16"
 	}

@@ -38,15 +38,16 @@ type pivot struct {
 	header  []string
 	fields  []*pivotField // a cache field per source column
 	rowCols []int         // the row fields' columns (0-based)
-	colCol  int           // the column field's column, -1 for none
+	colCols []int         // the column fields' columns
 	filters []int
 	values  []int // each value's column
-	// groups maps a packed key (level, row items, column item) to its
-	// accumulators' index in accs: len(values) of them.
+	// groups maps a packed key (row level, column level, row items,
+	// column items) to its accumulators' index in accs: len(values) of
+	// them.
 	groups  map[string]int32
 	accs    []pivotAcc
 	keybuf  []byte
-	itemIdx []int32 // this row's item of each axis field: rows, then the column
+	itemIdx []int32 // this row's item of each axis field: rows, then columns
 	slot    []int   // each field's place in itemIdx, -1 for none
 	// kinds and nums are this row's values, a field each, read once.
 	kinds   []byte
@@ -252,7 +253,6 @@ func (p *pivot) start(s *Sheet, cells []Cell) error {
 		}
 		return i, err
 	}
-	p.colCol = -1
 	for _, name := range p.def.Rows {
 		i, err := axis(name)
 		if err != nil {
@@ -265,7 +265,7 @@ func (p *pivot) start(s *Sheet, cells []Cell) error {
 		if err != nil {
 			return err
 		}
-		p.colCol = i
+		p.colCols = append(p.colCols, i)
 	}
 	for _, name := range p.def.Filters {
 		i, err := axis(name)
@@ -282,7 +282,7 @@ func (p *pivot) start(s *Sheet, cells []Cell) error {
 		p.values = append(p.values, i)
 	}
 	p.groups = map[string]int32{}
-	p.itemIdx = make([]int32, len(p.rowCols)+1)
+	p.itemIdx = make([]int32, len(p.rowCols)+len(p.colCols))
 	p.slot = make([]int, len(p.fields))
 	for i := range p.slot {
 		p.slot[i] = -1
@@ -290,8 +290,8 @@ func (p *pivot) start(s *Sheet, cells []Cell) error {
 	for j, c := range p.rowCols {
 		p.slot[c] = j
 	}
-	if p.colCol >= 0 {
-		p.slot[p.colCol] = len(p.rowCols)
+	for j, c := range p.colCols {
+		p.slot[c] = len(p.rowCols) + j
 	}
 	p.kinds, p.nums = make([]byte, len(p.fields)), make([]float64, len(p.fields))
 	p.lastCol = len(p.header)
@@ -299,8 +299,8 @@ func (p *pivot) start(s *Sheet, cells []Cell) error {
 }
 
 // add takes one record: the fields' kinds, the axis fields' items, and
-// every group the record belongs to (each prefix of its row items, with
-// and without its column item).
+// every group the record belongs to (each prefix of its row items with
+// each prefix of its column items).
 func (p *pivot) add(cells []Cell) error {
 	p.records++
 	rec := p.spool
@@ -339,27 +339,17 @@ func (p *pivot) add(cells []Cell) error {
 			return err
 		}
 	}
-	cols := 1
-	if p.colCol >= 0 {
-		cols = 2
-	}
-	for level := 0; level <= len(p.rowCols); level++ {
-		for c := range cols {
-			b := append(p.keybuf[:0], byte(level), byte(c))
-			for j := range level {
-				b = binary.LittleEndian.AppendUint32(b, uint32(p.itemIdx[j]))
-			}
-			if c == 1 {
-				b = binary.LittleEndian.AppendUint32(b, uint32(p.itemIdx[len(p.rowCols)]))
-			}
-			p.keybuf = b
-			g, ok := p.groups[string(b)]
+	nr := len(p.rowCols)
+	for level := 0; level <= nr; level++ {
+		for colLevel := 0; colLevel <= len(p.colCols); colLevel++ {
+			p.keybuf = appendGroupKey(p.keybuf[:0], p.itemIdx[:level], p.itemIdx[nr:nr+colLevel])
+			g, ok := p.groups[string(p.keybuf)]
 			if !ok {
 				if err := p.grow("its combinations of items"); err != nil {
 					return err
 				}
 				g = int32(len(p.accs))
-				p.groups[string(b)] = g
+				p.groups[string(p.keybuf)] = g
 				p.accs = append(p.accs, make([]pivotAcc, len(p.values))...)
 			}
 			accs := p.accs[g : int(g)+len(p.values)]
@@ -375,6 +365,19 @@ func (p *pivot) add(cells []Cell) error {
 		}
 	}
 	return nil
+}
+
+// appendGroupKey packs a group's key: how many row and column fields
+// it fixes, and their items.
+func appendGroupKey(b []byte, rowItems, colItems []int32) []byte {
+	b = append(b, byte(len(rowItems)), byte(len(colItems)))
+	for _, i := range rowItems {
+		b = binary.LittleEndian.AppendUint32(b, uint32(i))
+	}
+	for _, i := range colItems {
+		b = binary.LittleEndian.AppendUint32(b, uint32(i))
+	}
+	return b
 }
 
 // grow counts one more key, failing past MaxKeys.

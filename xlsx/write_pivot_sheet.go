@@ -4,9 +4,9 @@ package xlsx
 // items with the values computed.
 
 import (
-	"encoding/binary"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // itemCell is an item's label cell.
@@ -25,71 +25,96 @@ func (p *pivot) itemCell(f *pivotField, i int32, dateStyle StyleID) Cell {
 	return String("(blank)")
 }
 
-// acc is the accumulators of a group: level row fields fixed to items
-// (the first level of them), and the column item or, with c < 0, every
-// column.
-func (p *pivot) acc(items []int32, c int32) []pivotAcc {
-	b := []byte{byte(len(items)), 0}
-	if c >= 0 {
-		b[1] = 1
-	}
-	for _, i := range items {
-		b = binary.LittleEndian.AppendUint32(b, uint32(i))
-	}
-	if c >= 0 {
-		b = binary.LittleEndian.AppendUint32(b, uint32(c))
-	}
-	g, ok := p.groups[string(b)]
+// acc is the accumulators of a group: the row fields fixed to
+// rowItems (the first len(rowItems) of them) and the column fields to
+// colItems; nil when no record has that combination.
+func (p *pivot) acc(rowItems, colItems []int32) []pivotAcc {
+	g, ok := p.groups[string(appendGroupKey(nil, rowItems, colItems))]
 	if !ok {
 		return nil
 	}
 	return p.accs[g : int(g)+len(p.values)]
 }
 
-// pivotRow is one rendered row of row items: its items (a prefix of the
-// row fields), or the grand total.
+// pivotRow is one rendered row of row items, or column of column
+// items: its items (a prefix of the fields), or the grand total.
 type pivotRow struct {
 	items []int32 // shared item indexes, outermost first
 	pos   []int   // their positions in the fields' sorted items
 	grand bool
-	// subtotal: the tabular layout's row under a group ("North Total").
+	// subtotal: a group's total after its items (the tabular layout's
+	// "North Total" row, an outer column field's total column).
 	subtotal bool
 }
 
-// rows are the table's rows in order: each item of the outer field, the
-// items of the next field under it (that occur with it), and so on; an
-// outer item's row carries its subtotals, except in the tabular layout,
-// where each inner combination is a row and each group ends with a
-// subtotal row.
-func (p *pivot) rows(orders [][]int32) []pivotRow {
+// walkItems lists the combinations of the fields' items that occur
+// (has), nested in the fields' orders: each item of the outer field,
+// the items of the next under it, and so on. An outer item comes before
+// its group (head) and, with subtotals, its total after it (tail).
+func walkItems(orders [][]int32, has func([]int32) bool, head, tail bool) []pivotRow {
 	var out []pivotRow
-	tabular := p.def.Layout == PivotTabular
 	var walk func(prefix []int32, pos []int)
 	walk = func(prefix []int32, pos []int) {
 		level := len(prefix)
 		for at, i := range orders[level] {
 			items := append(slices.Clone(prefix), i)
-			if p.acc(items, -1) == nil {
+			if !has(items) {
 				continue // no record has this combination
 			}
 			ps := append(slices.Clone(pos), at)
-			inner := level+1 < len(p.rowCols)
-			if !tabular || !inner {
+			inner := level+1 < len(orders)
+			if head || !inner {
 				out = append(out, pivotRow{items: items, pos: ps})
 			}
 			if inner {
 				walk(items, ps)
-				if tabular {
+				if tail {
 					out = append(out, pivotRow{items: items, pos: ps, subtotal: true})
 				}
 			}
 		}
 	}
-	walk(nil, nil)
+	if len(orders) > 0 {
+		walk(nil, nil)
+	}
+	return out
+}
+
+// rows are the table's rows in order; an outer item's row carries its
+// subtotals, except in the tabular layout, where each inner combination
+// is a row and each group ends with a subtotal row.
+func (p *pivot) rows() []pivotRow {
+	tabular := p.def.Layout == PivotTabular
+	out := walkItems(p.orders(p.rowCols), func(items []int32) bool { return p.acc(items, nil) != nil }, !tabular, tabular)
 	if p.def.GrandTotals == PivotTotalsBoth || p.def.GrandTotals == PivotTotalsRow {
 		out = append(out, pivotRow{grand: true})
 	}
 	return out
+}
+
+// columns are the table's columns of values, before each is repeated
+// for every value field: the column fields' combinations with a total
+// after each outer item's group, then the grand total; one column of
+// everything without column fields.
+func (p *pivot) columns() (cols []pivotRow, grand bool) {
+	if len(p.colCols) == 0 {
+		return []pivotRow{{}}, false
+	}
+	cols = walkItems(p.orders(p.colCols), func(items []int32) bool { return p.acc(nil, items) != nil }, false, true)
+	if p.def.GrandTotals == PivotTotalsBoth || p.def.GrandTotals == PivotTotalsColumn {
+		cols = append(cols, pivotRow{grand: true})
+		grand = true
+	}
+	return cols, grand
+}
+
+// orders are the fields' items in Excel's order.
+func (p *pivot) orders(fields []int) [][]int32 {
+	orders := make([][]int32, len(fields))
+	for j, c := range fields {
+		orders[j] = p.fields[c].order()
+	}
+	return orders
 }
 
 // labelColumns is how many columns the row labels take: one in the
@@ -104,10 +129,12 @@ func (p *pivot) labelColumns() int {
 // pivotPlan is a pivot table's layout on its sheet, which its cells and
 // its definition both follow.
 type pivotPlan struct {
-	rows     []pivotRow
-	colOrder []int32 // the column field's items in order
-	colGrand bool    // the Grand Total column shows
-	lead     int     // the columns of the row labels
+	rows []pivotRow
+	// cols are the columns of values (each repeated for every value
+	// field), colGrand whether the Grand Total column shows.
+	cols     []pivotRow
+	colGrand bool
+	lead     int // the columns of the row labels
 	// top is the table's first row (under the filters), headerRows its
 	// header's rows, last its last row, width its columns.
 	top, headerRows, last, width int
@@ -115,15 +142,8 @@ type pivotPlan struct {
 
 // plan lays the table out: its rows, its columns, where it starts.
 func (p *pivot) plan() *pivotPlan {
-	orders := make([][]int32, len(p.rowCols))
-	for j, c := range p.rowCols {
-		orders[j] = p.fields[c].order()
-	}
-	pl := &pivotPlan{rows: p.rows(orders), lead: p.labelColumns(), top: max(3, len(p.filters)+2)}
-	if p.colCol >= 0 {
-		pl.colOrder = p.fields[p.colCol].order()
-		pl.colGrand = p.def.GrandTotals == PivotTotalsBoth || p.def.GrandTotals == PivotTotalsColumn
-	}
+	pl := &pivotPlan{rows: p.rows(), lead: p.labelColumns(), top: max(3, len(p.filters)+2)}
+	pl.cols, pl.colGrand = p.columns()
 	return pl
 }
 
@@ -172,7 +192,10 @@ func (p *pivot) writeSheet() error {
 
 // writeHeader writes the table's header rows and returns how many. The
 // compact layout says "Row Labels" and "Column Labels"; the others name
-// the fields, a column each.
+// the fields, a column each. With column fields: a row naming them, a
+// row of each field's items (an outer item over its first column, its
+// total's label on its own row), then the values' captions when there
+// are several.
 func (p *pivot) writeHeader(s *Sheet, pl *pivotPlan) (int, error) {
 	bold, nv := p.styles.bold, len(p.values)
 	caption := func(v int) Cell { return String(p.def.Values[v].Name).WithStyle(bold) }
@@ -186,7 +209,7 @@ func (p *pivot) writeHeader(s *Sheet, pl *pivotPlan) (int, error) {
 		}
 		return h
 	}
-	if p.colCol < 0 {
+	if len(p.colCols) == 0 {
 		h := rowHeads()
 		for v := range nv {
 			h = append(h, caption(v))
@@ -197,44 +220,84 @@ func (p *pivot) writeHeader(s *Sheet, pl *pivotPlan) (int, error) {
 	if nv == 1 {
 		first[0] = caption(0)
 	}
-	colHead := String("Column Labels").WithStyle(bold)
-	if p.def.Layout != PivotCompact {
-		colHead = String(p.fields[p.colCol].name).WithStyle(bold)
+	if p.def.Layout == PivotCompact {
+		first = append(first, String("Column Labels").WithStyle(bold))
+	} else {
+		for _, c := range p.colCols {
+			first = append(first, String(p.fields[c].name).WithStyle(bold))
+		}
 	}
-	if err := s.WriteRow(append(first, colHead)); err != nil {
+	if err := s.WriteRow(first); err != nil {
 		return 0, err
 	}
-	second := rowHeads()
-	if nv > 1 {
-		second = make([]Cell, pl.lead)
+	for level := range p.colCols {
+		row := make([]Cell, pl.lead)
+		if level == len(p.colCols)-1 && nv == 1 {
+			row = rowHeads()
+		}
+		row = append(row, p.columnLabels(pl, level)...)
+		if err := s.WriteRow(row); err != nil {
+			return 0, err
+		}
 	}
-	f := p.fields[p.colCol]
-	for _, i := range pl.colOrder {
-		second = append(second, p.itemCell(f, i, p.styles.date))
-		second = append(second, make([]Cell, nv-1)...)
+	if nv == 1 {
+		return 1 + len(p.colCols), nil
 	}
-	if pl.colGrand {
+	last := rowHeads()
+	for _, c := range pl.cols {
 		for v := range nv {
-			if nv == 1 {
-				second = append(second, String("Grand Total").WithStyle(bold))
+			if c.grand || c.subtotal {
+				last = append(last, Cell{})
 			} else {
-				second = append(second, String("Total "+p.def.Values[v].Name).WithStyle(bold))
+				last = append(last, caption(v))
 			}
 		}
 	}
-	if err := s.WriteRow(second); err != nil {
-		return 0, err
-	}
-	if nv == 1 {
-		return 2, nil
-	}
-	third := rowHeads()
-	for range pl.colOrder {
+	return 2 + len(p.colCols), s.WriteRow(last)
+}
+
+// columnLabels are the labels of one column field's header row, a cell
+// each column of values: an item over the first column of its group, a
+// total's label on its field's row, "Grand Total" on the first.
+func (p *pivot) columnLabels(pl *pivotPlan, level int) []Cell {
+	bold, nv := p.styles.bold, len(p.values)
+	var out []Cell
+	var prev []int
+	for _, c := range pl.cols {
 		for v := range nv {
-			third = append(third, caption(v))
+			var cell Cell
+			switch {
+			case c.grand && level == 0:
+				cell = String("Grand Total").WithStyle(bold)
+				if nv > 1 {
+					cell = String("Total " + p.def.Values[v].Name).WithStyle(bold)
+				}
+			case c.subtotal && level == len(c.items)-1:
+				text := p.totalLabel(p.fields[p.colCols[level]], c.items[level])
+				if nv > 1 {
+					text = strings.TrimSuffix(text, " Total") + " " + p.def.Values[v].Name
+				}
+				cell = String(text).WithStyle(bold)
+			case !c.grand && !c.subtotal && v == 0 && (len(prev) <= level || !slices.Equal(prev[:level+1], c.pos[:level+1])):
+				cell = p.itemCell(p.fields[p.colCols[level]], c.items[level], p.styles.date)
+			}
+			out = append(out, cell)
+		}
+		if !c.grand {
+			prev = c.pos
 		}
 	}
-	return 3, s.WriteRow(third)
+	return out
+}
+
+// totalLabel is an item's total's label: "North Total".
+func (p *pivot) totalLabel(f *pivotField, i int32) string {
+	it := f.items[i]
+	text, _ := headerText(p.itemCell(f, i, p.styles.date))
+	if it.kind == 'd' {
+		text = DateFromSerial(it.num, p.w.opts.Date1904).Format("2006-01-02")
+	}
+	return text + " Total"
 }
 
 // rowCells are a row's cells: its labels as the layout places them (in
@@ -258,12 +321,7 @@ func (p *pivot) rowCells(pl *pivotPlan, r pivotRow, prev []int) []Cell {
 	case r.grand:
 		cells[0] = String("Grand Total").WithStyle(bold)
 	case r.subtotal:
-		it := p.fields[p.rowCols[level]].items[r.items[level]]
-		text, _ := headerText(p.itemCell(p.fields[p.rowCols[level]], r.items[level], dateStyle))
-		if it.kind == 'd' {
-			text = DateFromSerial(it.num, p.w.opts.Date1904).Format("2006-01-02")
-		}
-		cells[level] = String(text + " Total").WithStyle(bold)
+		cells[level] = String(p.totalLabel(p.fields[p.rowCols[level]], r.items[level])).WithStyle(bold)
 	case p.def.Layout == PivotCompact:
 		cells[0] = label(level)
 	case p.def.Layout == PivotOutline:
@@ -277,14 +335,8 @@ func (p *pivot) rowCells(pl *pivotPlan, r pivotRow, prev []int) []Cell {
 			cells[l] = label(l)
 		}
 	}
-	if p.colCol < 0 {
-		return p.valueCells(p.acc(r.items, -1), cells)
-	}
-	for _, c := range pl.colOrder {
-		cells = p.valueCells(p.acc(r.items, c), cells)
-	}
-	if pl.colGrand {
-		cells = p.valueCells(p.acc(r.items, -1), cells)
+	for _, c := range pl.cols {
+		cells = p.valueCells(p.acc(r.items, c.items), cells)
 	}
 	return cells
 }

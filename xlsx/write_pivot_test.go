@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -292,7 +293,7 @@ func TestPivotErrors(t *testing.T) {
 		{Rows: []string{"k"}, Values: []xlsx.PivotValue{{Column: "n"}}},
 		{Source: "D", Values: []xlsx.PivotValue{{Column: "n"}}},
 		{Source: "D", Rows: []string{"k"}},
-		{Source: "D", Rows: []string{"k"}, Columns: []string{"a", "b"}, Values: []xlsx.PivotValue{{Column: "n"}}},
+		{Source: "D", Rows: []string{"k"}, Columns: manyFields(65), Values: []xlsx.PivotValue{{Column: "n"}}},
 		{Source: "D", Rows: []string{"k", "k"}, Values: []xlsx.PivotValue{{Column: "n"}}},
 		{Source: "D", Rows: []string{"k"}, Values: []xlsx.PivotValue{{Column: "n"}}, Layout: 9},
 	} {
@@ -315,7 +316,8 @@ func TestPivotReaders(t *testing.T) {
 		xlsx.PivotTable{Sheet: "ByYear", Source: "Data", Rows: []string{"region"}, Columns: []string{"year"}, Values: []xlsx.PivotValue{{Column: "amount", Func: xlsx.PivotMax}}},
 		xlsx.PivotTable{Sheet: "Tabular", Source: "Data", Rows: []string{"region", "city"}, Columns: []string{"paid"}, Layout: xlsx.PivotTabular,
 			Values: []xlsx.PivotValue{{Column: "amount"}, {Column: "units", Func: xlsx.PivotCount}}},
-		xlsx.PivotTable{Sheet: "Outline", Source: "Data", Rows: []string{"region", "city"}, Layout: xlsx.PivotOutline, Values: []xlsx.PivotValue{{Column: "amount"}}})
+		xlsx.PivotTable{Sheet: "Outline", Source: "Data", Rows: []string{"region", "city"}, Layout: xlsx.PivotOutline, Values: []xlsx.PivotValue{{Column: "amount"}}},
+		xlsx.PivotTable{Sheet: "TwoCols", Source: "Data", Rows: []string{"region"}, Columns: []string{"year", "paid"}, Values: []xlsx.PivotValue{{Column: "amount"}}})
 	dir := t.TempDir()
 	path := filepath.Join(dir, "pivots.xlsx")
 	os.WriteFile(path, book, 0o644)
@@ -359,10 +361,23 @@ print(json.dumps(out))`
 	}
 	if !strings.Contains(string(got), `"ByCity": [["PivotTable1", "A3:D11", ["Sum of amount", "Average of amount", "StdDev of amount"], 6]]`) ||
 		!strings.Contains(string(got), `"ByYear": [["PivotTable2"`) || !strings.Contains(string(got), `"Tabular": [["PivotTable3"`) ||
-		!strings.Contains(string(got), `"Outline": [["PivotTable4"`) || !strings.Contains(string(got), `"bad": []`) {
+		!strings.Contains(string(got), `"Outline": [["PivotTable4"`) || !strings.Contains(string(got), `"TwoCols": [["PivotTable5"`) || !strings.Contains(string(got), `"bad": []`) {
 		t.Errorf("openpyxl and pandas: %s", got)
 	}
 	resaved := pyread.Resave(t, dir, path)[0]
+	// Two column fields: LibreOffice's own computation has every number
+	// of ours (its layout is its own).
+	theirs := map[string]int{}
+	for _, v := range sheetCells(t, mustRead(t, resaved), "TwoCols") {
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			theirs[strconv.FormatFloat(f, 'g', 10, 64)]++
+		}
+	}
+	for ref, v := range sheetCells(t, book, "TwoCols") {
+		if f, err := strconv.ParseFloat(v, 64); err == nil && ref[0] != 'A' && theirs[strconv.FormatFloat(f, 'g', 10, 64)] == 0 {
+			t.Errorf("LibreOffice's TwoCols lacks %s = %s", ref, v)
+		}
+	}
 	again := sheetCells(t, mustRead(t, resaved), "ByCity")
 	ours := sheetCells(t, book, "ByCity")
 	for r := 4; r < 11; r++ {
@@ -523,4 +538,102 @@ print(r.count, len(r.r), " ".join(type(f).__name__ + ":" + str(f.v) for f in r.r
 	if left, _ := os.ReadDir(spool); len(left) != 0 {
 		t.Errorf("left in TempDir after Abort: %v", left)
 	}
+}
+
+// TestPivotColumnFields: two column fields nest as two rows do: an outer
+// item over its inner items' columns and its total's column after them,
+// the Grand Total column last; with two values each column of items
+// repeats for both. The cells are the group-by of the rows, computed
+// here independently.
+func TestPivotColumnFields(t *testing.T) {
+	book := pivotSource(t, 1500, []string{"Oslo", "Bergen", "Lisbon", "Rome"},
+		xlsx.PivotTable{Sheet: "One", Source: "Data", Rows: []string{"region"}, Columns: []string{"year", "paid"}, Values: []xlsx.PivotValue{{Column: "amount"}}},
+		xlsx.PivotTable{Sheet: "Two", Source: "Data", Rows: []string{"region"}, Columns: []string{"year", "paid"}, Layout: xlsx.PivotTabular,
+			Values: []xlsx.PivotValue{{Column: "amount"}, {Column: "units", Func: xlsx.PivotCount}}})
+	data := sheetCells(t, book, "Data")
+	sum, count := map[string]float64{}, map[string]float64{}
+	for r := 2; data[fmt.Sprint("A", r)] != ""; r++ {
+		get := func(c string) string { return data[fmt.Sprint(c, r)] }
+		var a float64
+		fmt.Sscan(get("E"), &a)
+		for _, reg := range []string{get("A"), ""} {
+			for _, col := range []string{get("C") + "/" + get("D"), get("C") + "/", ""} {
+				sum[reg+"|"+col] += a
+				if get("F") != "" {
+					count[reg+"|"+col]++
+				}
+			}
+		}
+	}
+	near := func(got string, want float64) bool {
+		var g float64
+		fmt.Sscan(got, &g)
+		return math.Abs(g-want) <= 1e-9*max(1, math.Abs(want))
+	}
+	one := sheetCells(t, book, "One")
+	if one["A3"] != "Sum of amount" || one["B3"] != "Column Labels" || one["B4"] != "2020" || one["C4"] != "" || one["D4"] != "2020 Total" ||
+		one["A5"] != "Row Labels" || one["B5"] != "FALSE" || one["C5"] != "TRUE" || one["E4"] != "2021" || one["N4"] != "Grand Total" || one["A6"] != "North" {
+		t.Fatalf("header: %v", one)
+	}
+	// Each column's key from the header rows: year (carried right) and paid.
+	keys := map[string]string{}
+	year := ""
+	for c := 2; c <= 14; c++ {
+		col := xlsx.ColumnName(c)
+		switch h := one[col+"4"]; {
+		case h == "Grand Total":
+			keys[col] = ""
+		case strings.HasSuffix(h, " Total"):
+			keys[col] = strings.TrimSuffix(h, " Total") + "/"
+		default:
+			if h != "" {
+				year = h
+			}
+			keys[col] = year + "/" + one[col+"5"]
+		}
+	}
+	for r := 6; r <= 8; r++ {
+		reg := one[fmt.Sprint("A", r)]
+		if reg == "Grand Total" {
+			reg = ""
+		}
+		for col, key := range keys {
+			if want := sum[reg+"|"+key]; !near(one[fmt.Sprint(col, r)], want) {
+				t.Errorf("One %s%d (%s %s): %s, want %v", col, r, reg, key, one[fmt.Sprint(col, r)], want)
+			}
+		}
+	}
+	two := sheetCells(t, book, "Two")
+	if two["A3"] != "" || two["B3"] != "year" || two["C3"] != "paid" || two["B4"] != "2020" || two["F4"] != "2020 Sum of amount" || two["G4"] != "2020 Count of units" ||
+		two["B5"] != "FALSE" || two["D5"] != "TRUE" || two["A6"] != "region" || two["B6"] != "Sum of amount" || two["C6"] != "Count of units" ||
+		two["Z4"] != "Total Sum of amount" || two["AA4"] != "Total Count of units" {
+		t.Fatalf("two values' header: %v", two)
+	}
+	for r := 7; r <= 9; r++ {
+		reg := two[fmt.Sprint("A", r)]
+		if reg == "Grand Total" {
+			reg = ""
+		}
+		for c := 2; c <= 26; c += 2 {
+			col := xlsx.ColumnName(c)
+			key := keys[xlsx.ColumnName(2+(c-2)/2)]
+			if !near(two[fmt.Sprint(col, r)], sum[reg+"|"+key]) || !near(two[fmt.Sprint(xlsx.ColumnName(c+1), r)], count[reg+"|"+key]) {
+				t.Errorf("Two %s%d (%s %s): %s %s, want %v %v", col, r, reg, key, two[fmt.Sprint(col, r)], two[fmt.Sprint(xlsx.ColumnName(c+1), r)], sum[reg+"|"+key], count[reg+"|"+key])
+			}
+		}
+	}
+	def := part(t, book, "xl/pivotTables/pivotTable1.xml")
+	if !strings.Contains(def, `<colFields count="2"><field x="2"/><field x="3"/></colFields><colItems count="13"><i><x/><x/></i><i r="1"><x v="1"/></i><i t="default"><x/></i><i><x v="1"/><x/></i>`) ||
+		!strings.Contains(def, `<i t="grand"><x/></i></colItems>`) || !strings.Contains(def, `firstHeaderRow="1" firstDataRow="3" firstDataCol="1"`) {
+		t.Errorf("definition: %s", def)
+	}
+}
+
+// manyFields names n fields: c0, c1...
+func manyFields(n int) []string {
+	var out []string
+	for i := range n {
+		out = append(out, fmt.Sprint("c", i))
+	}
+	return out
 }

@@ -63,7 +63,7 @@ func (p *pivot) appendTableAttrs(b []byte, pl *pivotPlan) []byte {
 	}
 	b = append(b, ` multipleFieldFilters="0"`...)
 	bottom := p.def.GrandTotals == PivotTotalsBoth || p.def.GrandTotals == PivotTotalsRow
-	if !pl.colGrand && p.colCol >= 0 {
+	if !pl.colGrand && len(p.colCols) > 0 {
 		b = append(b, ` rowGrandTotals="0"`...)
 	}
 	if !bottom {
@@ -73,9 +73,9 @@ func (p *pivot) appendTableAttrs(b []byte, pl *pivotPlan) []byte {
 	b = append(b, (Range{FirstRow: pl.top, FirstCol: 1, LastRow: pl.last, LastCol: pl.width}).String()...)
 	b = append(b, '"')
 	switch {
-	case p.colCol < 0 && nv == 1:
+	case len(p.colCols) == 0 && nv == 1:
 		b = append(b, ` firstHeaderRow="1" firstDataRow="1"`...)
-	case p.colCol < 0:
+	case len(p.colCols) == 0:
 		b = append(b, ` firstHeaderRow="0" firstDataRow="1"`...)
 	default:
 		b = append(b, ` firstHeaderRow="1"`...)
@@ -99,7 +99,7 @@ func (p *pivot) appendPivotFields(b []byte) []byte {
 		switch {
 		case slices.Contains(p.rowCols, i):
 			b = append(b, ` axis="axisRow"`...)
-		case i == p.colCol:
+		case slices.Contains(p.colCols, i):
 			b = append(b, ` axis="axisCol"`...)
 		case slices.Contains(p.filters, i):
 			b = append(b, ` axis="axisPage"`...)
@@ -132,47 +132,80 @@ func (p *pivot) appendPivotFields(b []byte) []byte {
 	return append(b, "</pivotFields>"...)
 }
 
-// appendRowItems lists the rendered rows: each row's item positions,
-// those it shares with the row before counted in r.
-func appendRowItems(b []byte, rows []pivotRow) []byte {
-	b = appendIntAttr(append(b, "<rowItems"...), "count", len(rows))
+// axisItem is one rendered row or column as a table definition lists
+// it: its items' positions (xs), a total's type, its value field.
+type axisItem struct {
+	xs []int
+	t  string // "", "default" (a subtotal) or "grand"
+	v  int
+}
+
+// appendAxisItems lists rendered rows or columns under tag: each one's
+// positions, those it shares with the one before counted in r.
+func appendAxisItems(b []byte, tag string, items []axisItem) []byte {
+	b = appendIntAttr(append(append(b, '<'), tag...), "count", len(items))
 	b = append(b, '>')
 	var prev []int
-	for _, r := range rows {
-		if r.grand {
-			b = append(b, `<i t="grand"><x/></i>`...)
+	for _, it := range items {
+		if len(it.xs) == 0 && it.t == "" && it.v == 0 {
+			b = append(b, "<i/>"...)
 			continue
 		}
 		same := 0
-		for same < len(r.pos)-1 && same < len(prev) && prev[same] == r.pos[same] {
-			same++
+		if it.t != "grand" {
+			for same < len(it.xs)-1 && same < len(prev) && prev[same] == it.xs[same] {
+				same++
+			}
 		}
 		b = append(b, "<i"...)
-		if r.subtotal {
-			b = append(b, ` t="default"`...)
+		if it.t != "" {
+			b = append(append(append(b, ` t="`...), it.t...), '"')
 		}
 		if same > 0 {
 			b = appendIntAttr(b, "r", same)
 		}
+		if it.v > 0 {
+			b = appendIntAttr(b, "i", it.v)
+		}
 		b = append(b, '>')
-		for _, pos := range r.pos[same:] {
-			b = appendX(b, pos)
+		if it.t == "grand" {
+			b = append(b, "<x/>"...)
+		} else {
+			for _, x := range it.xs[same:] {
+				b = appendX(b, x)
+			}
+			prev = it.xs
 		}
 		b = append(b, "</i>"...)
-		prev = r.pos
 	}
-	return append(b, "</rowItems>"...)
+	return append(append(append(b, "</"...), tag...), '>')
 }
 
-// appendColumns lists the column fields and the rendered columns: the
-// column field's items (each with every value), or the values alone, or
-// the one column.
+// appendRowItems lists the rendered rows.
+func appendRowItems(b []byte, rows []pivotRow) []byte {
+	items := make([]axisItem, len(rows))
+	for k, r := range rows {
+		items[k] = axisItem{xs: r.pos, t: totalType(r)}
+	}
+	return appendAxisItems(b, "rowItems", items)
+}
+
+func totalType(r pivotRow) string {
+	switch {
+	case r.grand:
+		return "grand"
+	case r.subtotal:
+		return "default"
+	}
+	return ""
+}
+
+// appendColumns lists the column fields (and the values, -2, when there
+// are several) and the rendered columns: each column of items or total
+// once a value field.
 func (p *pivot) appendColumns(b []byte, pl *pivotPlan) []byte {
 	nv := len(p.values)
-	colFields := []int{}
-	if p.colCol >= 0 {
-		colFields = append(colFields, p.colCol)
-	}
+	colFields := slices.Clone(p.colCols)
 	if nv > 1 {
 		colFields = append(colFields, -2)
 	}
@@ -185,58 +218,17 @@ func (p *pivot) appendColumns(b []byte, pl *pivotPlan) []byte {
 		}
 		b = append(b, "</colFields>"...)
 	}
-	var cols []byte
-	n := 0
-	item := func(grand bool, pos, v int) {
-		n++
-		cols = append(cols, "<i"...)
-		if grand {
-			cols = append(cols, ` t="grand"`...)
-		}
-		if p.colCol >= 0 && !grand && nv > 1 && v > 0 {
-			cols = appendIntAttr(cols, "r", 1)
-		}
-		if v > 0 {
-			cols = appendIntAttr(cols, "i", v)
-		}
-		cols = append(cols, '>')
-		switch {
-		case grand:
-			cols = append(cols, "<x/>"...)
-		case p.colCol >= 0 && nv > 1 && v > 0:
-			cols = appendX(cols, v)
-		case p.colCol >= 0 && nv > 1:
-			cols = appendX(appendX(cols, pos), 0)
-		case p.colCol >= 0:
-			cols = appendX(cols, pos)
-		default:
-			cols = appendX(cols, v)
-		}
-		cols = append(cols, "</i>"...)
-	}
-	switch {
-	case p.colCol >= 0:
-		for pos := range pl.colOrder {
-			for v := range nv {
-				item(false, pos, v)
-			}
-		}
-		if pl.colGrand {
-			for v := range nv {
-				item(true, 0, v)
-			}
-		}
-	case nv > 1:
+	var items []axisItem
+	for _, c := range pl.cols {
 		for v := range nv {
-			item(false, 0, v)
+			it := axisItem{xs: c.pos, t: totalType(c), v: v}
+			if it.t == "" && nv > 1 {
+				it.xs = append(slices.Clone(c.pos), v)
+			}
+			items = append(items, it)
 		}
-	default:
-		n, cols = 1, []byte("<i/>")
 	}
-	b = appendIntAttr(append(b, "<colItems"...), "count", n)
-	b = append(b, '>')
-	b = append(b, cols...)
-	return append(b, "</colItems>"...)
+	return appendAxisItems(b, "colItems", items)
 }
 
 // appendDataFields lists the values: their captions, columns,
