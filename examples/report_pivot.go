@@ -1,14 +1,13 @@
 package examples
 
-// The designer's pivot table. sheetstream's writer does not author pivot
-// tables (Excel does: a template comes with them), so the demo's designed
-// report gets its one here, the parts as ECMA-376 Part 1 §18.10
-// describes them: a cache over the Orders table, by the table's name, to
-// be refreshed when the file is opened (so it lists no items or records
-// of its own), and a pivot table on the "By customer" sheet summing the
-// amounts by customer. Filling the template then keeps both as they are
-// and marks the cache to be refreshed on open, as for a pivot table Excel
-// saved.
+// The designer's pivot table, as Excel would save it in a template (over
+// the Orders table by the table's name, which xlsx.Writer's own pivots,
+// over a sheet's range, do not do): the parts as ECMA-376 Part 1 §18.10
+// describes them, a cache over the Orders table listing no items or
+// records yet, and a pivot table on the "By customer" sheet summing the
+// amounts by customer. Filling the template computes both from the rows
+// (the cache's items and records, the table's cells), and marks the
+// cache to be refreshed on open, as for a pivot table Excel saved.
 
 import (
 	"archive/zip"

@@ -27,8 +27,9 @@ import (
 // row moved under the rows) or below its last used row. What reads the
 // filled range follows it when the workbook closes: the table's range,
 // defined names and print areas, chart series, conditional formats and
-// data validations of the sheet, pivot caches (refreshed when Excel
-// opens the file); formulas recalculate on open.
+// data validations of the sheet, pivot tables (computed from the rows
+// when the designer's pivot is one this reproduces, template_pivot.go,
+// and refreshed when Excel opens the file); formulas recalculate on open.
 
 // ErrTemplate is the error of a template that cannot be filled as asked.
 var ErrTemplate = errors.New("template")
@@ -105,6 +106,8 @@ type TemplateWriter struct {
 	clock   *Writer // a Writer with only the options its timeValue reads
 	filled  []*TemplateSheet
 	current *TemplateSheet
+	// pivots are the designer's pivot tables computed from filled rows.
+	pivots  []*templatePivot
 	written map[string]bool // parts already in the output
 	err     error
 	closed  bool
@@ -438,6 +441,9 @@ func (t *TemplateWriter) Fill(sheet string, header []string) (*TemplateSheet, er
 	ts.header = header
 	if len(header) == 0 && ts.table != nil {
 		ts.header = ts.table.columns
+	}
+	if err := t.findPivots(ts); err != nil {
+		return nil, t.fail(err)
 	}
 	if err := t.finishCurrent(); err != nil {
 		return nil, err

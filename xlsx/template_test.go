@@ -5,11 +5,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -294,23 +297,12 @@ func TestTemplateFollowers(t *testing.T) {
 		t.Errorf("pivot cache: %.600s", def)
 	}
 
-	// Excel's pivot cache over a table, by the table's name (ClosedXML's
-	// test file, saved by Excel 2013): the source follows the table; the
-	// cache is refreshed on open, the pivot table copied as stored.
-	pastry := filepath.Join("testdata", "excel", "ClosedXML", "PivotTableWithTableSource.xlsx")
-	book = fillTemplate(t, pastry, "Data", xlsx.TemplateOptions{}, []string{"EmptyField", "Name", "NumberOfOrders", "Quality", "Month", "BakeDate"}, pastryRows(40))
-	def = part(t, book, "xl/pivotCache/pivotCacheDefinition1.xml")
-	if !strings.Contains(def, `<worksheetSource name="PastryData"/>`) || !strings.Contains(def, `refreshOnLoad="1"`) {
-		t.Errorf("pivot cache over a table: %.600s", def)
-	}
-	if tb := part(t, book, "xl/tables/table1.xml"); !strings.Contains(tb, `ref="A1:F41"`) {
-		t.Errorf("table: %s", tb)
-	}
-	tpl, _ := os.ReadFile(pastry)
+	// The pivot table over the template's own rows (rows 2-5, above the
+	// filled ones) is not computed: the pivot table copied as stored.
+	tpl, _ := os.ReadFile(pivotFile)
 	if before, after := rawParts(t, tpl), rawParts(t, book); before["xl/pivotTables/pivotTable1.xml"] != after["xl/pivotTables/pivotTable1.xml"] {
 		t.Error("the pivot table was not copied as stored")
 	}
-	auditBook(t, "pastry.xlsx", book)
 
 	book = fillTemplate(t, filepath.Join("testdata", "excel", "rust_xlsxwriter", "defined_name01.xlsx"), "Sheet1", xlsx.TemplateOptions{}, nil, nums(10))
 	if wb := part(t, book, "xl/workbook.xml"); !strings.Contains(wb, `localSheetId="0">Sheet1!$A$1:$E$16</definedName>`) {
@@ -405,6 +397,77 @@ func TestTemplatePlaceholders(t *testing.T) {
 }
 
 // pastryRows are rows for ClosedXML's pastry table.
+// TestTemplatePivotComputed: a designer's pivot over the filled table
+// (Excel's, by the table's name: ClosedXML's test file saved by Excel
+// 2013, two row fields without subtotals and three values) is computed
+// from the rows: its cells equal a group-by of the rows computed here,
+// its cache lists their items and records, the source still follows
+// the table, and the workbook passes openxml-audit.
+func TestTemplatePivotComputed(t *testing.T) {
+	pastry := filepath.Join("testdata", "excel", "ClosedXML", "PivotTableWithTableSource.xlsx")
+	rows := pastryRows(40)
+	book := fillTemplate(t, pastry, "Data", xlsx.TemplateOptions{}, []string{"EmptyField", "Name", "NumberOfOrders", "Quality", "Month", "BakeDate"}, rows)
+	def := part(t, book, "xl/pivotCache/pivotCacheDefinition1.xml")
+	if !strings.Contains(def, `<worksheetSource name="PastryData"/>`) || !strings.Contains(def, `refreshOnLoad="1"`) || !strings.Contains(def, `recordCount="40"`) ||
+		!strings.Contains(def, `<s v="Bagel"/>`) || !strings.Contains(def, `r:id="rId1"`) {
+		t.Errorf("pivot cache over a table: %.900s", def)
+	}
+	if rec := part(t, book, "xl/pivotCache/pivotCacheRecords1.xml"); !strings.Contains(rec, `count="40"`) || strings.Count(rec, "<r>") != 40 {
+		t.Errorf("records: %.300s", rec)
+	}
+	if tb := part(t, book, "xl/tables/table1.xml"); !strings.Contains(tb, `ref="A1:F41"`) {
+		t.Errorf("table: %s", tb)
+	}
+	table := part(t, book, "xl/pivotTables/pivotTable1.xml")
+	if !strings.Contains(table, `name="PivotTable1" cacheId="54"`) || !strings.Contains(table, `defaultSubtotal="0"`) || !strings.Contains(table, `<location ref="A1:D`) {
+		t.Errorf("table definition: %.900s", table)
+	}
+	type sums struct{ orders, quality float64 }
+	want := map[string]*sums{}
+	for _, r := range rows {
+		name, month := r[1].Value().(string), r[4].Value().(string)
+		orders, quality := float64(r[2].Value().(int64)), r[3].Value().(float64)
+		for _, k := range []string{name + "/" + month, "Grand Total"} {
+			if want[k] == nil {
+				want[k] = &sums{}
+			}
+			want[k].orders += orders
+			want[k].quality += quality
+		}
+	}
+	pvt := sheetCells(t, book, "pvt")
+	if pvt["A1"] != "Row Labels" || pvt["B1"] != "Sum of NumberOfOrders" || pvt["C1"] != "Sum of Quality" || pvt["D1"] != "Count of EmptyField" || pvt["A2"] != "Bagel" || pvt["B2"] != "" {
+		t.Fatalf("pivot sheet: %v", pvt)
+	}
+	name, seen := "", 0
+	for r := 2; pvt[fmt.Sprint("A", r)] != ""; r++ {
+		label := pvt[fmt.Sprint("A", r)]
+		key := label
+		switch {
+		case slices.Contains([]string{"Croissant", "Doughnut", "Bearclaw", "Danish", "Scone", "Bagel"}, label):
+			name = label
+			continue
+		case label != "Grand Total":
+			key = name + "/" + label
+		}
+		w := want[key]
+		if w == nil {
+			t.Fatalf("row %d: %q is no group of the rows", r, key)
+		}
+		var orders, quality float64
+		fmt.Sscan(pvt[fmt.Sprint("B", r)], &orders)
+		fmt.Sscan(pvt[fmt.Sprint("C", r)], &quality)
+		if orders != w.orders || math.Abs(quality-w.quality) > 1e-9*max(1, math.Abs(w.quality)) {
+			t.Errorf("%s: %v %v, want %v %v", key, orders, quality, w.orders, w.quality)
+		}
+		seen++
+	}
+	if seen != len(want) {
+		t.Errorf("%d groups shown, want %d: %v", seen, len(want), pvt)
+	}
+	auditBook(t, "pastry.xlsx", book)
+}
+
 func pastryRows(n int) [][]xlsx.Cell {
 	names := []string{"Croissant", "Doughnut", "Bearclaw", "Danish", "Scone", "Bagel"}
 	rows := make([][]xlsx.Cell, n)
@@ -497,6 +560,19 @@ func TestTemplateResavedByLibreOffice(t *testing.T) {
 			} else if x := part(t, saved, "xl/pivotCache/pivotCacheDefinition1.xml"); !strings.Contains(x, `recordCount="30"`) || !strings.Contains(x, `<s v="Bagel"/>`) {
 				// LibreOffice rebuilt the cache from the 30 rows (Bagel is only in them)
 				t.Errorf("LibreOffice's pivot cache over a table: %.500s", x)
+			}
+			// Its own computation of the pivot has every number ours has.
+			var theirs []float64
+			for _, v := range sheetCells(t, saved, "pvt") {
+				if f, err := strconv.ParseFloat(v, 64); err == nil {
+					theirs = append(theirs, f)
+				}
+			}
+			for ref, v := range sheetCells(t, books["pastry.xlsx"], "pvt") {
+				f, err := strconv.ParseFloat(v, 64)
+				if err == nil && f != 0 && !slices.ContainsFunc(theirs, func(g float64) bool { return math.Abs(f-g) <= 1e-12*math.Abs(f) }) {
+					t.Errorf("LibreOffice's pivot lacks our %s = %s", ref, v)
+				}
 			}
 		case "pivot.xlsx":
 			if !zipHas(t, saved, "xl/pivotTables/pivotTable1.xml") {

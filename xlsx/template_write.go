@@ -100,6 +100,9 @@ func (ts *TemplateSheet) WriteRow(cells []Cell) error {
 	}
 	ts.buf = append(b, "</row>"...)
 	ts.row = row
+	if len(t.pivots) > 0 {
+		ts.addPivotRow(cells)
+	}
 	return ts.flushFull()
 }
 
@@ -355,6 +358,7 @@ func (t *TemplateWriter) Close() error {
 	}
 	t.closed = true
 	defer t.closePool()
+	defer t.discardPivots()
 	if t.encrypted != nil {
 		defer t.encrypted.discard()
 	}
@@ -394,6 +398,11 @@ func (t *TemplateWriter) Close() error {
 	rewrite := map[string]func([]byte) []byte{
 		"[Content_Types].xml": t.contentTypes,
 		t.book:                t.workbookXML,
+	}
+	// The designer's pivots computed from the rows: their cells may add
+	// a date style and shared strings.
+	if err := t.finishPivots(rewrite, rewriteSheets); err != nil {
+		return t.fail(err)
 	}
 	if t.styles != nil && t.styles.changed {
 		rewrite[t.styles.part] = func([]byte) []byte { return t.styles.xml() }
@@ -731,8 +740,16 @@ func (t *TemplateWriter) Abort() {
 		t.fail(fmt.Errorf("%w: aborted", ErrTemplate))
 	}
 	t.closePool()
+	t.discardPivots()
 	if t.encrypted != nil {
 		t.encrypted.discard()
+	}
+}
+
+// discardPivots removes the computed pivots' record spools.
+func (t *TemplateWriter) discardPivots() {
+	for _, tp := range t.pivots {
+		tp.p.spool.discard()
 	}
 }
 

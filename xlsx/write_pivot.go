@@ -27,6 +27,12 @@ type pivot struct {
 	sourceRows int
 	// spool, with PivotTable.Records, holds the cache's records.
 	spool *pivotRecords
+	// numFmtIDs are the values' number formats by id, for a template's
+	// pivot (whose formats are the template's).
+	numFmtIDs []int
+	// noSubtotal marks the fields (by column) whose items show no
+	// totals, for a template's pivot.
+	noSubtotal []bool
 	// styles are registered when the pivot is declared: its sheet may
 	// be written as the Writer closes.
 	styles struct {
@@ -213,7 +219,7 @@ func (p *pivot) addStyles() error {
 
 // start reads the source's header row: every column a cache field, the
 // declared ones found by name.
-func (p *pivot) start(s *Sheet, cells []Cell) error {
+func (p *pivot) start(sheet string, cells []Cell) error {
 	for _, c := range cells {
 		text, _ := headerText(c) // as an Excel table names its columns
 		p.header = append(p.header, text)
@@ -227,13 +233,13 @@ func (p *pivot) start(s *Sheet, cells []Cell) error {
 				return i, nil
 			}
 		}
-		return 0, fmt.Errorf("%w %q: %w %q in the header of %q (there are %s)", ErrPivot, p.def.Name, ErrNoColumn, name, s.name, strings.Join(p.header, ", "))
+		return 0, fmt.Errorf("%w %q: %w %q in the header of %q (there are %s)", ErrPivot, p.def.Name, ErrNoColumn, name, sheet, strings.Join(p.header, ", "))
 	}
 	p.fields = make([]*pivotField, len(p.header))
 	taken := map[string]bool{}
 	for i, h := range p.header {
 		if h == "" {
-			return fmt.Errorf("%w %q: column %s of %q has no header (a pivot's fields are named)", ErrPivot, p.def.Name, ColumnName(i+1), s.name)
+			return fmt.Errorf("%w %q: column %s of %q has no header (a pivot's fields are named)", ErrPivot, p.def.Name, ColumnName(i+1), sheet)
 		}
 		// A cache's fields have names of their own, as Excel makes them:
 		// a repeated header gets a number ("amount2"); the declared
@@ -496,7 +502,7 @@ func (s *Sheet) watchPivots(row int, cells []Cell) error {
 	for _, p := range s.pivots {
 		var err error
 		if p.header == nil && row == 1 {
-			err = p.start(s, cells)
+			err = p.start(s.name, cells)
 			if err == nil && len(p.header) == 0 {
 				err = fmt.Errorf("%w %q: the source %q has an empty header row", ErrPivot, p.def.Name, s.name)
 			}

@@ -51,7 +51,7 @@ type pivotRow struct {
 // (has), nested in the fields' orders: each item of the outer field,
 // the items of the next under it, and so on. An outer item comes before
 // its group (head) and, with subtotals, its total after it (tail).
-func walkItems(orders [][]int32, has func([]int32) bool, head, tail bool) []pivotRow {
+func walkItems(orders [][]int32, has func([]int32) bool, head bool, tail func(level int) bool) []pivotRow {
 	var out []pivotRow
 	var walk func(prefix []int32, pos []int)
 	walk = func(prefix []int32, pos []int) {
@@ -68,7 +68,7 @@ func walkItems(orders [][]int32, has func([]int32) bool, head, tail bool) []pivo
 			}
 			if inner {
 				walk(items, ps)
-				if tail {
+				if tail(level) {
 					out = append(out, pivotRow{items: items, pos: ps, subtotal: true})
 				}
 			}
@@ -85,7 +85,8 @@ func walkItems(orders [][]int32, has func([]int32) bool, head, tail bool) []pivo
 // is a row and each group ends with a subtotal row.
 func (p *pivot) rows() []pivotRow {
 	tabular := p.def.Layout == PivotTabular
-	out := walkItems(p.orders(p.rowCols), func(items []int32) bool { return p.acc(items, nil) != nil }, !tabular, tabular)
+	tail := func(level int) bool { return tabular && p.subtotals(p.rowCols[level]) }
+	out := walkItems(p.orders(p.rowCols), func(items []int32) bool { return p.acc(items, nil) != nil }, !tabular, tail)
 	if p.def.GrandTotals == PivotTotalsBoth || p.def.GrandTotals == PivotTotalsRow {
 		out = append(out, pivotRow{grand: true})
 	}
@@ -100,12 +101,19 @@ func (p *pivot) columns() (cols []pivotRow, grand bool) {
 	if len(p.colCols) == 0 {
 		return []pivotRow{{}}, false
 	}
-	cols = walkItems(p.orders(p.colCols), func(items []int32) bool { return p.acc(nil, items) != nil }, false, true)
+	tail := func(level int) bool { return p.subtotals(p.colCols[level]) }
+	cols = walkItems(p.orders(p.colCols), func(items []int32) bool { return p.acc(nil, items) != nil }, false, tail)
 	if p.def.GrandTotals == PivotTotalsBoth || p.def.GrandTotals == PivotTotalsColumn {
 		cols = append(cols, pivotRow{grand: true})
 		grand = true
 	}
 	return cols, grand
+}
+
+// subtotals tells whether an outer field's items show their totals (a
+// template's pivot may turn them off a field at a time).
+func (p *pivot) subtotals(field int) bool {
+	return field >= len(p.noSubtotal) || !p.noSubtotal[field]
 }
 
 // orders are the fields' items in Excel's order.
@@ -135,14 +143,16 @@ type pivotPlan struct {
 	cols     []pivotRow
 	colGrand bool
 	lead     int // the columns of the row labels
-	// top is the table's first row (under the filters), headerRows its
-	// header's rows, last its last row, width its columns.
-	top, headerRows, last, width int
+	// top and left are the table's first row (under the filters) and
+	// column; headerRows its header's rows, last its last row, width its
+	// columns.
+	top, left, headerRows, last, width int
 }
 
-// plan lays the table out: its rows, its columns, where it starts.
-func (p *pivot) plan() *pivotPlan {
-	pl := &pivotPlan{rows: p.rows(), lead: p.labelColumns(), top: max(3, len(p.filters)+2)}
+// plan lays the table out: its rows, its columns, where it starts (its
+// first row and column).
+func (p *pivot) plan(top, left int) *pivotPlan {
+	pl := &pivotPlan{rows: p.rows(), lead: p.labelColumns(), top: top, left: left}
 	pl.cols, pl.colGrand = p.columns()
 	return pl
 }
@@ -153,26 +163,34 @@ func (p *pivot) writeSheet() error {
 	if len(p.header) == 0 {
 		return fmt.Errorf("%w %q: its source %q has no header row", ErrPivot, p.def.Name, p.def.Source)
 	}
-	s, err := p.w.addSheet(p.def.Sheet, SheetOptions{AutoFit: true})
+	// A pivot prints landscape, a page wide, as its columns belong together.
+	s, err := p.w.addSheet(p.def.Sheet, SheetOptions{AutoFit: true, Print: &PrintSetup{Landscape: true, FitWide: 1}})
 	if err != nil {
 		return err
 	}
 	s.pivotTable = p.id
-	pl := p.plan()
+	pl := p.plan(max(3, len(p.filters)+2), 1)
+	for _, cells := range p.render(pl) {
+		if err := s.WriteRow(cells); err != nil {
+			return err
+		}
+	}
+	p.table = p.definition(pl)
+	return s.Close()
+}
+
+// render is the pivot's cells, a row each from the sheet's first: the
+// filters' rows (a blank row under them), the header's, then the table's
+// rows; it completes the plan's extent.
+func (p *pivot) render(pl *pivotPlan) [][]Cell {
+	lines := make([][]Cell, pl.top-1)
 	// Filters: a row each, then a blank row; the table below.
-	for _, f := range p.filters {
-		if err := s.WriteRow([]Cell{String(p.fields[f].name).WithStyle(p.styles.bold), String("(All)")}); err != nil {
-			return err
-		}
+	for k, f := range p.filters {
+		lines[pl.top-2-len(p.filters)+k] = []Cell{String(p.fields[f].name).WithStyle(p.styles.bold), String("(All)")}
 	}
-	for s.row < pl.top-1 {
-		if err := s.WriteRow(nil); err != nil {
-			return err
-		}
-	}
-	if pl.headerRows, err = p.writeHeader(s, pl); err != nil {
-		return err
-	}
+	header := p.headerRows(pl)
+	pl.headerRows = len(header)
+	lines = append(lines, header...)
 	pl.width = pl.lead + len(p.values)
 	var prev []int // the previous row's item positions
 	for _, r := range pl.rows {
@@ -181,22 +199,19 @@ func (p *pivot) writeSheet() error {
 			prev = r.pos
 		}
 		pl.width = max(pl.width, len(cells))
-		if err := s.WriteRow(cells); err != nil {
-			return err
-		}
+		lines = append(lines, cells)
 	}
-	pl.last = s.row
-	p.table = p.definition(pl)
-	return s.Close()
+	pl.last = len(lines)
+	return lines
 }
 
-// writeHeader writes the table's header rows and returns how many. The
+// headerRows are the table's header rows. The
 // compact layout says "Row Labels" and "Column Labels"; the others name
 // the fields, a column each. With column fields: a row naming them, a
 // row of each field's items (an outer item over its first column, its
 // total's label on its own row), then the values' captions when there
 // are several.
-func (p *pivot) writeHeader(s *Sheet, pl *pivotPlan) (int, error) {
+func (p *pivot) headerRows(pl *pivotPlan) [][]Cell {
 	bold, nv := p.styles.bold, len(p.values)
 	caption := func(v int) Cell { return String(p.def.Values[v].Name).WithStyle(bold) }
 	rowHeads := func() []Cell {
@@ -214,7 +229,7 @@ func (p *pivot) writeHeader(s *Sheet, pl *pivotPlan) (int, error) {
 		for v := range nv {
 			h = append(h, caption(v))
 		}
-		return 1, s.WriteRow(h)
+		return [][]Cell{h}
 	}
 	first := make([]Cell, pl.lead)
 	if nv == 1 {
@@ -227,21 +242,16 @@ func (p *pivot) writeHeader(s *Sheet, pl *pivotPlan) (int, error) {
 			first = append(first, String(p.fields[c].name).WithStyle(bold))
 		}
 	}
-	if err := s.WriteRow(first); err != nil {
-		return 0, err
-	}
+	out := [][]Cell{first}
 	for level := range p.colCols {
 		row := make([]Cell, pl.lead)
 		if level == len(p.colCols)-1 && nv == 1 {
 			row = rowHeads()
 		}
-		row = append(row, p.columnLabels(pl, level)...)
-		if err := s.WriteRow(row); err != nil {
-			return 0, err
-		}
+		out = append(out, append(row, p.columnLabels(pl, level)...))
 	}
 	if nv == 1 {
-		return 1 + len(p.colCols), nil
+		return out
 	}
 	last := rowHeads()
 	for _, c := range pl.cols {
@@ -253,7 +263,7 @@ func (p *pivot) writeHeader(s *Sheet, pl *pivotPlan) (int, error) {
 			}
 		}
 	}
-	return 2 + len(p.colCols), s.WriteRow(last)
+	return append(out, last)
 }
 
 // columnLabels are the labels of one column field's header row, a cell
@@ -335,7 +345,12 @@ func (p *pivot) rowCells(pl *pivotPlan, r pivotRow, prev []int) []Cell {
 			cells[l] = label(l)
 		}
 	}
+	outer := !r.grand && len(r.items) < len(p.rowCols)
 	for _, c := range pl.cols {
+		if outer && !r.subtotal && !p.subtotals(p.rowCols[level]) {
+			cells = append(cells, make([]Cell, len(p.values))...) // no subtotals
+			continue
+		}
 		cells = p.valueCells(p.acc(r.items, c.items), cells)
 	}
 	return cells

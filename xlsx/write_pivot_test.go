@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -636,4 +637,74 @@ func manyFields(n int) []string {
 		out = append(out, fmt.Sprint("c", i))
 	}
 	return out
+}
+
+// TestPivotTemplateTwins: a template holding this writer's pivots over a
+// header alone (a designer's layout: filters, two column fields, every
+// layout, records saved), filled with rows, has the same pivot cells as
+// a workbook written with those rows directly; the cache and records
+// list every row, and openxml-audit finds nothing.
+func TestPivotTemplateTwins(t *testing.T) {
+	pivots := func() []xlsx.PivotTable {
+		return []xlsx.PivotTable{
+			{Sheet: "Compact", Source: "Data", Rows: []string{"region", "city"}, Columns: []string{"year"}, Filters: []string{"paid"}, Values: []xlsx.PivotValue{{Column: "amount"}}},
+			{Sheet: "Cols", Source: "Data", Rows: []string{"city"}, Columns: []string{"year", "paid"}, Layout: xlsx.PivotOutline, Records: true,
+				Values: []xlsx.PivotValue{{Column: "amount", Func: xlsx.PivotAverage}, {Column: "units", Func: xlsx.PivotCount}}},
+			{Sheet: "Tab", Source: "Data", Rows: []string{"region", "city"}, Layout: xlsx.PivotTabular, GrandTotals: xlsx.PivotTotalsRow, Values: []xlsx.PivotValue{{Column: "amount", Func: xlsx.PivotMax}}},
+		}
+	}
+	direct := pivotSource(t, 800, []string{"Oslo", "Bergen", "Lisbon", "Rome"}, pivots()...)
+	// The template: the same pivots over the header alone.
+	var tpl bytes.Buffer
+	w, _ := xlsx.NewWriter(&tpl, xlsx.Options{})
+	for _, p := range pivots() {
+		if err := w.AddPivotTable(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, _ := w.AddSheet("Data", xlsx.SheetOptions{})
+	s.WriteRow([]xlsx.Cell{xlsx.String("region"), xlsx.String("city"), xlsx.String("year"), xlsx.String("paid"), xlsx.String("amount"), xlsx.String("units")})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "designer.xlsx")
+	os.WriteFile(path, tpl.Bytes(), 0o644)
+	// The rows of the direct workbook, filled into the template.
+	var rows [][]xlsx.Cell
+	wb, _ := xlsx.NewReader(bytes.NewReader(direct), int64(len(direct)), xlsx.ReadOptions{})
+	it, _ := wb.Rows(context.Background(), 0)
+	for it.Next() {
+		if it.Row().Num > 1 {
+			var cells []xlsx.Cell
+			for _, c := range it.Row().Cells {
+				for len(cells) < c.Col()-1 {
+					cells = append(cells, xlsx.Cell{})
+				}
+				switch c.Type() {
+				case xlsx.TypeNumber:
+					cells = append(cells, xlsx.Float(c.Float()))
+				case xlsx.TypeBool:
+					cells = append(cells, xlsx.Bool(c.Bool()))
+				default:
+					cells = append(cells, xlsx.String(c.String()))
+				}
+			}
+			rows = append(rows, cells)
+		}
+	}
+	it.Close()
+	filled := fillTemplate(t, path, "Data", xlsx.TemplateOptions{}, nil, rows)
+	for _, sheet := range []string{"Compact", "Cols", "Tab"} {
+		want, got := sheetCells(t, direct, sheet), sheetCells(t, filled, sheet)
+		if !maps.Equal(want, got) {
+			t.Errorf("%s: filled template\n%v\nwritten directly\n%v", sheet, got, want)
+		}
+	}
+	if def := part(t, filled, "xl/pivotCache/pivotCacheDefinition2.xml"); !strings.Contains(def, `recordCount="800"`) || !strings.Contains(def, `<worksheetSource ref="A1:F801" sheet="Data"/>`) {
+		t.Errorf("cache: %.700s", def)
+	}
+	if rec := part(t, filled, "xl/pivotCache/pivotCacheRecords2.xml"); strings.Count(rec, "<r>") != 800 {
+		t.Errorf("records: %d", strings.Count(rec, "<r>"))
+	}
+	auditBook(t, "twins.xlsx", filled)
 }

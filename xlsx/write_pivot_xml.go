@@ -11,6 +11,9 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/sheetstream/sheetstream/internal/deflate"
+	"github.com/sheetstream/sheetstream/internal/zipstream"
 )
 
 // definition is the pivot table's part: its location, fields, rendered
@@ -70,7 +73,7 @@ func (p *pivot) appendTableAttrs(b []byte, pl *pivotPlan) []byte {
 		b = append(b, ` colGrandTotals="0"`...)
 	}
 	b = append(b, `><location ref="`...)
-	b = append(b, (Range{FirstRow: pl.top, FirstCol: 1, LastRow: pl.last, LastCol: pl.width}).String()...)
+	b = append(b, (Range{FirstRow: pl.top, FirstCol: pl.left, LastRow: pl.last, LastCol: pl.left + pl.width - 1}).String()...)
 	b = append(b, '"')
 	switch {
 	case len(p.colCols) == 0 && nv == 1:
@@ -117,17 +120,28 @@ func (p *pivot) appendPivotFields(b []byte) []byte {
 			b = append(b, ` compact="0" outline="0"`...)
 		}
 		b = append(b, ` showAll="0"`...)
+		totals := p.subtotals(i)
+		if !totals {
+			b = append(b, ` defaultSubtotal="0"`...)
+		}
 		if !f.axis {
 			b = append(b, "/>"...)
 			continue
 		}
-		b = appendIntAttr(append(b, "><items"...), "count", len(f.items)+1)
+		n := len(f.items)
+		if totals {
+			n++
+		}
+		b = appendIntAttr(append(b, "><items"...), "count", n)
 		b = append(b, '>')
 		for _, x := range f.order() {
 			b = appendIntAttr(append(b, "<item"...), "x", int(x))
 			b = append(b, "/>"...)
 		}
-		b = append(b, `<item t="default"/></items></pivotField>`...)
+		if totals {
+			b = append(b, `<item t="default"/>`...)
+		}
+		b = append(b, `</items></pivotField>`...)
 	}
 	return append(b, "</pivotFields>"...)
 }
@@ -245,7 +259,9 @@ func (p *pivot) appendDataFields(b []byte) []byte {
 			b = append(b, ` subtotal="`+pivotFuncs[def.Func].xml+`"`...)
 		}
 		b = append(b, ` baseField="0" baseItem="0"`...)
-		if def.NumFormat != "" {
+		if v < len(p.numFmtIDs) && p.numFmtIDs[v] != 0 {
+			b = appendIntAttr(b, "numFmtId", p.numFmtIDs[v]) // a template's own format
+		} else if def.NumFormat != "" {
 			p.w.lockShared()
 			id := p.w.styles.numFmtID(def.NumFormat)
 			p.w.unlockShared()
@@ -482,57 +498,66 @@ func (w *Writer) pivotParts() []packagePart {
 // package, and removes the spools.
 func (w *Writer) writePivotRecords() error {
 	for _, p := range w.pivots {
-		r := p.spool
-		if r == nil {
+		if p.spool == nil {
 			continue
 		}
 		name := "xl/pivotCache/pivotCacheRecords" + strconv.Itoa(p.id) + ".xml"
-		err := func() error {
-			defer r.discard()
-			if err := r.flush(true); err != nil {
-				return err
-			}
-			if _, err := r.f.Seek(0, io.SeekStart); err != nil {
-				return err
-			}
-			entry, err := w.zip.Create(name)
-			if err != nil {
-				return err
-			}
-			stream := w.pool.NewStream(entry)
-			b := append(w.pool.Buffer(), xmlHeader+`<pivotCacheRecords xmlns="`+nsMain+`" xmlns:r="`+nsRelations+`"`...)
-			b = appendIntAttr(b, "count", p.records)
-			b = append(b, '>')
-			chunk := make([]byte, 64<<10)
-			for {
-				n, readErr := r.f.Read(chunk)
-				b = append(b, chunk[:n]...)
-				if len(b) >= w.pool.ChunkSize() {
-					var err error
-					if b, err = stream.Submit(b); err != nil {
-						stream.Abort()
-						return err
-					}
-					b = b[:0]
-				}
-				if readErr == io.EOF {
-					break
-				}
-				if readErr != nil {
-					stream.Abort()
-					return readErr
-				}
-			}
-			b = append(b, "</pivotCacheRecords>"...)
-			crc, size, err := stream.Close(b)
-			if err == nil {
-				err = entry.Close(crc, size)
-			}
-			return err
-		}()
-		if err != nil {
-			return w.fail(partError(name, err))
+		if err := p.writeRecords(w.zip, w.pool, name); err != nil {
+			return w.fail(err)
 		}
+	}
+	return nil
+}
+
+// writeRecords streams the pivot's spooled records into the package as
+// the part name, and removes the spool.
+func (p *pivot) writeRecords(z *zipstream.Writer, pool *deflate.Pool, name string) error {
+	r := p.spool
+	defer r.discard()
+	err := func() error {
+		if err := r.flush(true); err != nil {
+			return err
+		}
+		if _, err := r.f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		entry, err := z.Create(name)
+		if err != nil {
+			return err
+		}
+		stream := pool.NewStream(entry)
+		b := append(pool.Buffer(), xmlHeader+`<pivotCacheRecords xmlns="`+nsMain+`" xmlns:r="`+nsRelations+`"`...)
+		b = appendIntAttr(b, "count", p.records)
+		b = append(b, '>')
+		chunk := make([]byte, 64<<10)
+		for {
+			n, readErr := r.f.Read(chunk)
+			b = append(b, chunk[:n]...)
+			if len(b) >= pool.ChunkSize() {
+				var err error
+				if b, err = stream.Submit(b); err != nil {
+					stream.Abort()
+					return err
+				}
+				b = b[:0]
+			}
+			if readErr == io.EOF {
+				break
+			}
+			if readErr != nil {
+				stream.Abort()
+				return readErr
+			}
+		}
+		b = append(b, "</pivotCacheRecords>"...)
+		crc, size, err := stream.Close(b)
+		if err == nil {
+			err = entry.Close(crc, size)
+		}
+		return err
+	}()
+	if err != nil {
+		return partError(name, err)
 	}
 	return nil
 }

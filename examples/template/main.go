@@ -9,8 +9,9 @@
 // whose cells carry the columns' formats, a totals row) and a chart over
 // the table's amounts, and a pivot table summing the amounts by customer
 // over the table. The rows stream into the table: the totals row moves
-// under them, the table and the chart grow to every row, the pivot cache
-// is marked to be rebuilt when the file opens, the placeholders take the
+// under them, the table and the chart grow to every row, the pivot table
+// is computed from the rows (and rebuilt again when the file opens in
+// Excel or LibreOffice), the placeholders take the
 // city and the count, and every other part of the template is copied as
 // it is.
 package main
