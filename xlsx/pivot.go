@@ -3,6 +3,7 @@ package xlsx
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -35,6 +36,15 @@ type PivotTable struct {
 	// first, none or more) and the filter (page) fields, shown as "(All)".
 	// An outer row or column field's items get subtotals.
 	Rows, Columns, Filters []string
+	// FilterItems chooses the item a filter field shows, by the field's
+	// name: rows whose value there is another (text compared ignoring
+	// case, as Excel's items) are left out of the values; a filter not
+	// named shows "(All)".
+	FilterItems map[string]Cell
+	// NoSubtotals names fields on the axes whose items show no totals
+	// (Excel's "Do not show subtotals"): an outer item's row stays
+	// empty, and no "North Total" row or column follows its group.
+	NoSubtotals []string
 	// Values are the data fields, at least one.
 	Values []PivotValue
 	// Layout is PivotCompact (the default: row fields in one column),
@@ -44,6 +54,10 @@ type PivotTable struct {
 	// the Grand Total row at the bottom, or the Grand Total column at the
 	// right (with a column field).
 	GrandTotals PivotTotals
+	// HideValuesRow leaves out the row naming "Values" above the values'
+	// captions, with several values and no column field (Excel 2010's
+	// option, off by default).
+	HideValuesRow bool
 	// Style is the pivot table style ("PivotStyleLight16" by default).
 	Style string
 	// Records saves the cache's records (Excel's "save source data with
@@ -196,6 +210,16 @@ func (w *Writer) AddPivotTable(p PivotTable) error {
 		seen[f] = true
 	}
 	p.Values = append([]PivotValue(nil), p.Values...)
+	for f := range p.FilterItems {
+		if !slices.Contains(p.Filters, f) {
+			return bad("FilterItems names %q, no filter field", f)
+		}
+	}
+	for _, f := range p.NoSubtotals {
+		if !slices.Contains(p.Rows, f) && !slices.Contains(p.Columns, f) && !slices.Contains(p.Filters, f) {
+			return bad("NoSubtotals names %q, no row, column or filter field", f)
+		}
+	}
 	for i, v := range p.Values {
 		if v.Column == "" || int(v.Func) >= len(pivotFuncs) {
 			return bad("value %d: a column and one of the summaries", i+1)

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // templatePivot is a designer's pivot table and the pivot computing it.
@@ -39,6 +40,7 @@ type (
 		Name    string `xml:"name,attr"`
 		CacheID int    `xml:"cacheId,attr"`
 		DataOn  bool   `xml:"dataOnRows,attr"`
+		Headers *bool  `xml:"showHeaders,attr"`
 		RowGT   *bool  `xml:"rowGrandTotals,attr"`
 		ColGT   *bool  `xml:"colGrandTotals,attr"`
 		Loc     struct {
@@ -50,6 +52,8 @@ type (
 			Sort     string `xml:"sortType,attr"`
 			Subtotal *bool  `xml:"defaultSubtotal,attr"`
 			Items    []struct {
+				X      int    `xml:"x,attr"`
+				Gone   bool   `xml:"m,attr"` // no longer in the source
 				Hidden bool   `xml:"h,attr"`
 				Type   string `xml:"t,attr"`
 			} `xml:"items>item"`
@@ -75,6 +79,9 @@ type (
 		Style   struct {
 			Name string `xml:"name,attr"`
 		} `xml:"pivotTableStyleInfo"`
+		Ext struct {
+			HideValuesRow bool `xml:"hideValuesRow,attr"`
+		} `xml:"extLst>ext>pivotTableDefinition"`
 	}
 	designerCache struct {
 		RecordsID string `xml:"http://schemas.openxmlformats.org/officeDocument/2006/relationships id,attr"`
@@ -91,6 +98,12 @@ type (
 			Formula  string    `xml:"formula,attr"`
 			Database *bool     `xml:"databaseField,attr"`
 			Group    *struct{} `xml:"fieldGroup"`
+			Shared   struct {
+				Items []struct {
+					XMLName xml.Name
+					V       string `xml:"v,attr"`
+				} `xml:",any"`
+			} `xml:"sharedItems"`
 		} `xml:"cacheFields>cacheField"`
 	}
 )
@@ -179,8 +192,8 @@ func (t *TemplateWriter) designerPivot(ts *TemplateSheet, tablePart, sheetPart s
 	if xml.Unmarshal(tx, &d) != nil {
 		return nil, nil
 	}
-	def, ok := d.pivotTable(&cache)
-	if !ok {
+	def, why := d.pivotTable(&cache)
+	if why != "" {
 		return nil, nil
 	}
 	loc, err := ParseRange(d.Loc.Ref)
@@ -207,9 +220,6 @@ func (t *TemplateWriter) designerPivot(ts *TemplateSheet, tablePart, sheetPart s
 	for _, df := range d.Data {
 		p.numFmtIDs = append(p.numFmtIDs, df.NumFmt)
 	}
-	for _, f := range d.Fields {
-		p.noSubtotal = append(p.noSubtotal, f.Subtotal != nil && !*f.Subtotal)
-	}
 	if def.Records {
 		if p.spool, err = newPivotRecords(t.opts.TempDir); err != nil {
 			return nil, err
@@ -227,62 +237,96 @@ func (t *TemplateWriter) designerPivot(ts *TemplateSheet, tablePart, sheetPart s
 	return tp, nil
 }
 
-// pivotTable is the designer's pivot as a PivotTable, and whether it is
+// pivotTable is the designer's pivot as a PivotTable, or why it is not
 // one this computes as Excel would.
-func (d *designerTable) pivotTable(cache *designerCache) (PivotTable, bool) {
+func (d *designerTable) pivotTable(cache *designerCache) (PivotTable, string) {
 	var def PivotTable
 	n := len(cache.Fields)
 	for _, f := range cache.Fields {
 		if f.Formula != "" || f.Group != nil || (f.Database != nil && !*f.Database) || f.Name == "" {
-			return def, false // calculated or grouped fields
+			return def, "a calculated or grouped field: " + f.Name
 		}
 	}
-	if d.DataOn || len(d.Filters) > 0 || len(d.Fields) != n || len(d.Rows) == 0 || len(d.Data) == 0 {
-		return def, false
+	switch {
+	case d.DataOn:
+		return def, "the values on rows"
+	case d.Headers != nil && !*d.Headers:
+		return def, "its field captions hidden"
+	case len(d.Filters) > 0:
+		return def, "label or value filters"
+	case len(d.Fields) != n:
+		return def, "its fields are not its cache's"
+	case len(d.Rows) == 0:
+		return def, "no row field"
+	case len(d.Data) == 0:
+		return def, "no value"
 	}
-	name := func(x int) (string, bool) {
+	name := func(x int) (string, string) {
 		if x < 0 || x >= n {
-			return "", false
+			return "", "field " + strconv.Itoa(x) + " on an axis"
 		}
 		f := d.Fields[x]
 		if f.Sort == "descending" {
-			return "", false
+			return "", "descending items: " + cache.Fields[x].Name
 		}
 		for _, it := range f.Items {
 			if it.Hidden || it.Type != "" && it.Type != "default" {
-				return "", false // items hidden, or other subtotals
+				return "", "items hidden, or other subtotals than the default: " + cache.Fields[x].Name
 			}
 		}
-		return cache.Fields[x].Name, true
+		return cache.Fields[x].Name, ""
+	}
+	noTotals := func(x int) { // any axis field's "default" item
+		if f := d.Fields[x]; f.Subtotal != nil && !*f.Subtotal {
+			def.NoSubtotals = append(def.NoSubtotals, cache.Fields[x].Name)
+		}
 	}
 	for _, x := range d.Rows {
-		s, ok := name(x.X)
-		if !ok {
-			return def, false
+		s, why := name(x.X)
+		if why != "" {
+			return def, why
 		}
+		noTotals(x.X)
 		def.Rows = append(def.Rows, s)
 	}
 	for k, c := range d.Cols {
 		if c.X == -2 && k == len(d.Cols)-1 {
 			continue // the values, innermost, as this renders them
 		}
-		s, ok := name(c.X)
-		if !ok {
-			return def, false
+		s, why := name(c.X)
+		if why != "" {
+			return def, why
 		}
+		noTotals(c.X)
 		def.Columns = append(def.Columns, s)
 	}
 	for _, pg := range d.Pages {
-		s, ok := name(pg.Fld)
-		if !ok || pg.Item != nil {
-			return def, false // a filter with an item chosen
+		s, why := name(pg.Fld)
+		if why != "" {
+			return def, why
+		}
+		noTotals(pg.Fld)
+		if pg.Item != nil {
+			c, ok := chosenItem(d, cache, pg.Fld, *pg.Item)
+			if !ok {
+				return def, "a filter's item that its cache lacks: " + s
+			}
+			if def.FilterItems == nil {
+				def.FilterItems = map[string]Cell{}
+			}
+			def.FilterItems[s] = c
 		}
 		def.Filters = append(def.Filters, s)
 	}
 	for _, df := range d.Data {
 		f, ok := pivotFuncByXML[df.Subtotal]
-		if !ok || df.ShowAs != "" && df.ShowAs != "normal" || df.Fld < 0 || df.Fld >= n {
-			return def, false
+		switch {
+		case !ok:
+			return def, "a summary this does not compute: " + df.Subtotal
+		case df.ShowAs != "" && df.ShowAs != "normal":
+			return def, "a value shown as " + df.ShowAs
+		case df.Fld < 0 || df.Fld >= n:
+			return def, "a value of no field"
 		}
 		def.Values = append(def.Values, PivotValue{Column: cache.Fields[df.Fld].Name, Func: f, Name: df.Name})
 		if df.Name == "" {
@@ -298,7 +342,8 @@ func (d *designerTable) pivotTable(cache *designerCache) (PivotTable, bool) {
 	default:
 		def.Layout = PivotTabular
 	}
-	right, bottom := d.RowGT == nil || *d.RowGT, d.ColGT == nil || *d.ColGT
+	// rowGrandTotals is the Grand Total row, colGrandTotals the column.
+	bottom, right := d.RowGT == nil || *d.RowGT, d.ColGT == nil || *d.ColGT
 	switch {
 	case right && bottom:
 		def.GrandTotals = PivotTotalsBoth
@@ -309,8 +354,40 @@ func (d *designerTable) pivotTable(cache *designerCache) (PivotTable, bool) {
 	default:
 		def.GrandTotals = PivotTotalsNone
 	}
-	def.Name, def.Style, def.MaxKeys = d.Name, d.Style.Name, DefaultPivotKeys
-	return def, true
+	def.Name, def.Style, def.MaxKeys, def.HideValuesRow = d.Name, d.Style.Name, DefaultPivotKeys, d.Ext.HideValuesRow
+	return def, ""
+}
+
+// chosenItem is the cell of the item a designer's filter shows: the
+// item's place among the field's items names a shared item of the cache.
+func chosenItem(d *designerTable, cache *designerCache, fld, item int) (Cell, bool) {
+	items := d.Fields[fld].Items
+	if item < 0 || item >= len(items) {
+		return Cell{}, false
+	}
+	shared := cache.Fields[fld].Shared.Items
+	x := items[item].X
+	if x < 0 || x >= len(shared) {
+		return Cell{}, false
+	}
+	v := shared[x].V
+	switch shared[x].XMLName.Local {
+	case "s":
+		return String(v), true
+	case "n":
+		f, err := strconv.ParseFloat(v, 64)
+		return Float(f), err == nil
+	case "b":
+		return Bool(v == "1" || v == "true"), true
+	case "d":
+		t, err := time.Parse("2006-01-02T15:04:05", v)
+		return Time(t), err == nil
+	case "e":
+		return Error(ErrorCode(v)), true
+	case "m":
+		return Cell{}, true
+	}
+	return Cell{}, false
 }
 
 // addPivotRow hands a filled row to the sheet's pivots; one that fails

@@ -31,7 +31,7 @@ type pivot struct {
 	// pivot (whose formats are the template's).
 	numFmtIDs []int
 	// noSubtotal marks the fields (by column) whose items show no
-	// totals, for a template's pivot.
+	// totals (PivotTable.NoSubtotals).
 	noSubtotal []bool
 	// styles are registered when the pivot is declared: its sheet may
 	// be written as the Writer closes.
@@ -46,7 +46,10 @@ type pivot struct {
 	rowCols []int         // the row fields' columns (0-based)
 	colCols []int         // the column fields' columns
 	filters []int
-	values  []int // each value's column
+	// chosen is each filter's chosen item (FilterItems): its key as item
+	// makes it and its index once a row has it (-1 before), by filter.
+	chosen []pivotChoice
+	values []int // each value's column
 	// groups maps a packed key (row level, column level, row items,
 	// column items) to its accumulators' index in accs: len(values) of
 	// them.
@@ -55,12 +58,22 @@ type pivot struct {
 	keybuf  []byte
 	itemIdx []int32 // this row's item of each axis field: rows, then columns
 	slot    []int   // each field's place in itemIdx, -1 for none
+	// filterOf is each field's place in filters, -1 for none.
+	filterOf []int
 	// kinds and nums are this row's values, a field each, read once.
 	kinds   []byte
 	nums    []float64
+	errs    []string // this row's error codes
 	records int
 	keys    int // distinct items and groups, against MaxKeys
 	lastCol int
+}
+
+// pivotChoice is the item a filter shows.
+type pivotChoice struct {
+	key  string // "" for (All)
+	item int32
+	cell Cell
 }
 
 // pivotField is one column of the source as the cache describes it:
@@ -72,13 +85,13 @@ type pivotField struct {
 	items []pivotItem
 	index map[string]int32
 
-	hasString, hasNumber, hasBlank, hasDate, hasBool, nonInt, longText bool
-	minNum, maxNum, minDate, maxDate                                   float64
+	hasString, hasNumber, hasBlank, hasDate, hasBool, hasError, nonInt, longText bool
+	minNum, maxNum, minDate, maxDate                                             float64
 }
 
 // pivotItem is one distinct value of an axis field.
 type pivotItem struct {
-	kind byte // 's' text, 'n' number, 'd' date (num: its serial), 'b' boolean, 'm' blank
+	kind byte // 's' text, 'n' number, 'd' date (num: its serial), 'b' boolean, 'e' error (text: its code), 'm' blank
 	num  float64
 	text string
 }
@@ -87,6 +100,9 @@ type pivotItem struct {
 // Kahan-Neumaier compensated sum, extremes, and running moments
 // (Welford) for deviations.
 type pivotAcc struct {
+	// err is the first error value summarised: every summary but the
+	// counts shows it, as Excel's do.
+	err         string
 	count, nums int64
 	sum, comp   float64
 	min, max    float64
@@ -116,6 +132,12 @@ func (a *pivotAcc) add(v float64) {
 // cell is the summary f of the accumulated values, as Excel shows it:
 // #DIV/0! for an average or deviation of too few numbers.
 func (a *pivotAcc) cell(f PivotFunc) Cell {
+	if a.count == 0 {
+		return Cell{} // no value at all in the group: Excel leaves it empty
+	}
+	if a.err != "" && f != PivotCount && f != PivotCountNums {
+		return Error(ErrorCode(a.err))
+	}
 	switch f {
 	case PivotSum:
 		return Float(a.sum + a.comp)
@@ -183,7 +205,7 @@ func (w *Writer) pivotValue(c *Cell) (kind byte, num float64, text string) {
 		}
 		return 's', 0, b.String()
 	case kindError:
-		return 's', 0, text
+		return 'e', 0, text
 	}
 	return 'm', 0, ""
 }
@@ -279,6 +301,12 @@ func (p *pivot) start(sheet string, cells []Cell) error {
 			return err
 		}
 		p.filters = append(p.filters, i)
+		ch := pivotChoice{item: -1}
+		if c, ok := p.def.FilterItems[name]; ok {
+			kind, num, text := p.w.pivotValue(&c)
+			ch.key, ch.cell = string(p.itemKey(kind, num, text)), c
+		}
+		p.chosen = append(p.chosen, ch)
 	}
 	for _, v := range p.def.Values {
 		i, err := find(v.Column)
@@ -286,6 +314,18 @@ func (p *pivot) start(sheet string, cells []Cell) error {
 			return err
 		}
 		p.values = append(p.values, i)
+	}
+	p.filterOf = make([]int, len(p.fields))
+	for i := range p.filterOf {
+		p.filterOf[i] = slices.Index(p.filters, i)
+	}
+	p.noSubtotal = make([]bool, len(p.fields))
+	for _, name := range p.def.NoSubtotals {
+		i, err := find(name)
+		if err != nil {
+			return err
+		}
+		p.noSubtotal[i] = true
 	}
 	p.groups = map[string]int32{}
 	p.itemIdx = make([]int32, len(p.rowCols)+len(p.colCols))
@@ -299,7 +339,7 @@ func (p *pivot) start(sheet string, cells []Cell) error {
 	for j, c := range p.colCols {
 		p.slot[c] = len(p.rowCols) + j
 	}
-	p.kinds, p.nums = make([]byte, len(p.fields)), make([]float64, len(p.fields))
+	p.kinds, p.nums, p.errs = make([]byte, len(p.fields)), make([]float64, len(p.fields)), make([]string, len(p.fields))
 	p.lastCol = len(p.header)
 	return nil
 }
@@ -309,6 +349,7 @@ func (p *pivot) start(sheet string, cells []Cell) error {
 // each prefix of its column items).
 func (p *pivot) add(cells []Cell) error {
 	p.records++
+	left := false // out of the values, by a filter's chosen item
 	rec := p.spool
 	if rec != nil {
 		rec.buf = append(rec.buf, "<r>"...)
@@ -321,6 +362,9 @@ func (p *pivot) add(cells []Cell) error {
 			kind, num, text = p.w.pivotValue(&cells[i])
 		}
 		p.kinds[i], p.nums[i] = kind, num
+		if kind == 'e' {
+			p.errs[i] = text // one of a few constants
+		}
 		f.note(kind, num, text)
 		if !f.axis && rec != nil {
 			rec.buf = p.appendValue(rec.buf, kind, num, text)
@@ -329,6 +373,14 @@ func (p *pivot) add(cells []Cell) error {
 			idx, err := p.item(f, kind, num, text)
 			if err != nil {
 				return err
+			}
+			if k := p.filterOf[i]; k >= 0 && p.chosen[k].key != "" {
+				if p.chosen[k].item < 0 && string(p.keybuf) == p.chosen[k].key {
+					p.chosen[k].item = idx
+				}
+				if idx != p.chosen[k].item {
+					left = true // not the filter's item
+				}
 			}
 			if rec != nil {
 				rec.buf = appendIntAttr(append(rec.buf, "<x"...), "v", int(idx))
@@ -344,6 +396,9 @@ func (p *pivot) add(cells []Cell) error {
 		if err := rec.flush(false); err != nil {
 			return err
 		}
+	}
+	if left {
+		return nil
 	}
 	nr := len(p.rowCols)
 	for level := 0; level <= nr; level++ {
@@ -365,6 +420,10 @@ func (p *pivot) add(cells []Cell) error {
 					continue
 				case 'n', 'd':
 					accs[v].add(p.nums[col])
+				case 'e':
+					if accs[v].err == "" {
+						accs[v].err = p.errs[col]
+					}
 				}
 				accs[v].count++
 			}
@@ -398,15 +457,7 @@ func (p *pivot) grow(what string) error {
 // item is the index of a value among an axis field's items, a new one
 // added at its first appearance.
 func (p *pivot) item(f *pivotField, kind byte, num float64, text string) (int32, error) {
-	b := append(p.keybuf[:0], kind)
-	if kind == 's' {
-		// Excel's pivot items ignore case: "Oslo" and "OSLO" are one item,
-		// shown as it first came.
-		b = appendFolded(b, text)
-	} else {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(num))
-	}
-	p.keybuf = b
+	b := p.itemKey(kind, num, text)
 	if i, ok := f.index[string(b)]; ok {
 		return i, nil
 	}
@@ -417,6 +468,20 @@ func (p *pivot) item(f *pivotField, kind byte, num float64, text string) (int32,
 	f.index[string(b)] = i
 	f.items = append(f.items, pivotItem{kind: kind, num: num, text: strings.Clone(text)})
 	return i, nil
+}
+
+// itemKey is an item's key among its field's items, in p.keybuf: its
+// kind and value. Excel's pivot items ignore case: "Oslo" and "OSLO" are
+// one item, shown as it first came.
+func (p *pivot) itemKey(kind byte, num float64, text string) []byte {
+	b := append(p.keybuf[:0], kind)
+	if kind == 's' || kind == 'e' {
+		b = appendFolded(b, text)
+	} else {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(num))
+	}
+	p.keybuf = b
+	return b
 }
 
 // appendFolded appends text in lower case, allocating nothing.
@@ -450,6 +515,8 @@ func (f *pivotField) note(kind byte, num float64, text string) {
 		}
 	case 'b':
 		f.hasBool = true
+	case 'e':
+		f.hasError = true
 	case 'n':
 		if !f.hasNumber || num < f.minNum {
 			f.minNum = num
@@ -472,20 +539,59 @@ func (f *pivotField) note(kind byte, num float64, text string) {
 	}
 }
 
+// customLists are Excel's built-in custom lists, which its pivot tables
+// sort by: the days and months, short and long.
+var customLists = func() map[string]int {
+	m := map[string]int{}
+	for l, list := range [][]string{
+		{"sun", "mon", "tue", "wed", "thu", "fri", "sat"},
+		{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"},
+		{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"},
+		{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"},
+	} {
+		for i, name := range list {
+			if _, ok := m[name]; !ok {
+				m[name] = l*100 + i
+			}
+		}
+	}
+	return m
+}()
+
 // order is the field's items in Excel's order: numbers and dates by
-// value, then text (ignoring case), then FALSE and TRUE, then the blank.
+// value, then text (the days' and months' names in their order first,
+// as Excel's custom lists sort them, then the rest ignoring case), then
+// FALSE and TRUE, then errors, then the blank.
 func (f *pivotField) order() []int32 {
-	rank := map[byte]int{'n': 0, 'd': 0, 's': 1, 'b': 2, 'm': 3}
+	rank := map[byte]int{'n': 0, 'd': 0, 's': 1, 'b': 2, 'e': 3, 'm': 4}
 	out := make([]int32, len(f.items))
 	for i := range out {
 		out[i] = int32(i)
+	}
+	listed := func(it *pivotItem) (int, bool) {
+		if it.kind != 's' || len(it.text) > 9 {
+			return 0, false
+		}
+		n, ok := customLists[strings.ToLower(it.text)]
+		return n, ok
 	}
 	slices.SortStableFunc(out, func(a, b int32) int {
 		x, y := &f.items[a], &f.items[b]
 		if c := cmp.Compare(rank[x.kind], rank[y.kind]); c != 0 {
 			return c
 		}
-		if x.kind == 's' {
+		lx, okx := listed(x)
+		ly, oky := listed(y)
+		switch {
+		case okx && oky:
+			return cmp.Compare(lx, ly)
+		case okx != oky:
+			if okx {
+				return -1
+			}
+			return 1
+		}
+		if x.kind == 's' || x.kind == 'e' {
 			if c := strings.Compare(strings.ToLower(x.text), strings.ToLower(y.text)); c != 0 {
 				return c
 			}

@@ -21,6 +21,8 @@ func (p *pivot) itemCell(f *pivotField, i int32, dateStyle StyleID) Cell {
 		return Float(it.num).WithStyle(dateStyle)
 	case 'b':
 		return Bool(it.num != 0)
+	case 'e':
+		return Error(ErrorCode(it.text))
 	}
 	return String("(blank)")
 }
@@ -152,6 +154,15 @@ type pivotPlan struct {
 // plan lays the table out: its rows, its columns, where it starts (its
 // first row and column).
 func (p *pivot) plan(top, left int) *pivotPlan {
+	// A filter's chosen item that no row had is an item all the same.
+	for k, f := range p.filters {
+		if ch := &p.chosen[k]; ch.key != "" && ch.item < 0 {
+			kind, num, text := p.w.pivotValue(&ch.cell)
+			if i, err := p.item(p.fields[f], kind, num, text); err == nil {
+				ch.item = i
+			}
+		}
+	}
 	pl := &pivotPlan{rows: p.rows(), lead: p.labelColumns(), top: top, left: left}
 	pl.cols, pl.colGrand = p.columns()
 	return pl
@@ -186,7 +197,11 @@ func (p *pivot) render(pl *pivotPlan) [][]Cell {
 	lines := make([][]Cell, pl.top-1)
 	// Filters: a row each, then a blank row; the table below.
 	for k, f := range p.filters {
-		lines[pl.top-2-len(p.filters)+k] = []Cell{String(p.fields[f].name).WithStyle(p.styles.bold), String("(All)")}
+		shown := String("(All)")
+		if ch := p.chosen[k]; ch.item >= 0 {
+			shown = p.itemCell(p.fields[f], ch.item, p.styles.date)
+		}
+		lines[pl.top-2-len(p.filters)+k] = []Cell{String(p.fields[f].name).WithStyle(p.styles.bold), shown}
 	}
 	header := p.headerRows(pl)
 	pl.headerRows = len(header)
@@ -229,7 +244,12 @@ func (p *pivot) headerRows(pl *pivotPlan) [][]Cell {
 		for v := range nv {
 			h = append(h, caption(v))
 		}
-		return [][]Cell{h}
+		if nv == 1 || p.def.HideValuesRow {
+			return [][]Cell{h}
+		}
+		// Several values go across as a field of their own, "Values",
+		// named in a row above their captions, as Excel shows them.
+		return [][]Cell{append(make([]Cell, pl.lead), String("Values").WithStyle(bold)), h}
 	}
 	first := make([]Cell, pl.lead)
 	if nv == 1 {
@@ -240,6 +260,9 @@ func (p *pivot) headerRows(pl *pivotPlan) [][]Cell {
 	} else {
 		for _, c := range p.colCols {
 			first = append(first, String(p.fields[c].name).WithStyle(bold))
+		}
+		if nv > 1 {
+			first = append(first, String("Values").WithStyle(bold))
 		}
 	}
 	out := [][]Cell{first}

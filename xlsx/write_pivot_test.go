@@ -170,11 +170,12 @@ func TestPivotValues(t *testing.T) {
 	}
 	pv := sheetCells(t, book, "ByCity")
 	wantOrder := []string{"Bergen", "Lisbon", firstOsaka, "Oslo", "Porto", "Rome", "Zürich"}
-	if pv["A3"] != "Row Labels" || pv["B3"] != "Sum of amount" || pv["I3"] != "Var of amount" {
-		t.Errorf("header: %q %q %q", pv["A3"], pv["B3"], pv["I3"])
+	// Several values: a row naming "Values" above their captions.
+	if pv["B3"] != "Values" || pv["A4"] != "Row Labels" || pv["B4"] != "Sum of amount" || pv["I4"] != "Var of amount" {
+		t.Errorf("header: %q %q %q %q", pv["B3"], pv["A4"], pv["B4"], pv["I4"])
 	}
 	for i, city := range append(wantOrder, "Grand Total") {
-		row := 4 + i
+		row := 5 + i
 		if pv[fmt.Sprint("A", row)] != city {
 			t.Fatalf("row %d: %q, want %q", row, pv[fmt.Sprint("A", row)], city)
 		}
@@ -224,7 +225,7 @@ func TestPivotValues(t *testing.T) {
 		}
 	}
 	units := sheetCells(t, book, "Units")
-	if units["A3"] != "Row Labels" || units["B3"] != "Count of units" || units["C3"] != "Sum of units" || units["A8"] != "Grand Total" || units["B8"] != "3000" {
+	if units["A4"] != "Row Labels" || units["B4"] != "Count of units" || units["C4"] != "Sum of units" || units["A9"] != "Grand Total" || units["B9"] != "3000" {
 		t.Errorf("units: %v", units)
 	}
 }
@@ -332,7 +333,7 @@ wb = openpyxl.load_workbook(path)
 out = {"pivots": {ws.title: [(p.name, p.location.ref, [d.name for d in p.dataFields], len(p.cache.cacheFields)) for p in ws._pivots] for ws in wb.worksheets}}
 df = pd.read_excel(path, sheet_name="Data", engine="openpyxl")
 g = df.groupby("city")["amount"].agg(["sum", "mean", "std"])
-cells = {r[0].value: [c.value for c in r[1:4]] for r in wb["ByCity"].iter_rows(min_row=4) if r[0].value}
+cells = {r[0].value: [c.value for c in r[1:4]] for r in wb["ByCity"].iter_rows(min_row=5) if r[0].value}
 bad = []
 for city, row in g.iterrows():
     got = cells.get(city)
@@ -360,7 +361,7 @@ print(json.dumps(out))`
 		errors.As(err, &ee)
 		t.Fatalf("%v %s", err, ee.Stderr)
 	}
-	if !strings.Contains(string(got), `"ByCity": [["PivotTable1", "A3:D11", ["Sum of amount", "Average of amount", "StdDev of amount"], 6]]`) ||
+	if !strings.Contains(string(got), `"ByCity": [["PivotTable1", "A3:D12", ["Sum of amount", "Average of amount", "StdDev of amount"], 6]]`) ||
 		!strings.Contains(string(got), `"ByYear": [["PivotTable2"`) || !strings.Contains(string(got), `"Tabular": [["PivotTable3"`) ||
 		!strings.Contains(string(got), `"Outline": [["PivotTable4"`) || !strings.Contains(string(got), `"TwoCols": [["PivotTable5"`) || !strings.Contains(string(got), `"bad": []`) {
 		t.Errorf("openpyxl and pandas: %s", got)
@@ -381,7 +382,7 @@ print(json.dumps(out))`
 	}
 	again := sheetCells(t, mustRead(t, resaved), "ByCity")
 	ours := sheetCells(t, book, "ByCity")
-	for r := 4; r < 11; r++ {
+	for r := 5; r < 12; r++ {
 		// LibreOffice lays the pivot out its own way: its rows hold the
 		// same cities and sums.
 		label, sum := ours[fmt.Sprint("A", r)], ours[fmt.Sprint("B", r)]
@@ -707,4 +708,57 @@ func TestPivotTemplateTwins(t *testing.T) {
 		t.Errorf("records: %d", strings.Count(rec, "<r>"))
 	}
 	auditBook(t, "twins.xlsx", filled)
+}
+
+// TestPivotFilterItem: a filter showing one item leaves the other rows
+// out of the values (the group-by of the paid rows alone, computed here)
+// and names the item; an item no row has is shown, over no values;
+// NoSubtotals leaves an outer item's row empty.
+func TestPivotFilterItem(t *testing.T) {
+	book := pivotSource(t, 1000, []string{"Oslo", "Bergen", "Lisbon", "Rome"},
+		xlsx.PivotTable{Sheet: "Paid", Source: "Data", Rows: []string{"region", "city"}, Filters: []string{"paid"}, NoSubtotals: []string{"region"},
+			FilterItems: map[string]xlsx.Cell{"paid": xlsx.Bool(true)}, Values: []xlsx.PivotValue{{Column: "amount"}}},
+		xlsx.PivotTable{Sheet: "Nobody", Source: "Data", Rows: []string{"city"}, Filters: []string{"region"},
+			FilterItems: map[string]xlsx.Cell{"region": xlsx.String("west")}, Values: []xlsx.PivotValue{{Column: "amount"}}})
+	data := sheetCells(t, book, "Data")
+	want := map[string]float64{}
+	for r := 2; data[fmt.Sprint("A", r)] != ""; r++ {
+		if data[fmt.Sprint("D", r)] != "TRUE" {
+			continue
+		}
+		var a float64
+		fmt.Sscan(data[fmt.Sprint("E", r)], &a)
+		want[data[fmt.Sprint("B", r)]] += a
+		want["Grand Total"] += a
+	}
+	paid := sheetCells(t, book, "Paid")
+	if paid["A1"] != "paid" || paid["B1"] != "TRUE" || paid["A4"] != "North" || paid["B4"] != "" {
+		t.Fatalf("paid: %v", paid)
+	}
+	n := 0
+	for r := 4; paid[fmt.Sprint("A", r)] != ""; r++ {
+		label := paid[fmt.Sprint("A", r)]
+		if label == "North" || label == "South" {
+			continue
+		}
+		var got float64
+		fmt.Sscan(paid[fmt.Sprint("B", r)], &got)
+		if math.Abs(got-want[label]) > 1e-9*max(1, math.Abs(want[label])) {
+			t.Errorf("%s: %v, want %v", label, got, want[label])
+		}
+		n++
+	}
+	if n != len(want) {
+		t.Errorf("%d rows, want %d: %v", n, len(want), paid)
+	}
+	if def := part(t, book, "xl/pivotTables/pivotTable1.xml"); !strings.Contains(def, `<pageField fld="3" item="1" hier="-1"/>`) || !strings.Contains(def, `defaultSubtotal="0"`) {
+		t.Errorf("definition: %s", def)
+	}
+	nobody := sheetCells(t, book, "Nobody")
+	if nobody["B1"] != "west" || nobody["A4"] != "Grand Total" || nobody["B4"] != "" {
+		t.Errorf("an item no row has: %v", nobody)
+	}
+	if def := part(t, book, "xl/pivotCache/pivotCacheDefinition2.xml"); !strings.Contains(def, `<s v="west"/>`) {
+		t.Errorf("cache: %s", def)
+	}
 }

@@ -4,6 +4,7 @@ package xlsx
 // records, and their places in the package.
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -34,8 +35,11 @@ func (p *pivot) definition(pl *pivotPlan) []byte {
 	if len(p.filters) > 0 {
 		b = appendIntAttr(append(b, "<pageFields"...), "count", len(p.filters))
 		b = append(b, '>')
-		for _, f := range p.filters {
+		for k, f := range p.filters {
 			b = appendIntAttr(append(b, "<pageField"...), "fld", f)
+			if ch := p.chosen[k]; ch.item >= 0 {
+				b = appendIntAttr(b, "item", slices.Index(p.fields[f].order(), ch.item))
+			}
 			b = append(b, ` hier="-1"/>`...)
 		}
 		b = append(b, "</pageFields>"...)
@@ -43,7 +47,11 @@ func (p *pivot) definition(pl *pivotPlan) []byte {
 	b = p.appendDataFields(b)
 	b = append(b, `<pivotTableStyleInfo name="`...)
 	b = appendAttr(b, p.def.Style)
-	b = append(b, `" showRowHeaders="1" showColHeaders="1" showRowStripes="0" showColStripes="0" showLastColumn="1"/></pivotTableDefinition>`...)
+	b = append(b, `" showRowHeaders="1" showColHeaders="1" showRowStripes="0" showColStripes="0" showLastColumn="1"/>`...)
+	if p.def.HideValuesRow {
+		b = append(b, `<extLst><ext uri="{962EF5D1-5CA2-4c93-8EF4-DBF5C05439D2}" xmlns:x14="http://schemas.microsoft.com/office/spreadsheetml/2009/9/main"><x14:pivotTableDefinition hideValuesRow="1"/></ext></extLst>`...)
+	}
+	b = append(b, `</pivotTableDefinition>`...)
 	return b
 }
 
@@ -65,21 +73,22 @@ func (p *pivot) appendTableAttrs(b []byte, pl *pivotPlan) []byte {
 		b = append(b, ` compact="0" compactData="0"`...)
 	}
 	b = append(b, ` multipleFieldFilters="0"`...)
-	bottom := p.def.GrandTotals == PivotTotalsBoth || p.def.GrandTotals == PivotTotalsRow
-	if !pl.colGrand && len(p.colCols) > 0 {
+	// As Excel's files have them: rowGrandTotals is the Grand Total row
+	// at the bottom, colGrandTotals the Grand Total column at the right.
+	if p.def.GrandTotals != PivotTotalsBoth && p.def.GrandTotals != PivotTotalsRow {
 		b = append(b, ` rowGrandTotals="0"`...)
 	}
-	if !bottom {
+	if p.def.GrandTotals != PivotTotalsBoth && p.def.GrandTotals != PivotTotalsColumn {
 		b = append(b, ` colGrandTotals="0"`...)
 	}
 	b = append(b, `><location ref="`...)
 	b = append(b, (Range{FirstRow: pl.top, FirstCol: pl.left, LastRow: pl.last, LastCol: pl.left + pl.width - 1}).String()...)
 	b = append(b, '"')
 	switch {
+	case len(p.colCols) == 0 && nv > 1 && p.def.HideValuesRow:
+		b = append(b, ` firstHeaderRow="0" firstDataRow="1"`...)
 	case len(p.colCols) == 0 && nv == 1:
 		b = append(b, ` firstHeaderRow="1" firstDataRow="1"`...)
-	case len(p.colCols) == 0:
-		b = append(b, ` firstHeaderRow="0" firstDataRow="1"`...)
 	default:
 		b = append(b, ` firstHeaderRow="1"`...)
 		b = appendIntAttr(b, "firstDataRow", pl.headerRows)
@@ -272,8 +281,8 @@ func (p *pivot) appendDataFields(b []byte) []byte {
 	return append(b, "</dataFields>"...)
 }
 
-// appendValue is a value as a cache writes it: <n>, <s>, <b>, <d> or
-// <m/> for a blank.
+// appendValue is a value as a cache writes it: <n>, <s>, <b>, <d>, <e>
+// or <m/> for a blank.
 func (p *pivot) appendValue(b []byte, kind byte, num float64, text string) []byte {
 	switch kind {
 	case 's':
@@ -282,7 +291,7 @@ func (p *pivot) appendValue(b []byte, kind byte, num float64, text string) []byt
 		return append(b, `"/>`...)
 	case 'n':
 		b = append(b, `<n v="`...)
-		b = strconv.AppendFloat(b, num, 'g', -1, 64)
+		b = appendPivotNumber(b, num)
 		return append(b, `"/>`...)
 	case 'd':
 		b = append(b, `<d v="`...)
@@ -291,6 +300,10 @@ func (p *pivot) appendValue(b []byte, kind byte, num float64, text string) []byt
 	case 'b':
 		b = append(b, `<b v="`...)
 		b = strconv.AppendInt(b, int64(num), 10)
+		return append(b, `"/>`...)
+	case 'e':
+		b = append(b, `<e v="`...)
+		b = appendAttr(b, text)
 		return append(b, `"/>`...)
 	}
 	return append(b, "<m/>"...)
@@ -349,6 +362,37 @@ func appendItemAttr(b []byte, s string) []byte {
 	return appendAttr(b, string(t))
 }
 
+// appendPivotNumber writes a number of the cache as Excel does: with 15
+// significant digits when they read back as the same double, else 17 (so
+// 2.012 but 9.9403578528827037); integers plainly, fixed notation from
+// 1e-5 to 1e15 and exponent notation elsewhere (numbers are finite here:
+// a cell refuses others).
+func appendPivotNumber(b []byte, v float64) []byte {
+	if a := math.Abs(v); a < 1e-5 || a >= 1e15 || v == math.Trunc(v) {
+		b, _ = appendXMLNumber(b, v, false)
+		return b
+	}
+	var tmp [32]byte
+	if short := strconv.AppendFloat(tmp[:0], v, 'e', 14, 64); parsesTo(short, v) {
+		return strconv.AppendFloat(b, v, 'f', -1, 64)
+	}
+	e := strconv.AppendFloat(tmp[:0], v, 'e', 16, 64)
+	exp, _ := strconv.Atoi(string(e[bytes.IndexByte(e, 'e')+1:]))
+	start := len(b)
+	b = strconv.AppendFloat(b, v, 'f', max(0, 16-exp), 64)
+	if bytes.IndexByte(b[start:], '.') >= 0 {
+		b = bytes.TrimRight(b, "0")
+		b = bytes.TrimSuffix(b, []byte("."))
+	}
+	return b
+}
+
+// parsesTo tells whether text reads back as v.
+func parsesTo(text []byte, v float64) bool {
+	f, err := strconv.ParseFloat(string(text), 64)
+	return err == nil && f == v
+}
+
 func appendX(b []byte, v int) []byte {
 	if v == 0 {
 		return append(b, "<x/>"...)
@@ -397,26 +441,7 @@ func (p *pivot) cacheDefinition(sourceRows int) []byte {
 		b = appendIntAttr(b, "count", len(f.items))
 		b = append(b, '>')
 		for _, it := range f.items {
-			switch it.kind {
-			case 's':
-				b = append(b, `<s v="`...)
-				b = appendItemAttr(b, it.text)
-				b = append(b, `"/>`...)
-			case 'n':
-				b = append(b, `<n v="`...)
-				b = strconv.AppendFloat(b, it.num, 'g', -1, 64)
-				b = append(b, `"/>`...)
-			case 'd':
-				b = append(b, `<d v="`...)
-				b = append(b, DateFromSerial(it.num, p.w.opts.Date1904).Format("2006-01-02T15:04:05")...)
-				b = append(b, `"/>`...)
-			case 'b':
-				b = append(b, `<b v="`...)
-				b = strconv.AppendInt(b, int64(it.num), 10)
-				b = append(b, `"/>`...)
-			default:
-				b = append(b, "<m/>"...)
-			}
+			b = p.appendValue(b, it.kind, it.num, it.text)
 		}
 		b = append(b, "</sharedItems></cacheField>"...)
 	}
@@ -426,26 +451,27 @@ func (p *pivot) cacheDefinition(sourceRows int) []byte {
 // sharedAttrs describes the kinds of a field's values, as Excel writes
 // them on sharedItems (its defaults say text and no numbers).
 func (f *pivotField) sharedAttrs(b []byte, date1904 bool) []byte {
-	other := f.hasBool
+	other := f.hasBool || f.hasError
 	if !f.hasString && !f.hasBlank && !other {
 		b = append(b, ` containsSemiMixedTypes="0"`...)
 	}
-	if f.hasDate && !f.hasNumber && !f.hasString && !other {
+	if (f.hasDate || f.hasBlank) && !f.hasNumber && !f.hasString && !other {
+		// Dates and blanks alone, or blanks alone.
 		b = append(b, ` containsNonDate="0"`...)
 	}
 	if f.hasDate {
 		b = append(b, ` containsDate="1"`...)
 	}
-	if !f.hasString && !f.hasBool {
-		// Excel counts booleans with the text here: a field of TRUE and
-		// FALSE has no attributes at all.
+	if !f.hasString && !other {
+		// Excel counts booleans and errors with the text here: a field
+		// of TRUE and FALSE has no attributes at all.
 		b = append(b, ` containsString="0"`...)
 	}
 	if f.hasBlank {
 		b = append(b, ` containsBlank="1"`...)
 	}
 	kinds := 0
-	for _, k := range []bool{f.hasString, f.hasNumber || f.hasDate, f.hasBool} {
+	for _, k := range []bool{f.hasString, f.hasNumber || f.hasDate, other} {
 		if k {
 			kinds++
 		}
@@ -458,11 +484,12 @@ func (f *pivotField) sharedAttrs(b []byte, date1904 bool) []byte {
 		if !f.nonInt {
 			b = append(b, ` containsInteger="1"`...)
 		}
-		b = strconv.AppendFloat(append(b, ` minValue="`...), f.minNum, 'g', -1, 64)
-		b = strconv.AppendFloat(append(b, `" maxValue="`...), f.maxNum, 'g', -1, 64)
+		b = appendPivotNumber(append(b, ` minValue="`...), f.minNum)
+		b = appendPivotNumber(append(b, `" maxValue="`...), f.maxNum)
 		b = append(b, '"')
 	}
-	if f.hasDate && !f.hasNumber {
+	if f.hasDate {
+		// With dates, Excel gives the dates' range, not the numbers'.
 		b = append(b, ` minDate="`...)
 		b = append(b, DateFromSerial(f.minDate, date1904).Format("2006-01-02T15:04:05")...)
 		b = append(b, `" maxDate="`...)
