@@ -67,9 +67,12 @@ type PivotTable struct {
 	// Without them the cache says saveData="0" and is rebuilt from the
 	// source when the file opens.
 	Records bool
-	// MaxKeys bounds the distinct items and item combinations the pivot
-	// keeps (DefaultPivotKeys when 0); past it the pivot fails with
-	// ErrPivotKeys naming the field, instead of growing without bound.
+	// MaxKeys bounds the pivot's distinct keys (DefaultPivotKeys when
+	// 0): the combinations of its row and column fields' items (its
+	// table's rows times its columns of items, before totals), and the
+	// items of any one field. Past it the pivot fails with ErrPivotKeys
+	// saying which, instead of growing without bound; memory stays
+	// within a few hundred bytes a key.
 	MaxKeys int
 }
 
@@ -161,8 +164,9 @@ const DefaultPivotKeys = 100000
 // its source's header lacks, a field used twice).
 var ErrPivot = errors.New("pivot table")
 
-// ErrPivotKeys: a pivot table's fields have more distinct items and
-// combinations than its MaxKeys.
+// ErrPivotKeys: a pivot table has more distinct keys (combinations of
+// its row and column fields' items, or items of a field) than its
+// MaxKeys.
 var ErrPivotKeys = errors.New("too many distinct keys for a pivot table")
 
 // AddPivotTable declares a pivot table over the sheet named p.Source,
@@ -238,14 +242,16 @@ func (w *Writer) AddPivotTable(p PivotTable) error {
 		if w.sheetIndex(name) >= 0 {
 			return true
 		}
+		// Pivots declared whose sheets are not written yet: waiting for
+		// their source, or for its end.
+		declared := slices.Clone(w.pivots)
 		for _, list := range w.pivotWatch {
-			for _, q := range list {
-				if strings.EqualFold(q.def.Sheet, name) {
-					return true
-				}
-			}
+			declared = append(declared, list...)
 		}
-		return false
+		for _, sh := range w.sheets {
+			declared = append(declared, sh.pivots...)
+		}
+		return slices.ContainsFunc(declared, func(q *pivot) bool { return strings.EqualFold(q.def.Sheet, name) })
 	}
 	if p.Sheet == "" {
 		p.Sheet = "Pivot"

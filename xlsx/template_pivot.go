@@ -404,7 +404,7 @@ func (ts *TemplateSheet) addPivotRow(cells []Cell) {
 func (tp *templatePivot) fail() {
 	tp.failed = true
 	tp.p.spool.discard()
-	tp.p.groups, tp.p.accs = nil, nil
+	tp.p.children, tp.p.accs = nil, nil
 }
 
 // finishPivots computes the pivots whose rows are all written: their
@@ -419,12 +419,15 @@ func (t *TemplateWriter) finishPivots(rewrite map[string]func([]byte) []byte, re
 		}
 		p := tp.p
 		pl := p.plan(tp.top, tp.left)
-		lines := p.render(pl)
-		cells, err := t.pivotCells(tp, lines)
+		tp.cellsXML = map[int]map[int][]byte{}
+		row := 0
+		err := p.render(pl, func(cells []Cell) error {
+			row++
+			return t.pivotCells(tp, row, cells)
+		})
 		if err != nil {
 			return err
 		}
-		tp.cellsXML = cells
 		table := p.definition(pl)
 		rewrite[tp.tablePart] = func([]byte) []byte { return table }
 		rewrite[tp.cachePart] = func(x []byte) []byte { return tp.cacheXML(t.growOtherPart(x)) }
@@ -447,52 +450,50 @@ func (t *TemplateWriter) finishPivots(rewrite map[string]func([]byte) []byte, re
 	return nil
 }
 
-// pivotCells are the rendered cells as the template's cell XML, by row
-// and column: text shared or inline as the template's, dates in a date
-// format, and a cell's style where the designer left one.
-func (t *TemplateWriter) pivotCells(tp *templatePivot, lines [][]Cell) (map[int]map[int][]byte, error) {
-	out := map[int]map[int][]byte{}
-	for r, cells := range lines {
-		row := r + 1
-		for i := range cells {
-			c := &cells[i]
-			if c.kind == kindEmpty {
-				continue
-			}
-			col := tp.left + i
-			b := appendCellRef(append([]byte(nil), `<c r="`...), row, col-1)
-			b = append(b, '"')
-			if c.style == tp.p.styles.date {
-				b = appendIntAttr(b, "s", t.styles.dateStyle(0, kindDate))
-			} else {
-				b = append(b, "\x00"...) // the designer's style goes here
-			}
-			var err error
-			switch c.kind {
-			case kindString:
-				b, err = t.appendTextCell(b, c.s, true)
-			case kindBool:
-				b = append(append(append(b, ` t="b"><v>`...), c.boolDigit()), "</v></c>"...)
-			case kindError:
-				b = append(append(append(b, ` t="e"><v>`...), c.errorCode()...), "</v></c>"...)
-			default:
-				v := float64(c.i)
-				if c.kind == kindFloat {
-					v = c.num
-				}
-				b, err = appendXMLNumber(append(b, "><v>"...), v, false)
-				b = append(b, "</v></c>"...)
-			}
-			if err != nil {
-				return nil, &CellError{Sheet: tp.p.def.Name, Row: row, Col: col, Err: err}
-			}
-			if out[row] == nil {
-				out[row] = map[int][]byte{}
-			}
-			out[row][col] = b
+// pivotCells adds a rendered row's cells to tp.cellsXML as the
+// template's cell XML, by row and column: text shared or inline as the
+// template's, dates in a date format, and a cell's style where the
+// designer left one.
+func (t *TemplateWriter) pivotCells(tp *templatePivot, row int, cells []Cell) error {
+	out := tp.cellsXML
+	for i := range cells {
+		c := &cells[i]
+		if c.kind == kindEmpty {
+			continue
 		}
+		col := tp.left + i
+		b := appendCellRef(append([]byte(nil), `<c r="`...), row, col-1)
+		b = append(b, '"')
+		if c.style == tp.p.styles.date {
+			b = appendIntAttr(b, "s", t.styles.dateStyle(0, kindDate))
+		} else {
+			b = append(b, "\x00"...) // the designer's style goes here
+		}
+		var err error
+		switch c.kind {
+		case kindString:
+			b, err = t.appendTextCell(b, c.s, true)
+		case kindBool:
+			b = append(append(append(b, ` t="b"><v>`...), c.boolDigit()), "</v></c>"...)
+		case kindError:
+			b = append(append(append(b, ` t="e"><v>`...), c.errorCode()...), "</v></c>"...)
+		default:
+			v := float64(c.i)
+			if c.kind == kindFloat {
+				v = c.num
+			}
+			b, err = appendXMLNumber(append(b, "><v>"...), v, false)
+			b = append(b, "</v></c>"...)
+		}
+		if err != nil {
+			return &CellError{Sheet: tp.p.def.Name, Row: row, Col: col, Err: err}
+		}
+		if out[row] == nil {
+			out[row] = map[int][]byte{}
+		}
+		out[row][col] = b
 	}
-	return out, nil
+	return nil
 }
 
 var (

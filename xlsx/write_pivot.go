@@ -50,22 +50,26 @@ type pivot struct {
 	// makes it and its index once a row has it (-1 before), by filter.
 	chosen []pivotChoice
 	values []int // each value's column
-	// groups maps a packed key (row level, column level, row items,
-	// column items) to its accumulators' index in accs: len(values) of
-	// them.
-	groups  map[string]int32
-	accs    []pivotAcc
-	keybuf  []byte
-	itemIdx []int32 // this row's item of each axis field: rows, then columns
-	slot    []int   // each field's place in itemIdx, -1 for none
+	// groups form a tree from the grand total's, group 0: a group with
+	// one more row item, or (under the row items) one more column item,
+	// is its parent's child, found in children by pivotEdge. A group's
+	// accumulators are accs[g*len(values):], len(values) of them.
+	children map[uint64]int32
+	ngroups  int32
+	accs     []pivotAcc
+	keybuf   []byte
+	itemIdx  []int32 // this row's item of each axis field: rows, then columns
+	slot     []int   // each field's place in itemIdx, -1 for none
 	// filterOf is each field's place in filters, -1 for none.
 	filterOf []int
+	// moments marks the values summarised by a deviation or variance.
+	moments []bool
 	// kinds and nums are this row's values, a field each, read once.
 	kinds   []byte
 	nums    []float64
 	errs    []string // this row's error codes
 	records int
-	keys    int // distinct items and groups, against MaxKeys
+	keys    int // distinct combinations of every axis field's items, against MaxKeys
 	lastCol int
 }
 
@@ -80,10 +84,11 @@ type pivotChoice struct {
 // what kinds of values it holds and, for a field on an axis, its
 // distinct items in order of first appearance.
 type pivotField struct {
-	name  string
-	axis  bool
-	items []pivotItem
-	index map[string]int32
+	name   string
+	axis   bool
+	items  []pivotItem
+	index  map[string]int32
+	sorted []int32 // the items in Excel's order, once asked
 
 	hasString, hasNumber, hasBlank, hasDate, hasBool, hasError, nonInt, longText bool
 	minNum, maxNum, minDate, maxDate                                             float64
@@ -109,7 +114,7 @@ type pivotAcc struct {
 	mean, m2    float64
 }
 
-func (a *pivotAcc) add(v float64) {
+func (a *pivotAcc) add(v float64, moments bool) {
 	a.nums++
 	t := a.sum + v
 	if math.Abs(a.sum) >= math.Abs(v) {
@@ -124,9 +129,11 @@ func (a *pivotAcc) add(v float64) {
 	if a.nums == 1 || v > a.max {
 		a.max = v
 	}
-	d := v - a.mean
-	a.mean += d / float64(a.nums)
-	a.m2 += d * (v - a.mean)
+	if moments { // only deviations need them, and a division a value
+		d := v - a.mean
+		a.mean += d / float64(a.nums)
+		a.m2 += d * (v - a.mean)
+	}
 }
 
 // cell is the summary f of the accumulated values, as Excel shows it:
@@ -182,7 +189,7 @@ func (w *Writer) pivotValue(c *Cell) (kind byte, num float64, text string) {
 	case kindFloat, kindFloat32:
 		return 'n', c.num, ""
 	case kindDecimal:
-		if v, err := strconv.ParseFloat(text, 64); err == nil {
+		if v, ok := parseNumber(stringBytes(text)); ok {
 			return 'n', v, ""
 		}
 		return 's', 0, text
@@ -315,6 +322,9 @@ func (p *pivot) start(sheet string, cells []Cell) error {
 		}
 		p.values = append(p.values, i)
 	}
+	for _, v := range p.def.Values {
+		p.moments = append(p.moments, v.Func == PivotStdDev || v.Func == PivotVar)
+	}
 	p.filterOf = make([]int, len(p.fields))
 	for i := range p.filterOf {
 		p.filterOf[i] = slices.Index(p.filters, i)
@@ -327,7 +337,9 @@ func (p *pivot) start(sheet string, cells []Cell) error {
 		}
 		p.noSubtotal[i] = true
 	}
-	p.groups = map[string]int32{}
+	p.children = map[uint64]int32{}
+	p.ngroups = 1
+	p.accs = make([]pivotAcc, len(p.values)) // the grand total's
 	p.itemIdx = make([]int32, len(p.rowCols)+len(p.colCols))
 	p.slot = make([]int, len(p.fields))
 	for i := range p.slot {
@@ -355,6 +367,9 @@ func (p *pivot) add(cells []Cell) error {
 		rec.buf = append(rec.buf, "<r>"...)
 	}
 	for i, f := range p.fields {
+		if !f.axis && rec == nil && i < len(cells) && p.noteCommon(i, f, &cells[i]) {
+			continue
+		}
 		var kind byte = 'm'
 		var num float64
 		var text string
@@ -400,58 +415,78 @@ func (p *pivot) add(cells []Cell) error {
 	if left {
 		return nil
 	}
-	nr := len(p.rowCols)
+	nr, nc := len(p.rowCols), len(p.colCols)
+	var rowGroup int32 // the grand total's
 	for level := 0; level <= nr; level++ {
-		for colLevel := 0; colLevel <= len(p.colCols); colLevel++ {
-			p.keybuf = appendGroupKey(p.keybuf[:0], p.itemIdx[:level], p.itemIdx[nr:nr+colLevel])
-			g, ok := p.groups[string(p.keybuf)]
-			if !ok {
-				if err := p.grow("its combinations of items"); err != nil {
-					return err
-				}
-				g = int32(len(p.accs))
-				p.groups[string(p.keybuf)] = g
-				p.accs = append(p.accs, make([]pivotAcc, len(p.values))...)
+		if level > 0 {
+			var err error
+			if rowGroup, err = p.child(rowGroup, p.itemIdx[level-1], false, level == nr && nc == 0); err != nil {
+				return err
 			}
-			accs := p.accs[g : int(g)+len(p.values)]
-			for v, col := range p.values {
-				switch p.kinds[col] {
-				case 'm':
-					continue
-				case 'n', 'd':
-					accs[v].add(p.nums[col])
-				case 'e':
-					if accs[v].err == "" {
-						accs[v].err = p.errs[col]
-					}
-				}
-				accs[v].count++
+		}
+		g := rowGroup
+		p.accumulate(g)
+		for c := 1; c <= nc; c++ {
+			var err error
+			if g, err = p.child(g, p.itemIdx[nr+c-1], true, level == nr && c == nc); err != nil {
+				return err
 			}
+			p.accumulate(g)
 		}
 	}
 	return nil
 }
 
-// appendGroupKey packs a group's key: how many row and column fields
-// it fixes, and their items.
-func appendGroupKey(b []byte, rowItems, colItems []int32) []byte {
-	b = append(b, byte(len(rowItems)), byte(len(colItems)))
-	for _, i := range rowItems {
-		b = binary.LittleEndian.AppendUint32(b, uint32(i))
+// pivotEdge is the key of a group's child: the parent group, the item,
+// and whether it is a column item.
+func pivotEdge(parent, item int32, column bool) uint64 {
+	k := uint64(parent)<<32 | uint64(uint32(item))
+	if column {
+		k |= 1 << 31
 	}
-	for _, i := range colItems {
-		b = binary.LittleEndian.AppendUint32(b, uint32(i))
-	}
-	return b
+	return k
 }
 
-// grow counts one more key, failing past MaxKeys.
-func (p *pivot) grow(what string) error {
-	p.keys++
-	if p.keys > p.def.MaxKeys {
-		return fmt.Errorf("%w %q: %w: more than %d distinct items and combinations (%s)", ErrPivot, p.def.Name, ErrPivotKeys, p.def.MaxKeys, what)
+// child is the group under parent with one more item, made at its first
+// record; a leaf (every row and column field fixed) counts as a key.
+func (p *pivot) child(parent, item int32, column, leaf bool) (int32, error) {
+	k := pivotEdge(parent, item, column)
+	if g, ok := p.children[k]; ok {
+		return g, nil
 	}
-	return nil
+	if leaf {
+		if p.keys++; p.keys > p.def.MaxKeys {
+			return 0, p.tooMany("combinations of the row and column fields' items")
+		}
+	}
+	g := p.ngroups
+	p.ngroups++
+	p.children[k] = g
+	p.accs = append(p.accs, make([]pivotAcc, len(p.values))...)
+	return g, nil
+}
+
+// accumulate adds this record's values to a group's accumulators.
+func (p *pivot) accumulate(g int32) {
+	accs := p.accs[int(g)*len(p.values) : int(g+1)*len(p.values)]
+	for v, col := range p.values {
+		switch p.kinds[col] {
+		case 'm':
+			continue
+		case 'n', 'd':
+			accs[v].add(p.nums[col], p.moments[v])
+		case 'e':
+			if accs[v].err == "" {
+				accs[v].err = p.errs[col]
+			}
+		}
+		accs[v].count++
+	}
+}
+
+// tooMany is the error of a pivot past MaxKeys, saying what went past.
+func (p *pivot) tooMany(what string) error {
+	return fmt.Errorf("%w %q: %w: more than %d distinct %s", ErrPivot, p.def.Name, ErrPivotKeys, p.def.MaxKeys, what)
 }
 
 // item is the index of a value among an axis field's items, a new one
@@ -461,8 +496,8 @@ func (p *pivot) item(f *pivotField, kind byte, num float64, text string) (int32,
 	if i, ok := f.index[string(b)]; ok {
 		return i, nil
 	}
-	if err := p.grow("the items of " + strconv.Quote(f.name)); err != nil {
-		return 0, err
+	if len(f.items) >= p.def.MaxKeys {
+		return 0, p.tooMany("items of " + strconv.Quote(f.name))
 	}
 	i := int32(len(f.items))
 	f.index[string(b)] = i
@@ -501,6 +536,49 @@ func appendFolded(b []byte, text string) []byte {
 		i += n
 	}
 	return b
+}
+
+// noteCommon is add's work for a cell of a field on no axis, when no
+// records are kept, for the kinds most cells are (numbers and text): its
+// kind and number kept, the field's description updated, as pivotValue
+// and note would, without their calls; false for the other kinds.
+func (p *pivot) noteCommon(i int, f *pivotField, c *Cell) bool {
+	var v float64
+	switch c.kind {
+	case kindString:
+		p.kinds[i] = 's'
+		f.hasString = true
+		if len(c.s) > 255 {
+			f.longText = true
+		}
+		return true
+	case kindInt:
+		v = float64(c.i)
+	case kindFloat:
+		v = c.num
+	case kindDecimal:
+		// A database's or a CSV's exact decimal, read as the reader reads
+		// a cell's number.
+		var ok bool
+		if v, ok = parseNumber(stringBytes(c.s)); !ok {
+			return false
+		}
+	default:
+		return false
+	}
+	if !f.nonInt && c.kind != kindInt && v != math.Trunc(v) {
+		f.nonInt = true
+	}
+	p.kinds[i], p.nums[i] = 'n', v
+	switch {
+	case !f.hasNumber:
+		f.minNum, f.maxNum, f.hasNumber = v, v, true
+	case v < f.minNum:
+		f.minNum = v
+	case v > f.maxNum:
+		f.maxNum = v
+	}
+	return true
 }
 
 // note records a value's kind in the field's description.
@@ -563,7 +641,22 @@ var customLists = func() map[string]int {
 // as Excel's custom lists sort them, then the rest ignoring case), then
 // FALSE and TRUE, then errors, then the blank.
 func (f *pivotField) order() []int32 {
-	rank := map[byte]int{'n': 0, 'd': 0, 's': 1, 'b': 2, 'e': 3, 'm': 4}
+	if len(f.sorted) == len(f.items) {
+		return f.sorted // no item came since
+	}
+	rank := func(kind byte) int {
+		switch kind {
+		case 'n', 'd':
+			return 0
+		case 's':
+			return 1
+		case 'b':
+			return 2
+		case 'e':
+			return 3
+		}
+		return 4
+	}
 	out := make([]int32, len(f.items))
 	for i := range out {
 		out[i] = int32(i)
@@ -577,7 +670,7 @@ func (f *pivotField) order() []int32 {
 	}
 	slices.SortStableFunc(out, func(a, b int32) int {
 		x, y := &f.items[a], &f.items[b]
-		if c := cmp.Compare(rank[x.kind], rank[y.kind]); c != 0 {
+		if c := cmp.Compare(rank(x.kind), rank(y.kind)); c != 0 {
 			return c
 		}
 		lx, okx := listed(x)
@@ -599,6 +692,7 @@ func (f *pivotField) order() []int32 {
 		}
 		return cmp.Compare(x.num, y.num)
 	})
+	f.sorted = out
 	return out
 }
 

@@ -31,11 +31,16 @@ func (p *pivot) itemCell(f *pivotField, i int32, dateStyle StyleID) Cell {
 // rowItems (the first len(rowItems) of them) and the column fields to
 // colItems; nil when no record has that combination.
 func (p *pivot) acc(rowItems, colItems []int32) []pivotAcc {
-	g, ok := p.groups[string(appendGroupKey(nil, rowItems, colItems))]
-	if !ok {
-		return nil
+	var g int32 // the grand total's
+	for k, items := range [2][]int32{rowItems, colItems} {
+		for _, it := range items {
+			var ok bool
+			if g, ok = p.children[pivotEdge(g, it, k == 1)]; !ok {
+				return nil
+			}
+		}
 	}
-	return p.accs[g : int(g)+len(p.values)]
+	return p.accs[int(g)*len(p.values) : int(g+1)*len(p.values)]
 }
 
 // pivotRow is one rendered row of row items, or column of column
@@ -55,15 +60,25 @@ type pivotRow struct {
 // its group (head) and, with subtotals, its total after it (tail).
 func walkItems(orders [][]int32, has func([]int32) bool, head bool, tail func(level int) bool) []pivotRow {
 	var out []pivotRow
+	// The rows' items and positions are slices of two arenas, not an
+	// allocation a row: a large pivot has a row a key.
+	var itemArena []int32
+	var posArena []int
+	candidate := make([]int32, 0, len(orders))
 	var walk func(prefix []int32, pos []int)
 	walk = func(prefix []int32, pos []int) {
 		level := len(prefix)
 		for at, i := range orders[level] {
-			items := append(slices.Clone(prefix), i)
-			if !has(items) {
+			candidate = append(append(candidate[:0], prefix...), i)
+			if !has(candidate) {
 				continue // no record has this combination
 			}
-			ps := append(slices.Clone(pos), at)
+			start := len(itemArena)
+			itemArena = append(itemArena, candidate...)
+			items := itemArena[start:len(itemArena):len(itemArena)]
+			start = len(posArena)
+			posArena = append(append(posArena, pos...), at)
+			ps := posArena[start:len(posArena):len(posArena)]
 			inner := level+1 < len(orders)
 			if head || !inner {
 				out = append(out, pivotRow{items: items, pos: ps})
@@ -181,19 +196,18 @@ func (p *pivot) writeSheet() error {
 	}
 	s.pivotTable = p.id
 	pl := p.plan(max(3, len(p.filters)+2), 1)
-	for _, cells := range p.render(pl) {
-		if err := s.WriteRow(cells); err != nil {
-			return err
-		}
+	if err := p.render(pl, s.WriteRow); err != nil {
+		return err
 	}
 	p.table = p.definition(pl)
 	return s.Close()
 }
 
-// render is the pivot's cells, a row each from the sheet's first: the
-// filters' rows (a blank row under them), the header's, then the table's
-// rows; it completes the plan's extent.
-func (p *pivot) render(pl *pivotPlan) [][]Cell {
+// render hands the pivot's cells to emit a row at a time, from the
+// sheet's first row: the filters' rows (a blank row under them), the
+// header's, then the table's rows (rendered as they go, so that a large
+// pivot is never held whole); it completes the plan's extent.
+func (p *pivot) render(pl *pivotPlan, emit func([]Cell) error) error {
 	lines := make([][]Cell, pl.top-1)
 	// Filters: a row each, then a blank row; the table below.
 	for k, f := range p.filters {
@@ -205,7 +219,12 @@ func (p *pivot) render(pl *pivotPlan) [][]Cell {
 	}
 	header := p.headerRows(pl)
 	pl.headerRows = len(header)
-	lines = append(lines, header...)
+	pl.last = pl.top - 1 + len(header)
+	for _, cells := range append(lines, header...) {
+		if err := emit(cells); err != nil {
+			return err
+		}
+	}
 	pl.width = pl.lead + len(p.values)
 	var prev []int // the previous row's item positions
 	for _, r := range pl.rows {
@@ -214,10 +233,12 @@ func (p *pivot) render(pl *pivotPlan) [][]Cell {
 			prev = r.pos
 		}
 		pl.width = max(pl.width, len(cells))
-		lines = append(lines, cells)
+		if err := emit(cells); err != nil {
+			return err
+		}
+		pl.last++
 	}
-	pl.last = len(lines)
-	return lines
+	return nil
 }
 
 // headerRows are the table's header rows. The

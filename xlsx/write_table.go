@@ -353,7 +353,7 @@ func (t *sheetTable) accumulate(w *Writer, cells []Cell) {
 		}
 		t.sums[i].count++
 		if kind == 'n' || kind == 'd' {
-			t.sums[i].add(num)
+			t.sums[i].add(num, true) // the totals row may show a deviation
 		}
 	}
 }
