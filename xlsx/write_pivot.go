@@ -139,9 +139,6 @@ func (a *pivotAcc) add(v float64, moments bool) {
 // cell is the summary f of the accumulated values, as Excel shows it:
 // #DIV/0! for an average or deviation of too few numbers.
 func (a *pivotAcc) cell(f PivotFunc) Cell {
-	if a.count == 0 {
-		return Cell{} // no value at all in the group: Excel leaves it empty
-	}
 	if a.err != "" && f != PivotCount && f != PivotCountNums {
 		return Error(ErrorCode(a.err))
 	}

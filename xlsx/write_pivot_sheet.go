@@ -404,7 +404,9 @@ func (p *pivot) rowCells(pl *pivotPlan, r pivotRow, prev []int) []Cell {
 // record has).
 func (p *pivot) valueCells(accs []pivotAcc, out []Cell) []Cell {
 	for v, def := range p.def.Values {
-		if accs == nil {
+		if accs == nil || accs[v].count == 0 {
+			// No record, or no value in the group: Excel leaves it empty
+			// (a table's SUBTOTAL over nothing is 0 all the same).
 			out = append(out, Cell{})
 			continue
 		}
