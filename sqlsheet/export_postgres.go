@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/stdlib"
 )
@@ -44,7 +43,7 @@ func withPostgres(ctx context.Context, db *sql.DB, opts Options, fn func(session
 			return fmt.Errorf("a PostgreSQL connection of type %T, not pgx's", driverConn)
 		}
 		pc := sc.Conn()
-		s := &pgSession{on: pc, conn: pc, types: pc.TypeMap()}
+		s := &pgSession{on: pc, types: pc.TypeMap()}
 		if opts.ReadOnly {
 			tx, err := pc.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
 			if err != nil {
@@ -58,7 +57,7 @@ func withPostgres(ctx context.Context, db *sql.DB, opts Options, fn func(session
 					return err
 				}
 			}
-			s.on, s.tx = tx, tx
+			s.on = tx
 		}
 		return fn(s)
 	})
@@ -70,18 +69,9 @@ type pgSession struct {
 		Query(context.Context, string, ...any) (pgx.Rows, error)
 	}
 	types *pgtype.Map
-	// conn is the connection, for COPY; tx the read-only transaction, if
-	// any; noCopy says a COPY was refused: the export's queries go
-	// through rows.
-	conn   *pgx.Conn
-	tx     pgx.Tx
-	noCopy bool
 }
 
 func (s *pgSession) query(ctx context.Context, q Query, sheet string) (result, error) {
-	if r, err := s.copyQuery(ctx, q, sheet); r != nil || err != nil {
-		return r, err
-	}
 	// Describe, then execute: the result formats depend on the column
 	// types, and no statement is cached (a table replaced under a cached
 	// plan would fail).
@@ -92,7 +82,7 @@ func (s *pgSession) query(ctx context.Context, q Query, sheet string) (result, e
 		cancel()
 		return nil, fmt.Errorf("sheet %q: query: %w", sheet, err)
 	}
-	return &pgResult{pgxRows: newPgxRows(rows), infos: pgxColumns(rows.FieldDescriptions(), s.types), cancel: cancel}, nil
+	return &pgResult{pgxRows: newPgxRows(rows), infos: pgxColumns(rows, s.types), cancel: cancel}, nil
 }
 
 type pgResult struct {
@@ -114,7 +104,8 @@ func (r *pgResult) end(err error) error {
 	return err
 }
 
-func pgxColumns(fields []pgconn.FieldDescription, types *pgtype.Map) []columnInfo {
+func pgxColumns(rows pgx.Rows, types *pgtype.Map) []columnInfo {
+	fields := rows.FieldDescriptions()
 	infos := make([]columnInfo, len(fields))
 	for i, f := range fields {
 		infos[i] = columnInfo{name: f.Name, kind: kindText}
