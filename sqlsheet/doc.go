@@ -7,9 +7,8 @@
 //
 // # Export
 //
-// Rows are read the fastest way each database offers — PostgreSQL's as a
-// binary COPY of the query (or through pgx's own rows when COPY cannot
-// run it: parameters, a type COPY is not read for), a SQLite file through SQLite's API on a
+// Rows are read the fastest way each database offers — PostgreSQL's
+// through pgx's own rows, a SQLite file through SQLite's API on a
 // read-only connection of the export's own, others through database/sql
 // — and every value goes through one conversion to a cell.
 //
