@@ -14,6 +14,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/sheetstream/sheetstream/internal/numtext"
 )
 
 // pivot is a declared pivot table and what its source's rows made of it.
@@ -62,8 +64,9 @@ type pivot struct {
 	slot     []int   // each field's place in itemIdx, -1 for none
 	// filterOf is each field's place in filters, -1 for none.
 	filterOf []int
-	// moments marks the values summarised by a deviation or variance.
-	moments []bool
+	// isValue marks the fields that are values; moments the values
+	// summarised by a deviation or variance.
+	isValue, moments []bool
 	// kinds and nums are this row's values, a field each, read once.
 	kinds   []byte
 	nums    []float64
@@ -319,6 +322,10 @@ func (p *pivot) start(sheet string, cells []Cell) error {
 		}
 		p.values = append(p.values, i)
 	}
+	p.isValue = make([]bool, len(p.fields))
+	for _, v := range p.values {
+		p.isValue[v] = true
+	}
 	for _, v := range p.def.Values {
 		p.moments = append(p.moments, v.Func == PivotStdDev || v.Func == PivotVar)
 	}
@@ -554,6 +561,19 @@ func (p *pivot) noteCommon(i int, f *pivotField, c *Cell) bool {
 	case kindFloat:
 		v = c.num
 	case kindDecimal:
+		if len(c.s) > 15 && !p.isValue[i] && f.hasNumber {
+			// A long decimal of a field only described: when it lies
+			// surely inside the extremes so far, its exact value is not
+			// needed (strconv would cost more than the rest of the row).
+			if a, frac, ok := approxDecimal(c.s); ok {
+				margin := 1e-14 * math.Abs(a)
+				if a-margin > f.minNum && a+margin < f.maxNum {
+					p.kinds[i] = 'n'
+					f.nonInt = f.nonInt || frac
+					return true
+				}
+			}
+		}
 		// A database's or a CSV's exact decimal, read as the reader reads
 		// a cell's number.
 		var ok bool
@@ -576,6 +596,48 @@ func (p *pivot) noteCommon(i int, f *pivotField, c *Cell) bool {
 		f.maxNum = v
 	}
 	return true
+}
+
+// approxDecimal reads a plain decimal of up to 19 significant digits
+// ("-0.14285714285714285") to within a few units in the last place, and
+// whether it has a fraction that is not zeros; false for other text.
+func approxDecimal(s string) (v float64, frac, ok bool) {
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	var m uint64
+	digits, point, k, seen := 0, false, 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '.' && !point:
+			point = true
+		case '0' <= c && c <= '9':
+			seen = true
+			if digits > 0 || c != '0' {
+				digits++
+			}
+			if digits > 19 {
+				return 0, false, false
+			}
+			m = m*10 + uint64(c-'0')
+			if point {
+				k++
+				frac = frac || c != '0'
+			}
+		default:
+			return 0, false, false
+		}
+	}
+	if !seen || k >= len(numtext.ExactPow10) {
+		return 0, false, false
+	}
+	v = float64(m) / numtext.ExactPow10[k]
+	if neg {
+		v = -v
+	}
+	return v, frac, true
 }
 
 // note records a value's kind in the field's description.

@@ -319,7 +319,9 @@ func TestPivotReaders(t *testing.T) {
 		xlsx.PivotTable{Sheet: "Tabular", Source: "Data", Rows: []string{"region", "city"}, Columns: []string{"paid"}, Layout: xlsx.PivotTabular,
 			Values: []xlsx.PivotValue{{Column: "amount"}, {Column: "units", Func: xlsx.PivotCount}}},
 		xlsx.PivotTable{Sheet: "Outline", Source: "Data", Rows: []string{"region", "city"}, Layout: xlsx.PivotOutline, Values: []xlsx.PivotValue{{Column: "amount"}}},
-		xlsx.PivotTable{Sheet: "TwoCols", Source: "Data", Rows: []string{"region"}, Columns: []string{"year", "paid"}, Values: []xlsx.PivotValue{{Column: "amount"}}})
+		xlsx.PivotTable{Sheet: "TwoCols", Source: "Data", Rows: []string{"region"}, Columns: []string{"year", "paid"}, Values: []xlsx.PivotValue{{Column: "amount"}}},
+		xlsx.PivotTable{Sheet: "Chosen", Source: "Data", Rows: []string{"region", "city"}, Filters: []string{"year"}, FilterItems: map[string]xlsx.Cell{"year": xlsx.Int(2021)},
+			NoSubtotals: []string{"region"}, HideValuesRow: true, GrandTotals: xlsx.PivotTotalsRow, Values: []xlsx.PivotValue{{Column: "amount"}, {Column: "units", Func: xlsx.PivotCount}}})
 	dir := t.TempDir()
 	path := filepath.Join(dir, "pivots.xlsx")
 	os.WriteFile(path, book, 0o644)
@@ -363,7 +365,8 @@ print(json.dumps(out))`
 	}
 	if !strings.Contains(string(got), `"ByCity": [["PivotTable1", "A3:D12", ["Sum of amount", "Average of amount", "StdDev of amount"], 6]]`) ||
 		!strings.Contains(string(got), `"ByYear": [["PivotTable2"`) || !strings.Contains(string(got), `"Tabular": [["PivotTable3"`) ||
-		!strings.Contains(string(got), `"Outline": [["PivotTable4"`) || !strings.Contains(string(got), `"TwoCols": [["PivotTable5"`) || !strings.Contains(string(got), `"bad": []`) {
+		!strings.Contains(string(got), `"Outline": [["PivotTable4"`) || !strings.Contains(string(got), `"TwoCols": [["PivotTable5"`) ||
+		!strings.Contains(string(got), `"Chosen": [["PivotTable6"`) || !strings.Contains(string(got), `"bad": []`) {
 		t.Errorf("openpyxl and pandas: %s", got)
 	}
 	resaved := pyread.Resave(t, dir, path)[0]
@@ -379,6 +382,20 @@ print(json.dumps(out))`
 		if f, err := strconv.ParseFloat(v, 64); err == nil && ref[0] != 'A' && theirs[strconv.FormatFloat(f, 'g', 10, 64)] == 0 {
 			t.Errorf("LibreOffice's TwoCols lacks %s = %s", ref, v)
 		}
+	}
+	// The filter's chosen item: LibreOffice's grand total of the pivot,
+	// computed over 2021's rows alone, is ours.
+	ourChosen, loChosen := sheetCells(t, book, "Chosen"), sheetCells(t, mustRead(t, resaved), "Chosen")
+	grand := func(cells map[string]string) string {
+		for ref, v := range cells {
+			if ref[0] == 'A' && (v == "Grand Total" || v == "Total Result") {
+				return cells["B"+ref[1:]]
+			}
+		}
+		return ""
+	}
+	if g, lo := grand(ourChosen), grand(loChosen); g == "" || !twinNear(g, lo) {
+		t.Errorf("the filtered pivot's grand total: ours %q, LibreOffice's %q\n%v\n%v", g, lo, ourChosen, loChosen)
 	}
 	again := sheetCells(t, mustRead(t, resaved), "ByCity")
 	ours := sheetCells(t, book, "ByCity")
@@ -761,4 +778,11 @@ func TestPivotFilterItem(t *testing.T) {
 	if def := part(t, book, "xl/pivotCache/pivotCacheDefinition2.xml"); !strings.Contains(def, `<s v="west"/>`) {
 		t.Errorf("cache: %s", def)
 	}
+}
+
+// twinNear compares two cells' numbers to 1e-9 relative.
+func twinNear(a, b string) bool {
+	x, errA := strconv.ParseFloat(a, 64)
+	y, errB := strconv.ParseFloat(b, 64)
+	return errA == nil && errB == nil && math.Abs(x-y) <= 1e-9*max(1, math.Abs(y))
 }
