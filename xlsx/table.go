@@ -69,7 +69,9 @@ type TableColumn struct {
 	// Formula makes the column calculated: every data row written with
 	// an empty cell in the column gets this formula, which may use
 	// structured references such as [@Price]*[@Quantity] (written, as
-	// Excel stores them, Table1[[#This Row],[Price]]).
+	// Excel stores them, Table1[[#This Row],[Price]]). Arithmetic of the
+	// row's cells (numbers, [@Column], + - * / ^ %, parentheses) carries
+	// its computed value; other formulas are left to Excel.
 	Formula string
 }
 

@@ -32,3 +32,19 @@ func FuzzApproxDecimal(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCompileCalc: any formula compiles to steps that evaluate without a
+// panic, or is left to Excel.
+func FuzzCompileCalc(f *testing.F) {
+	for _, s := range []string{"[@A]+[@B]*2", "-[@A]^2", "([@A]+1)%", "2^3^2", "[@[B]]/0", "((", "[@A]+", "SUM([@A])"} {
+		f.Add(s)
+	}
+	w := &Writer{}
+	f.Fuzz(func(t *testing.T, s string) {
+		ops, ok := compileCalc(s, []string{"A", "B"})
+		if !ok {
+			return
+		}
+		w.evalCalc(ops, []Cell{Int(3), Float(0.5)})
+	})
+}

@@ -26,6 +26,9 @@ type sheetTable struct {
 	// the writer does not know (its total is then left uncached).
 	sums    []pivotAcc
 	unknown []bool
+	// calc are the calculated columns' formulas compiled, for those the
+	// writer evaluates (write_table_calc.go), once the columns are named.
+	calc [][]calcOp
 }
 
 func (t *sheetTable) headerRow() int {
@@ -247,6 +250,14 @@ func (t *sheetTable) nameColumns(header []Cell) error {
 		taken[strings.ToLower(name)] = true
 		t.names[i] = name
 	}
+	if t.formulas {
+		t.calc = make([][]calcOp, len(t.Columns))
+		for i, c := range t.Columns {
+			if c.Formula != "" {
+				t.calc[i], _ = compileCalc(c.Formula, t.names)
+			}
+		}
+	}
 	return nil
 }
 
@@ -317,9 +328,15 @@ func (s *Sheet) tableCells(row int, cells []Cell, hidden bool) ([]Cell, error) {
 			}
 		case t.formulas && row > t.headerRow():
 			own(t.ref.LastCol)
+			row := out[t.ref.FirstCol-1 : t.ref.FirstCol-1+len(t.Columns)]
 			for i, c := range t.Columns {
-				if cell := &out[t.ref.FirstCol+i-1]; c.Formula != "" && cell.kind == kindEmpty {
+				if cell := &row[i]; c.Formula != "" && cell.kind == kindEmpty {
 					*cell = Cell{kind: kindFormula, s: t.expandFormula(c.Formula), style: cell.style, styled: cell.styled}
+					if i < len(t.calc) && t.calc[i] != nil {
+						if v, ok := s.w.evalCalc(t.calc[i], row); ok {
+							*cell = cell.WithValue(v)
+						}
+					}
 				}
 			}
 		}

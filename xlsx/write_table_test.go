@@ -105,9 +105,15 @@ func TestTables(t *testing.T) {
 		t.Fatalf("%d rows; header %q, want %q; last %q", len(got), got[1], header, got[len(got)-1])
 	}
 	// The totals carry their values, computed as the rows went by; the
-	// calculated column's is Excel's to compute (no cached value).
-	if f := got[rows+2]; !slices.Equal(f, []string{"Total", "499500", "1.5", ""}) {
+	// calculated column ([@Price]*[@Quantity]) carries its own, and its
+	// total theirs.
+	if f := got[rows+2]; !slices.Equal(f, []string{"Total", "499500", "1.5", "749250"}) {
 		t.Errorf("totals row %q", f)
+	}
+	for i := 0; i < rows; i += 97 {
+		if amount := got[2+i][4]; amount != strconv.FormatFloat(float64(i)*1.5, 'g', -1, 64) {
+			t.Errorf("row %d: Amount %q, want %v", i, amount, float64(i)*1.5)
+		}
 	}
 
 	pyread.Python(t)
@@ -180,7 +186,9 @@ func TestTables(t *testing.T) {
 	if len(totals) < 4 || totals[2].String() != "n:499500" || totals[3].String() != "n:1.5" {
 		t.Errorf("LibreOffice's totals row: %v", totals)
 	}
-	t.Logf("LibreOffice: E4 %v, the calculated column's total %v", again.Openpyxl["Sales"][3][4], totals[len(totals)-1])
+	if e := again.Openpyxl["Sales"][4][4]; e.String() != "n:1.5" || totals[len(totals)-1].String() != "n:749250" {
+		t.Errorf("LibreOffice: E5 %v, the calculated column's total %v", e, totals[len(totals)-1])
+	}
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -317,5 +325,84 @@ func TestTableErrors(t *testing.T) {
 				t.Errorf("error %v", err)
 			}
 		})
+	}
+}
+
+// TestCalculatedColumns: a calculated column's formula of arithmetic over
+// the row carries the value Excel computes, by Excel's rules (worked out
+// here by hand): precedence, left-to-right powers, unary minus before
+// powers, percent, text read as a number or #VALUE!, empty as 0, TRUE as
+// 1, errors through, #DIV/0!; a formula with a function or another
+// reference carries none.
+func TestCalculatedColumns(t *testing.T) {
+	formulas := map[string]string{
+		"Sum":      "[@A]+[@B]*2",
+		"Paren":    "([@A]+[@B])*2",
+		"Pow":      "2^3^2",
+		"Neg":      "-[@A]^2",
+		"Pct":      "[@A]*50%",
+		"Div":      "[@A]/[@B]",
+		"Spaced":   "= [@[A]] - 0.5 ",
+		"Function": "SUM([@A],[@B])",
+		"Other":    "[@A]+C1",
+	}
+	names := []string{"A", "B", "Sum", "Paren", "Pow", "Neg", "Pct", "Div", "Spaced", "Function", "Other"}
+	book := writeBook(t, xlsx.Options{}, func(w *xlsx.Writer) error {
+		sh, err := w.AddSheet("S", xlsx.SheetOptions{})
+		if err != nil {
+			return err
+		}
+		var cols []xlsx.TableColumn
+		for _, n := range names {
+			cols = append(cols, xlsx.TableColumn{Name: n, Formula: formulas[n]})
+		}
+		if err := sh.AddTable(xlsx.Range{FirstRow: 1, FirstCol: 1, LastCol: len(names)}, xlsx.Table{Columns: cols}); err != nil {
+			return err
+		}
+		if err := sh.WriteRow(nil); err != nil {
+			return err
+		}
+		for _, r := range [][]xlsx.Cell{
+			{xlsx.Int(3), xlsx.Int(2)},
+			{xlsx.String(" 4 "), xlsx.Bool(true)},
+			{xlsx.String("four"), xlsx.Int(0)},
+			{xlsx.Cell{}, xlsx.Error(xlsx.ErrorNA)},
+			{xlsx.Int(1), xlsx.Int(0)},
+		} {
+			if err := sh.WriteRow(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	wb, _ := xlsx.NewReader(bytes.NewReader(book), int64(len(book)), xlsx.ReadOptions{})
+	rs, _ := wb.Rows(context.Background(), 0)
+	var got []map[string]string
+	for rs.Next() {
+		if rs.Row().Num == 1 {
+			continue
+		}
+		m := map[string]string{}
+		for _, c := range rs.Row().Cells {
+			m[names[c.Col()-1]] = c.String()
+		}
+		got = append(got, m)
+	}
+	want := []map[string]string{
+		{"Sum": "7", "Paren": "10", "Pow": "64", "Neg": "9", "Pct": "1.5", "Div": "1.5", "Spaced": "2.5", "Function": "", "Other": ""},
+		{"Sum": "6", "Paren": "10", "Pow": "64", "Neg": "16", "Pct": "2", "Div": "4", "Spaced": "3.5", "Function": "", "Other": ""},
+		{"Sum": "#VALUE!", "Paren": "#VALUE!", "Pow": "64", "Neg": "#VALUE!", "Pct": "#VALUE!", "Div": "#VALUE!", "Spaced": "#VALUE!", "Function": "", "Other": ""},
+		{"Sum": "#N/A", "Paren": "#N/A", "Pow": "64", "Neg": "0", "Pct": "0", "Div": "#N/A", "Spaced": "-0.5", "Function": "", "Other": ""},
+		{"Sum": "1", "Div": "#DIV/0!", "Neg": "1"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d rows", len(got))
+	}
+	for i := range want {
+		for k, v := range want[i] {
+			if got[i][k] != v {
+				t.Errorf("row %d %s = %s: %q, want %q", i+2, k, formulas[k], got[i][k], v)
+			}
+		}
 	}
 }
