@@ -281,24 +281,26 @@ func (d *designerTable) pivotTable(cache *designerCache) (PivotTable, string) {
 			def.NoSubtotals = append(def.NoSubtotals, cache.Fields[x].Name)
 		}
 	}
+	axis := func(x int, into *[]string) string {
+		s, why := name(x)
+		if why == "" {
+			noTotals(x)
+			*into = append(*into, s)
+		}
+		return why
+	}
 	for _, x := range d.Rows {
-		s, why := name(x.X)
-		if why != "" {
+		if why := axis(x.X, &def.Rows); why != "" {
 			return def, why
 		}
-		noTotals(x.X)
-		def.Rows = append(def.Rows, s)
 	}
 	for k, c := range d.Cols {
 		if c.X == -2 && k == len(d.Cols)-1 {
 			continue // the values, innermost, as this renders them
 		}
-		s, why := name(c.X)
-		if why != "" {
+		if why := axis(c.X, &def.Columns); why != "" {
 			return def, why
 		}
-		noTotals(c.X)
-		def.Columns = append(def.Columns, s)
 	}
 	for _, pg := range d.Pages {
 		s, why := name(pg.Fld)
