@@ -89,7 +89,8 @@ type ReadOptions struct {
 	// its own.
 	Workers int
 	// ChunkSize is the size of the XML chunks handed to workers; 0 means
-	// 256 KiB (measured: larger chunks add memory, not speed).
+	// 192 KiB (measured on W1: 256 KiB took 3.5 MiB more at the same
+	// speed, 128 KiB 2 MiB less but 5% more time).
 	ChunkSize int
 	Limits    Limits
 	// Password opens a password-protected (encrypted) workbook: ECMA-376
@@ -268,7 +269,7 @@ func openReader(r io.ReaderAt, size int64, opts ReadOptions, file string) (*Work
 		wb.opts.Workers = runtime.GOMAXPROCS(0)
 	}
 	if wb.opts.ChunkSize <= 0 {
-		wb.opts.ChunkSize = 256 << 10
+		wb.opts.ChunkSize = 192 << 10
 	}
 	if err := sniff(r, size); err != nil {
 		if err == errBIFF {
