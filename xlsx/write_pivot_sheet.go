@@ -4,6 +4,7 @@ package xlsx
 // items with the values computed.
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -54,47 +55,72 @@ type pivotRow struct {
 	subtotal bool
 }
 
-// walkItems lists the combinations of the fields' items that occur
-// (has), nested in the fields' orders: each item of the outer field,
-// the items of the next under it, and so on. An outer item comes before
-// its group (head) and, with subtotals, its total after it (tail).
-func walkItems(orders [][]int32, has func([]int32) bool, head bool, tail func(level int) bool) []pivotRow {
+// walkItems lists the combinations of the fields' items that occur,
+// nested in the fields' orders: each item of the outer field, the items
+// of the next under it, and so on. It follows the groups' tree (kids),
+// so it costs the groups there are, not the items' every combination.
+// An outer item comes before its group (head) and, with subtotals, its
+// total after it (tail).
+func (p *pivot) walkItems(fields []int, column, head bool, tail func(level int) bool) []pivotRow {
+	// ranks[level][item] is the item's place in its field's order.
+	ranks := make([][]int32, len(fields))
+	for j, c := range fields {
+		order := p.fields[c].order()
+		ranks[j] = make([]int32, len(order))
+		for at, i := range order {
+			ranks[j][i] = int32(at)
+		}
+	}
+	kids := p.kids(column)
 	var out []pivotRow
 	// The rows' items and positions are slices of two arenas, not an
 	// allocation a row: a large pivot has a row a key.
 	var itemArena []int32
 	var posArena []int
-	candidate := make([]int32, 0, len(orders))
-	var walk func(prefix []int32, pos []int)
-	walk = func(prefix []int32, pos []int) {
+	var walk func(group int32, prefix []int32, pos []int)
+	walk = func(group int32, prefix []int32, pos []int) {
 		level := len(prefix)
-		for at, i := range orders[level] {
-			candidate = append(append(candidate[:0], prefix...), i)
-			if !has(candidate) {
-				continue // no record has this combination
-			}
+		list := kids[group]
+		slices.SortFunc(list, func(a, b pivotKid) int { return cmp.Compare(ranks[level][a.item], ranks[level][b.item]) })
+		for _, kid := range list {
 			start := len(itemArena)
-			itemArena = append(itemArena, candidate...)
+			itemArena = append(append(itemArena, prefix...), kid.item)
 			items := itemArena[start:len(itemArena):len(itemArena)]
 			start = len(posArena)
-			posArena = append(append(posArena, pos...), at)
+			posArena = append(append(posArena, pos...), int(ranks[level][kid.item]))
 			ps := posArena[start:len(posArena):len(posArena)]
-			inner := level+1 < len(orders)
+			inner := level+1 < len(fields)
 			if head || !inner {
 				out = append(out, pivotRow{items: items, pos: ps})
 			}
 			if inner {
-				walk(items, ps)
+				walk(kid.group, items, ps)
 				if tail(level) {
 					out = append(out, pivotRow{items: items, pos: ps, subtotal: true})
 				}
 			}
 		}
 	}
-	if len(orders) > 0 {
-		walk(nil, nil)
+	if len(fields) > 0 {
+		walk(0, nil, nil)
 	}
 	return out
+}
+
+// pivotKid is a group's child: its item, and its own group.
+type pivotKid struct{ item, group int32 }
+
+// kids lists each group's children along the row fields, or (column)
+// along the column fields.
+func (p *pivot) kids(column bool) map[int32][]pivotKid {
+	kids := map[int32][]pivotKid{}
+	for k, g := range p.children {
+		if (k&(1<<31) != 0) == column {
+			parent := int32(k >> 32)
+			kids[parent] = append(kids[parent], pivotKid{item: int32(uint32(k) &^ (1 << 31)), group: g})
+		}
+	}
+	return kids
 }
 
 // rows are the table's rows in order; an outer item's row carries its
@@ -103,7 +129,7 @@ func walkItems(orders [][]int32, has func([]int32) bool, head bool, tail func(le
 func (p *pivot) rows() []pivotRow {
 	tabular := p.def.Layout == PivotTabular
 	tail := func(level int) bool { return tabular && p.subtotals(p.rowCols[level]) }
-	out := walkItems(p.orders(p.rowCols), func(items []int32) bool { return p.acc(items, nil) != nil }, !tabular, tail)
+	out := p.walkItems(p.rowCols, false, !tabular, tail)
 	if p.def.GrandTotals == PivotTotalsBoth || p.def.GrandTotals == PivotTotalsRow {
 		out = append(out, pivotRow{grand: true})
 	}
@@ -119,7 +145,7 @@ func (p *pivot) columns() (cols []pivotRow, grand bool) {
 		return []pivotRow{{}}, false
 	}
 	tail := func(level int) bool { return p.subtotals(p.colCols[level]) }
-	cols = walkItems(p.orders(p.colCols), func(items []int32) bool { return p.acc(nil, items) != nil }, false, tail)
+	cols = p.walkItems(p.colCols, true, false, tail)
 	if p.def.GrandTotals == PivotTotalsBoth || p.def.GrandTotals == PivotTotalsColumn {
 		cols = append(cols, pivotRow{grand: true})
 		grand = true
@@ -131,15 +157,6 @@ func (p *pivot) columns() (cols []pivotRow, grand bool) {
 // template's pivot may turn them off a field at a time).
 func (p *pivot) subtotals(field int) bool {
 	return field >= len(p.noSubtotal) || !p.noSubtotal[field]
-}
-
-// orders are the fields' items in Excel's order.
-func (p *pivot) orders(fields []int) [][]int32 {
-	orders := make([][]int32, len(fields))
-	for j, c := range fields {
-		orders[j] = p.fields[c].order()
-	}
-	return orders
 }
 
 // labelColumns is how many columns the row labels take: one in the
