@@ -544,17 +544,14 @@ func appendFolded(b []byte, text string) []byte {
 
 // noteCommon is add's work for a cell of a field on no axis, when no
 // records are kept, for the kinds most cells are (numbers and text): its
-// kind and number kept, the field's description updated, as pivotValue
-// and note would, without their calls; false for the other kinds.
+// kind and number kept and the field's description updated, without
+// pivotValue's general path; false for the other kinds.
 func (p *pivot) noteCommon(i int, f *pivotField, c *Cell) bool {
 	var v float64
 	switch c.kind {
 	case kindString:
 		p.kinds[i] = 's'
-		f.hasString = true
-		if len(c.s) > 255 {
-			f.longText = true
-		}
+		f.note('s', 0, c.s)
 		return true
 	case kindInt:
 		v = float64(c.i)
@@ -583,18 +580,8 @@ func (p *pivot) noteCommon(i int, f *pivotField, c *Cell) bool {
 	default:
 		return false
 	}
-	if !f.nonInt && c.kind != kindInt && v != math.Trunc(v) {
-		f.nonInt = true
-	}
 	p.kinds[i], p.nums[i] = 'n', v
-	switch {
-	case !f.hasNumber:
-		f.minNum, f.maxNum, f.hasNumber = v, v, true
-	case v < f.minNum:
-		f.minNum = v
-	case v > f.maxNum:
-		f.maxNum = v
-	}
+	f.note('n', v, "")
 	return true
 }
 
@@ -655,24 +642,25 @@ func (f *pivotField) note(kind byte, num float64, text string) {
 	case 'e':
 		f.hasError = true
 	case 'n':
-		if !f.hasNumber || num < f.minNum {
-			f.minNum = num
-		}
-		if !f.hasNumber || num > f.maxNum {
-			f.maxNum = num
-		}
+		widen(&f.minNum, &f.maxNum, f.hasNumber, num)
 		f.hasNumber = true
 		if num != math.Trunc(num) {
 			f.nonInt = true
 		}
 	case 'd':
-		if !f.hasDate || num < f.minDate {
-			f.minDate = num
-		}
-		if !f.hasDate || num > f.maxDate {
-			f.maxDate = num
-		}
+		widen(&f.minDate, &f.maxDate, f.hasDate, num)
 		f.hasDate = true
+	}
+}
+
+// widen takes v into the extremes lo and hi, which it sets when none
+// was seen yet.
+func widen(lo, hi *float64, seen bool, v float64) {
+	if !seen || v < *lo {
+		*lo = v
+	}
+	if !seen || v > *hi {
+		*hi = v
 	}
 }
 
