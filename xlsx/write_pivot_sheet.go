@@ -243,9 +243,10 @@ func (p *pivot) render(pl *pivotPlan, emit func([]Cell) error) error {
 		}
 	}
 	pl.width = pl.lead + len(p.values)
-	var prev []int // the previous row's item positions
+	var prev []int   // the previous row's item positions
+	var cells []Cell // a row's, reused: emit takes them before the next
 	for _, r := range pl.rows {
-		cells := p.rowCells(pl, r, prev)
+		cells = p.rowCells(pl, r, prev, cells[:0])
 		if !r.grand && !r.subtotal {
 			prev = r.pos
 		}
@@ -371,12 +372,12 @@ func (p *pivot) totalLabel(f *pivotField, i int32) string {
 	return text + " Total"
 }
 
-// rowCells are a row's cells: its labels as the layout places them (in
-// the tabular layout, from the first that differs from the previous
-// row's, prev), then the values of each column.
-func (p *pivot) rowCells(pl *pivotPlan, r pivotRow, prev []int) []Cell {
+// rowCells appends to cells a row's cells: its labels as the layout
+// places them (in the tabular layout, from the first that differs from
+// the previous row's, prev), then the values of each column.
+func (p *pivot) rowCells(pl *pivotPlan, r pivotRow, prev []int, cells []Cell) []Cell {
 	bold, dateStyle := p.styles.bold, p.styles.date
-	cells := make([]Cell, pl.lead)
+	cells = append(cells, make([]Cell, pl.lead)...)
 	level := len(r.items) - 1
 	label := func(l int) Cell {
 		c := p.itemCell(p.fields[p.rowCols[l]], r.items[l], dateStyle)

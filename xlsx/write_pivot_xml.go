@@ -377,7 +377,7 @@ func appendPivotNumber(b []byte, v float64) []byte {
 		return strconv.AppendFloat(b, v, 'f', -1, 64)
 	}
 	e := strconv.AppendFloat(tmp[:0], v, 'e', 16, 64)
-	exp, _ := strconv.Atoi(string(e[bytes.IndexByte(e, 'e')+1:]))
+	exp, _ := strconv.Atoi(bstr(e[bytes.IndexByte(e, 'e')+1:]))
 	start := len(b)
 	b = strconv.AppendFloat(b, v, 'f', max(0, 16-exp), 64)
 	if bytes.IndexByte(b[start:], '.') >= 0 {
@@ -389,7 +389,7 @@ func appendPivotNumber(b []byte, v float64) []byte {
 
 // parsesTo tells whether text reads back as v.
 func parsesTo(text []byte, v float64) bool {
-	f, err := strconv.ParseFloat(string(text), 64)
+	f, err := strconv.ParseFloat(bstr(text), 64) // a view: no copy a value
 	return err == nil && f == v
 }
 
