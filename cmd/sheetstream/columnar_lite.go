@@ -17,7 +17,7 @@ import (
 // command about 4 MiB (bench/RESULTS.md, M3 and M4). Conversions to and
 // from them say where they are.
 
-var errNoColumnar = errors.New("this sheetstream is built without Arrow and Parquet (-tags lite): .parquet, .arrow and .feather need the full build (go build ./cmd/sheetstream)")
+var errNoColumnar = errors.New("this sheetstream is built without Arrow and Parquet (-tags lite): .parquet, .arrow and .feather need the full build (go build ./cmd/sheetstream), as sheetstream-full beside this one or on PATH, or named by $SHEETSTREAM_FULL")
 
 func workbookToColumnar(context.Context, string, string, string, bool, io.Reader, *password) error {
 	return errNoColumnar

@@ -27,6 +27,10 @@ import (
 )
 
 func main() {
+	if err := delegate(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "sheetstream:", err)
+		os.Exit(1)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := rootCmd().ExecuteContext(ctx); err != nil {
