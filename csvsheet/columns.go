@@ -278,9 +278,14 @@ func (t *columnTyper) isNumber(i int) bool {
 // newRow starts a row: the plain forms of the last one are done with.
 func (t *columnTyper) newRow() { t.scratch = t.scratch[:0] }
 
-// newRecord starts a row of width fields.
-func (t *columnTyper) newRecord(width int) {
-	t.scratch = t.scratch[:0]
+// newRecord starts a row of width fields. Its cells may view scratch
+// (plain) until their batch is written, so scratch grows through a batch
+// and starts anew with the next one (fresh): the batches in flight keep
+// theirs.
+func (t *columnTyper) newRecord(width int, fresh bool) {
+	if fresh {
+		t.scratch = nil
+	}
 	if width > 0 {
 		t.grow(width - 1)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -107,7 +106,9 @@ const progressEvery = 8192
 var ErrEmpty = errors.New("the text is empty: no header and no rows")
 
 // RowSink is where ConvertTo writes the typed rows: a workbook's sheets
-// (Convert's), or any table of them (a Parquet or Arrow file).
+// (Convert's), or any table of them (a Parquet or Arrow file). ConvertTo
+// writes the rows from a goroutine of its own while it types the next
+// ones; it never calls two methods at once.
 type RowSink interface {
 	// Begin starts the table with the header's names (nil: text without
 	// a header).
@@ -182,8 +183,22 @@ func ConvertTo(ctx context.Context, r io.Reader, sink RowSink, opts Options) (St
 	if opts.Decimal == ',' {
 		mark = ','
 	}
-	c := &conversion{ctx: ctx, opts: &opts, st: &st, typer: typer, look: cellLook{styles: numberStyles{add: sink.AddStyle}, mark: mark, strict: opts.Strict}, sink: sink}
-	writeRow := c.writeRow
+	c := &conversion{ctx: ctx, opts: &opts, st: &st, typer: typer, sink: sink}
+	c.pipe = newRowPipe(sink, &opts, &st)
+	c.look = cellLook{styles: numberStyles{add: c.pipe.AddStyle}, mark: mark, strict: opts.Strict}
+	err = c.convert(cr)
+	// The rows typed before a failure are written, as they were before
+	// it was met: an error of theirs came first, and is the one to tell.
+	// (After close, st is the pipe's no more.)
+	if perr := c.pipe.close(); perr != nil {
+		err = perr
+	}
+	return st, err
+}
+
+// convert is ConvertTo's loop: cr's records typed and handed to the pipe.
+func (c *conversion) convert(cr *recordReader) error {
+	typer, writeRow := c.typer, c.writeRow
 	var guess [][]string // the first rows, held while the columns' types are guessed
 	var guessLines []int // and their lines
 	flushGuess := func() error {
@@ -202,14 +217,14 @@ func ConvertTo(ctx context.Context, r io.Reader, sink RowSink, opts Options) (St
 			break
 		}
 		if err != nil {
-			return st, err
+			return err
 		}
-		if first && !opts.NoHeader {
+		if first && !c.opts.NoHeader {
 			// encoding/csv makes new strings for every record, even with
 			// ReuseRecord: keeping them is safe.
 			c.names = slices.Clone(record)
 			if err := c.begin(c.names); err != nil {
-				return st, fmt.Errorf("line 1: %w", err) // a chart naming no column of it
+				return fmt.Errorf("line 1: %w", err) // a chart naming no column of it
 			}
 			continue
 		}
@@ -228,27 +243,30 @@ func ConvertTo(ctx context.Context, r io.Reader, sink RowSink, opts Options) (St
 			// (errors.As only here: its target escapes to the heap.)
 			var retype *RetypeError
 			if errors.As(err, &retype) {
-				return st, typer.scanRest(ctx, cr, retype)
+				return typer.scanRest(c.ctx, cr, retype)
 			}
-			return st, err
+			return err
 		}
 	}
 	if typer.guessing() {
 		if err := flushGuess(); err != nil {
-			return st, err
+			return err
 		}
 	}
-	if !c.begun && st.Rows == 0 {
-		return st, ErrEmpty
+	if err := c.pipe.close(); err != nil {
+		return err
 	}
-	if err := sink.End(); err != nil {
-		return st, err
+	if !c.begun && c.st.Rows == 0 {
+		return ErrEmpty
 	}
-	if opts.Progress != nil {
-		opts.Progress(st.Rows)
+	if err := c.sink.End(); err != nil {
+		return err
 	}
-	st.Cut = cr.Cut
-	return st, nil
+	if c.opts.Progress != nil {
+		c.opts.Progress(c.st.Rows)
+	}
+	c.st.Cut = cr.Cut
+	return nil
 }
 
 // conversion is one Convert's state for writing rows.
@@ -262,10 +280,14 @@ type conversion struct {
 	begun bool
 	names []string // the header's texts, for messages
 	cells []xlsx.Cell
+	pipe  *rowPipe // where typed rows go: the sink, on a goroutine of its own
+	typed int64    // rows typed, for the context's checks
 }
 
 func (c *conversion) begin(header []string) error {
 	c.begun = true
+	c.pipe.mu.Lock() // (no row is written before Begin: the lock says so to the race detector)
+	defer c.pipe.mu.Unlock()
 	return c.sink.Begin(header)
 }
 
@@ -278,7 +300,7 @@ func (c *conversion) writeRow(record []string, line int) error {
 	}
 	typer, cells := c.typer, slices.Grow(c.cells[:0], len(record))[:len(record)]
 	c.cells = cells
-	typer.newRecord(len(record))
+	typer.newRecord(len(record), c.pipe.fresh())
 	for i, f := range record {
 		if !typer.typeField(&cells[i], i, f) {
 			return typer.contradiction(i, record, line, c.names)
@@ -296,26 +318,12 @@ func (c *conversion) writeRow(record []string, line int) error {
 			}
 		}
 	}
-	if err := c.sink.WriteRow(cells); err != nil {
-		if errors.Is(err, xlsx.ErrInvalidUTF8) && c.opts.Encoding == "" {
-			// The text is in another character set: say so, as a
-			// CSV's problem, not a cell's.
-			for i, f := range record {
-				if !utf8.ValidString(f) {
-					return fmt.Errorf("line %d, field %d: %w", line, i+1, ErrNotUTF8)
-				}
-			}
-		}
-		return fmt.Errorf("line %d: %w", line, err)
+	if err := c.pipe.add(cells, record, line); err != nil {
+		return err
 	}
-	c.st.Rows++
-	if c.st.Rows%progressEvery == 0 {
-		if err := c.ctx.Err(); err != nil {
-			return err
-		}
-		if c.opts.Progress != nil {
-			c.opts.Progress(c.st.Rows)
-		}
+	c.typed++
+	if c.typed%progressEvery == 0 {
+		return c.ctx.Err()
 	}
 	return nil
 }
