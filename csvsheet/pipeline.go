@@ -73,6 +73,11 @@ func (p *rowPipe) AddStyle(style xlsx.Style) (xlsx.StyleID, error) {
 // failed (the row is then not written).
 func (p *rowPipe) add(cells []xlsx.Cell, record []string, line int) error {
 	b := p.cur
+	if b.cells == nil { // a new batch: room for its rows at once
+		b.cells = make([]xlsx.Cell, 0, batchRows*len(cells))
+		b.fields = make([]string, 0, batchRows*len(record))
+		b.ends, b.lines = make([]int, 0, batchRows), make([]int, 0, batchRows)
+	}
 	b.cells = append(b.cells, cells...)
 	b.fields = append(b.fields, record...)
 	b.ends = append(b.ends, len(b.cells))
