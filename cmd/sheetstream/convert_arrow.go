@@ -30,9 +30,6 @@ import (
 // cell (arrowsheet.WidenedTypes): a file, not standard input.
 func workbookToColumnar(ctx context.Context, in, out, sheet string, widen bool, stdin io.Reader, pw *password) error {
 	opts := arrowsheet.ReadOptions{BatchRows: 16384}
-	if isParquet(out) {
-		parquetGC()
-	}
 	if widen {
 		if in == "-" {
 			return fmt.Errorf("--widen reads the workbook twice: give a file, not standard input")

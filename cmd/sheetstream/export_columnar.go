@@ -5,8 +5,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"runtime/debug"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
@@ -40,9 +38,6 @@ type columnar struct {
 // columnarDestination is export's destination of a Parquet or Arrow
 // file, and what finishes it.
 func columnarDestination(w io.Writer, format string) (sqlsheet.Destination, func(error) error) {
-	if format == "parquet" {
-		parquetGC()
-	}
 	c := &columnar{format: format, w: w}
 	return c, func(error) error { return c.wait() } // End has waited, unless the export failed
 }
@@ -72,9 +67,6 @@ func writeColumnar(path, format string, fill func(csvsheet.RowSink) error) error
 	o, err := createOutput(path)
 	if err != nil {
 		return err
-	}
-	if format == "parquet" {
-		parquetGC()
 	}
 	c := &columnar{format: format, w: o.Writer()}
 	if err := fill(&textColumnar{c: c}); err != nil {
@@ -176,15 +168,4 @@ func (c *columnar) End() error {
 		return err
 	}
 	return c.file.Close()
-}
-
-// parquetGC runs the garbage collector at GOGC=50 while a command writes
-// a Parquet file (unless GOGC is set): the writer's page and row-group
-// buffers are short-lived garbage, which a heap allowed to double (the
-// default) holds on to. Measured on W1, CSV to Parquet: 56 -> 47 MiB
-// peak for 8% more time.
-func parquetGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(50)
-	}
 }
