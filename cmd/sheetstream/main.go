@@ -49,7 +49,7 @@ func main() {
 // live heap is most of what they add to the binary's start, while the
 // collector costs them about 1% of their CPU. Measured with the lite
 // build, W1: convert CSV to XLSX 26.4 -> 23.1 MiB, cat 22.3 -> 21.0 MiB,
-// in the same time (bench/RESULTS.md, C3); Parquet's page and row-group
+// in the same time (bench/RESULTS.md, M6); Parquet's page and row-group
 // buffers 56 -> 47 MiB for 8% more time (A2). The service's commands keep
 // the default: their heaps are their connections'.
 func tightGC() {
