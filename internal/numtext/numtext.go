@@ -154,48 +154,61 @@ const MaxPlainLen = 64
 // bare, are dropped ("2.50" -> "2.5", "8.00" -> "8"). zero reports that
 // every digit is 0 ("-0.0" is written as "0").
 func Plain(s string) (keep int, zero, ok bool) {
+	// Runs of digits, each found by one comparison a byte (c-'0' < 10),
+	// then the significant ones counted from where the first and last
+	// non-zero digits are: every decimal cell an export writes passes
+	// here twice (the export's check, the writer's).
 	if len(s) > MaxPlainLen {
 		return 0, false, false
 	}
-	i := 0
-	if i < len(s) && s[i] == '-' {
+	start := 0
+	if len(s) > 0 && s[0] == '-' {
+		start = 1
+	}
+	i := start
+	for i < len(s) && s[i]-'0' < 10 {
 		i++
 	}
-	digits, sig, first := 0, 0, -1 // first non-zero digit
-	lastNonZero := -1
+	if i == start {
+		return 0, false, false // no digit before anything else ("", "-", ".5")
+	}
 	dot := -1
-	for ; i < len(s); i++ {
-		switch c := s[i]; {
-		case '1' <= c && c <= '9':
-			if first < 0 {
-				first = i
-			}
-			lastNonZero = i
-			digits++
-		case c == '0':
-			digits++
-		case c == '.' && dot < 0 && digits > 0:
-			dot = i
-		default:
+	if i < len(s) {
+		if s[i] != '.' {
+			return 0, false, false
+		}
+		dot = i
+		for i++; i < len(s) && s[i]-'0' < 10; i++ {
+		}
+		if i < len(s) {
 			return 0, false, false
 		}
 	}
-	if digits == 0 {
-		return 0, false, false
+	first := start // the first non-zero digit
+	for first < len(s) && (s[first] == '0' || s[first] == '.') {
+		first++
 	}
-	if first < 0 {
+	if first == len(s) {
 		return len(s), true, true
 	}
-	// The last significant digit, as Parse counts them: an integer's
-	// trailing zeros count, a decimal's do not.
+	// The last significant digit: an integer's trailing zeros count, a
+	// decimal's do not.
 	keep, end := len(s), len(s)-1
 	if dot >= 0 {
-		keep, end = max(lastNonZero+1, dot), lastNonZero
-	}
-	for j := first; j <= end; j++ {
-		if s[j] != '.' {
-			sig++
+		for end > dot && s[end] == '0' {
+			end--
 		}
+		if end == dot { // no fraction digit is significant: the last is before the point
+			for end = dot - 1; s[end] == '0'; end-- {
+			}
+			keep = dot
+		} else {
+			keep = end + 1
+		}
+	}
+	sig := end - first + 1
+	if dot > first && dot < end {
+		sig-- // the point between them
 	}
 	return keep, false, sig <= MaxDigits
 }

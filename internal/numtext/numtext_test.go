@@ -61,6 +61,13 @@ func BenchmarkParseDecimal(b *testing.B) {
 	}
 }
 
+func BenchmarkPlain(b *testing.B) {
+	inputs := []string{"12345", "0.5", "1250000.75", "-0.142857", "0.14285714285714285714", "100.00"}
+	for i := 0; b.Loop(); i++ {
+		Plain(inputs[i%len(inputs)])
+	}
+}
+
 func TestPlain(t *testing.T) {
 	cases := []struct {
 		in       string
@@ -86,6 +93,55 @@ func TestPlain(t *testing.T) {
 	}
 }
 
+// plainReference is Plain as it was first written, a test of each byte in
+// one loop: FuzzPlain holds the faster one to it.
+func plainReference(s string) (keep int, zero, ok bool) {
+	if len(s) > MaxPlainLen {
+		return 0, false, false
+	}
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits, sig, first := 0, 0, -1 // first non-zero digit
+	lastNonZero := -1
+	dot := -1
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case '1' <= c && c <= '9':
+			if first < 0 {
+				first = i
+			}
+			lastNonZero = i
+			digits++
+		case c == '0':
+			digits++
+		case c == '.' && dot < 0 && digits > 0:
+			dot = i
+		default:
+			return 0, false, false
+		}
+	}
+	if digits == 0 {
+		return 0, false, false
+	}
+	if first < 0 {
+		return len(s), true, true
+	}
+	// The last significant digit, as Parse counts them: an integer's
+	// trailing zeros count, a decimal's do not.
+	keep, end := len(s), len(s)-1
+	if dot >= 0 {
+		keep, end = max(lastNonZero+1, dot), lastNonZero
+	}
+	for j := first; j <= end; j++ {
+		if s[j] != '.' {
+			sig++
+		}
+	}
+	return keep, false, sig <= MaxDigits
+}
+
 // FuzzPlain checks Plain against Parse, which counts significant digits
 // its own way, and that what it keeps is the same double.
 func FuzzPlain(f *testing.F) {
@@ -95,6 +151,9 @@ func FuzzPlain(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		keep, zero, ok := Plain(s)
+		if k, z, o := plainReference(s); o != ok || z != zero || k != keep {
+			t.Fatalf("Plain(%q) = %d, %v, %v; the reference %d, %v, %v", s, keep, zero, ok, k, z, o)
+		}
 		if !ok {
 			if _, res := Parse(s); res == OK && len(s) <= MaxPlainLen && strings.Trim(s, "-0123456789.") == "" &&
 				strings.Count(s, ".") <= 1 && strings.Count(s, "-") == 0 && !strings.HasPrefix(s, ".") {
@@ -135,4 +194,11 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse(%q) = %v, strconv says %v (%v)", s, n.Float, want, err)
 		}
 	})
+}
+
+func BenchmarkPlainReference(b *testing.B) {
+	inputs := []string{"12345", "0.5", "1250000.75", "-0.142857", "0.14285714285714285714", "100.00"}
+	for i := 0; b.Loop(); i++ {
+		plainReference(inputs[i%len(inputs)])
+	}
 }
