@@ -421,6 +421,41 @@ func appendDecimal(b []byte, s string) ([]byte, error) {
 	return append(b, s[:keep]...), nil
 }
 
+// decimalScale is the powers of ten appendFewDecimals tries.
+var decimalScale = [...]float64{1, 1e1, 1e2, 1e3, 1e4}
+
+// appendFewDecimals writes v (its absolute value a, not an integer) as
+// strconv's shortest fixed form would when that has at most four
+// decimals, the prices and ratios most sheets hold, in a fraction of the
+// time; ok is false for any other v. For the smallest p with k =
+// round(a*10^p) and k/10^p == a, k/10^p is v's shortest text: k < 2^53
+// and 10^p are exact, so the quotient is correctly rounded, which is
+// what parsing that text gives; and two decimals of at most 15
+// significant digits are never one double, so no shorter text is.
+func appendFewDecimals(b []byte, v, a float64) ([]byte, bool) {
+	if a >= 1e10 {
+		return b, false
+	}
+	for p := 1; p < len(decimalScale); p++ {
+		k := math.Round(a * decimalScale[p])
+		if k/decimalScale[p] != a {
+			continue
+		}
+		if v < 0 {
+			b = append(b, '-')
+		}
+		n := uint64(k)
+		b = strconv.AppendUint(b, n/uint64(decimalScale[p]), 10)
+		b = append(b, '.')
+		frac := n % uint64(decimalScale[p])
+		for q := p - 1; q >= 0; q-- { // the fraction's digits, leading zeros kept
+			b = append(b, byte('0'+frac/uint64(decimalScale[q])%10))
+		}
+		return b, true // p is the smallest: the last digit is not 0
+	}
+	return b, false
+}
+
 // appendXMLNumber writes v as a cell's <v> stores it, as Excel does: the
 // shortest form that reads back as the same double (or float32 if
 // single), integers without a fraction or exponent, others in fixed
@@ -441,6 +476,11 @@ func appendXMLNumber(b []byte, v float64, single bool) ([]byte, error) {
 		}
 		return strconv.AppendInt(b, int64(v), 10), nil
 	case a >= 1e-5 && a < 1e15:
+		if !single {
+			if out, ok := appendFewDecimals(b, v, a); ok {
+				return out, nil
+			}
+		}
 		return strconv.AppendFloat(b, v, 'f', -1, bits), nil
 	default:
 		return strconv.AppendFloat(b, v, 'E', -1, bits), nil
