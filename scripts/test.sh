@@ -177,6 +177,7 @@ stage_fuzz() {
   fuzz ./sqlsheet/ FuzzEnumValues 50000x
   fuzz ./xlsx/ FuzzApproxDecimal 100000x
   fuzz ./xlsx/ FuzzAppendFewDecimals 200000x
+  fuzz ./xlsx/ FuzzWallClock 200000x
   fuzz ./xlsx/ FuzzCompileCalc 100000x
   # Few runs: hostile Parquet page headers make the library allocate up
   # to 2 GiB a field, which a long run in one process accumulates.

@@ -51,19 +51,33 @@ func serialDays(days int64, date1904 bool) (int64, bool) {
 
 // excelSerial is t's wall clock as an Excel serial date-time.
 func excelSerial(t time.Time, date1904 bool) (float64, bool) {
-	y, m, d := t.Date()
-	days, ok := serialDays(daysFromCivil(y, m, d), date1904)
+	day, nanos := wallClock(t)
+	days, ok := serialDays(day, date1904)
 	if !ok {
 		return 0, false
 	}
-	return float64(days) + timeFraction(t), true
+	return float64(days) + float64(nanos)/nanosPerDay, true
 }
 
 // timeFraction is the part of the day t's wall clock has run.
 func timeFraction(t time.Time) float64 {
-	h, mi, s := t.Clock()
-	ns := (int64(h)*3600+int64(mi)*60+int64(s))*int64(time.Second) + int64(t.Nanosecond())
-	return float64(ns) / nanosPerDay
+	_, nanos := wallClock(t)
+	return float64(nanos) / nanosPerDay
+}
+
+// wallClock is t's wall-clock day (days since 1970-01-01, as
+// daysFromCivil counts them) and the nanoseconds of it that have run: one
+// lookup of t's zone and integer arithmetic, where Date and Clock each
+// turn the instant into a calendar date (a date cell is written once a
+// row in many exports).
+func wallClock(t time.Time) (day, nanos int64) {
+	_, offset := t.Zone()
+	s := t.Unix() + int64(offset)
+	day = s / 86400
+	if s%86400 < 0 {
+		day--
+	}
+	return day, (s-day*86400)*int64(time.Second) + int64(t.Nanosecond())
 }
 
 // DateFromSerial converts an Excel serial date-time back to a wall-clock

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // FuzzAppendFewDecimals: a number written through the fast path for
@@ -52,4 +53,27 @@ func BenchmarkAppendXMLNumber(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		buf, _ = appendXMLNumber(buf[:0], values[i%len(values)], false)
 	}
+}
+
+// FuzzWallClock: a time's serial and day fraction, computed from its
+// instant and zone offset, are what its calendar date and clock give, in
+// any zone, before 1970 and after.
+func FuzzWallClock(f *testing.F) {
+	f.Add(int64(0), int64(0), int32(0))
+	f.Add(int64(-2208988800), int64(999999999), int32(3600))   // 1900-01-01
+	f.Add(int64(-2203891200), int64(1), int32(-18000))         // 1900-03-01
+	f.Add(int64(253402300799), int64(999999999), int32(50400)) // 9999-12-31 23:59:59
+	f.Add(int64(1700000000), int64(123456789), int32(-34200))
+	f.Fuzz(func(t *testing.T, sec, nsec int64, offset int32) {
+		sec %= 1 << 40 // some 35,000 years either way
+		offset %= 18 * 3600
+		tm := time.Unix(sec, nsec%1e9).In(time.FixedZone("z", int(offset)))
+		y, m, d := tm.Date()
+		h, mi, s := tm.Clock()
+		wantNanos := (int64(h)*3600+int64(mi)*60+int64(s))*int64(time.Second) + int64(tm.Nanosecond())
+		day, nanos := wallClock(tm)
+		if day != daysFromCivil(y, m, d) || nanos != wantNanos {
+			t.Fatalf("%v: day %d nanos %d; want %d, %d", tm, day, nanos, daysFromCivil(y, m, d), wantNanos)
+		}
+	})
 }
