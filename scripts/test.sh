@@ -139,14 +139,15 @@ stage_race() {
   test_tools
   start_servers
   # The packages that start goroutines, or whose tests drive them (xlsx:
-  # the reader's parse workers and concurrent sheets; internal/deflate's
+  # the reader's parse workers and concurrent sheets; csvsheet: rows typed
+  # and written on two goroutines; internal/deflate's
   # workers; sqlsheet's scanner and COPY feeder; the service; SQLite's
   # interrupt from another goroutine; River's workers and the schedules;
   # S3 uploads), whole. -short leaves out the checks
   # by outside readers, which the race detector cannot see into and the go
   # stage runs.
   echo "== go test -race -short (the packages that run goroutines)"
-  go test -count=1 -race -short ./internal/... ./xlsx/ ./sqlsheet/ ./server/ ./jobs/ ./storage/ ./auth/
+  go test -count=1 -race -short ./internal/... ./xlsx/ ./csvsheet/ ./sqlsheet/ ./server/ ./jobs/ ./storage/ ./auth/
 }
 
 stage_fuzz() {
