@@ -279,7 +279,6 @@ type conversion struct {
 	sink  RowSink
 	begun bool
 	names []string // the header's texts, for messages
-	cells []xlsx.Cell
 	pipe  *rowPipe // where typed rows go: the sink, on a goroutine of its own
 	typed int64    // rows typed, for the context's checks
 }
@@ -298,9 +297,9 @@ func (c *conversion) writeRow(record []string, line int) error {
 			return err
 		}
 	}
-	typer, cells := c.typer, slices.Grow(c.cells[:0], len(record))[:len(record)]
-	c.cells = cells
+	typer := c.typer
 	typer.newRecord(len(record), c.pipe.fresh())
+	cells := c.pipe.row(len(record))
 	for i, f := range record {
 		if !typer.typeField(&cells[i], i, f) {
 			return typer.contradiction(i, record, line, c.names)
@@ -318,7 +317,7 @@ func (c *conversion) writeRow(record []string, line int) error {
 			}
 		}
 	}
-	if err := c.pipe.add(cells, record, line); err != nil {
+	if err := c.pipe.commit(record, line); err != nil {
 		return err
 	}
 	c.typed++

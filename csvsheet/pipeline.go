@@ -3,6 +3,7 @@ package csvsheet
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"unicode/utf8"
 
@@ -29,8 +30,16 @@ type rowBatch struct {
 	lines  []int       // each row's line in the input
 }
 
+// rowsEnd is where the batch's committed rows end in cells.
+func (b *rowBatch) rowsEnd() int {
+	if len(b.ends) == 0 {
+		return 0
+	}
+	return b.ends[len(b.ends)-1]
+}
+
 func (b *rowBatch) reset() {
-	clear(b.cells) // no strings kept alive past their rows
+	clear(b.cells[:cap(b.cells)]) // no strings kept alive past their rows
 	b.cells, b.fields, b.ends, b.lines = b.cells[:0], b.fields[:0], b.ends[:0], b.lines[:0]
 }
 
@@ -69,16 +78,27 @@ func (p *rowPipe) AddStyle(style xlsx.Style) (xlsx.StyleID, error) {
 	return p.sink.AddStyle(style)
 }
 
-// add queues a typed row. It returns the pipe's error once the pipe has
-// failed (the row is then not written).
-func (p *rowPipe) add(cells []xlsx.Cell, record []string, line int) error {
+// row is room for a row of n cells at the end of the batch being filled,
+// which typing fills in place (a cell is about a hundred bytes: a copy
+// of each was a tenth of a conversion's CPU). Until commit, the row is
+// not the batch's: a row that fails to type is left out.
+func (p *rowPipe) row(n int) []xlsx.Cell {
 	b := p.cur
 	if b.cells == nil { // a new batch: room for its rows at once
-		b.cells = make([]xlsx.Cell, 0, batchRows*len(cells))
-		b.fields = make([]string, 0, batchRows*len(record))
+		b.cells = make([]xlsx.Cell, 0, batchRows*n)
+		b.fields = make([]string, 0, batchRows*n)
 		b.ends, b.lines = make([]int, 0, batchRows), make([]int, 0, batchRows)
 	}
-	b.cells = append(b.cells, cells...)
+	start := b.rowsEnd()
+	b.cells = slices.Grow(b.cells[:start], n)[:start+n]
+	return b.cells[start:]
+}
+
+// commit queues the row row gave, typed from record at line. It returns
+// the pipe's error once the pipe has failed (the row is then not
+// written).
+func (p *rowPipe) commit(record []string, line int) error {
+	b := p.cur
 	b.fields = append(b.fields, record...)
 	b.ends = append(b.ends, len(b.cells))
 	b.lines = append(b.lines, line)
