@@ -317,7 +317,7 @@ func (c *conversion) writeRow(record []string, line int) error {
 			}
 		}
 	}
-	if err := c.pipe.commit(record, line); err != nil {
+	if err := c.pipe.commit(line); err != nil {
 		return err
 	}
 	c.typed++

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/sheetstream/sheetstream/xlsx"
 )
@@ -24,10 +23,9 @@ const batchRows = 256
 
 // rowBatch is typed rows on their way to the sink.
 type rowBatch struct {
-	cells  []xlsx.Cell // the rows' cells, one after another
-	fields []string    // the fields they were typed from, for messages
-	ends   []int       // each row's end in cells
-	lines  []int       // each row's line in the input
+	cells []xlsx.Cell // the rows' cells, one after another
+	ends  []int       // each row's end in cells
+	lines []int       // each row's line in the input
 }
 
 // rowsEnd is where the batch's committed rows end in cells.
@@ -40,7 +38,7 @@ func (b *rowBatch) rowsEnd() int {
 
 func (b *rowBatch) reset() {
 	clear(b.cells[:cap(b.cells)]) // no strings kept alive past their rows
-	b.cells, b.fields, b.ends, b.lines = b.cells[:0], b.fields[:0], b.ends[:0], b.lines[:0]
+	b.cells, b.ends, b.lines = b.cells[:0], b.ends[:0], b.lines[:0]
 }
 
 // rowPipe writes the rows given to it to sink on its own goroutine, in
@@ -86,7 +84,6 @@ func (p *rowPipe) row(n int) []xlsx.Cell {
 	b := p.cur
 	if b.cells == nil { // a new batch: room for its rows at once
 		b.cells = make([]xlsx.Cell, 0, batchRows*n)
-		b.fields = make([]string, 0, batchRows*n)
 		b.ends, b.lines = make([]int, 0, batchRows), make([]int, 0, batchRows)
 	}
 	start := b.rowsEnd()
@@ -94,12 +91,10 @@ func (p *rowPipe) row(n int) []xlsx.Cell {
 	return b.cells[start:]
 }
 
-// commit queues the row row gave, typed from record at line. It returns
-// the pipe's error once the pipe has failed (the row is then not
-// written).
-func (p *rowPipe) commit(record []string, line int) error {
+// commit queues the row row gave, typed from line. It returns the pipe's
+// error once the pipe has failed (the row is then not written).
+func (p *rowPipe) commit(line int) error {
 	b := p.cur
-	b.fields = append(b.fields, record...)
 	b.ends = append(b.ends, len(b.cells))
 	b.lines = append(b.lines, line)
 	if len(b.ends) < batchRows {
@@ -167,7 +162,7 @@ func (p *rowPipe) write(b *rowBatch) error {
 	start := 0
 	for r, end := range b.ends {
 		if err := p.sink.WriteRow(b.cells[start:end]); err != nil {
-			return rowError(err, b.fields[start:end], b.lines[r], p.opts)
+			return rowError(err, b.lines[r], p.opts)
 		}
 		start = end
 		p.st.Rows++
@@ -178,16 +173,13 @@ func (p *rowPipe) write(b *rowBatch) error {
 	return nil
 }
 
-// rowError is the error of writing the row typed from record, at line.
-func rowError(err error, record []string, line int, opts *Options) error {
-	if errors.Is(err, xlsx.ErrInvalidUTF8) && opts.Encoding == "" {
+// rowError is the error of writing the row typed from line.
+func rowError(err error, line int, opts *Options) error {
+	var cell *xlsx.CellError
+	if errors.Is(err, xlsx.ErrInvalidUTF8) && opts.Encoding == "" && errors.As(err, &cell) {
 		// The text is in another character set: say so, as a CSV's
-		// problem, not a cell's.
-		for i, f := range record {
-			if !utf8.ValidString(f) {
-				return fmt.Errorf("line %d, field %d: %w", line, i+1, ErrNotUTF8)
-			}
-		}
+		// problem, not a cell's (a row's cells are its fields).
+		return fmt.Errorf("line %d, field %d: %w", line, cell.Col, ErrNotUTF8)
 	}
 	return fmt.Errorf("line %d: %w", line, err)
 }
